@@ -1,0 +1,1 @@
+"""The thin service layer: replay files in, events stored, projections out."""

@@ -1,0 +1,1 @@
+"""Terminal interfaces: the ``minister`` command and the Textual timeline."""
