@@ -1,0 +1,253 @@
+"""A battle "as rolled": the record read literally, with hits and losses recomputed from the dice.
+
+Every typed line is taken as what was rolled: its units throw its dice, column by column (the
+dice of a column belong to its unit types in the order of the unit list, replay format), hits
+are recomputed (a die hits at or under its column), and each side's losses follow the order of
+loss in force (special orders, else the 2008 club defaults) or the casualties it chose. Units a
+line does not type are carried over from the previous round. The stated hits, hit marks and the
+units typed are kept beside as the record's claims; the findings compare them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.board_layout import hit_value, layout
+from domain.combat import Column, Outcome, RetreatCondition, Side, Winner
+from domain.declarations import parse_special_orders
+from domain.forces import EMPTY, Force
+from domain.game import BattleRecord
+from domain.notation import DiceText, FirstStrikeLine, SideLine
+from domain.orders import BattleKind, OrderOfLoss, default_order
+from domain.record import RecordedBattle, RecordedRound, read_record
+from domain.units import UnitType
+from domain.views import BattleView, DiceEntry, RoundView, SideRound
+
+
+@dataclass(frozen=True)
+class Orders:
+    """The special orders in force for a battle (2008 "Amendments and Special Orders")."""
+
+    attacker: OrderOfLoss | None = None
+    defender: OrderOfLoss | None = None
+    retreat: RetreatCondition | None = None
+    sub_withdrawal_after: int | None = None
+
+
+def orders_of(record: BattleRecord) -> Orders:
+    """Special orders filed for the battle, later ones amending earlier ones."""
+    attacker = defender = None
+    retreat = None
+    withdrawal = None
+    for entry in record.orders:
+        parsed = parse_special_orders(entry.text)
+        if parsed.order_of_loss is not None:
+            order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
+            if entry.side == "attacker":
+                attacker = order
+            else:
+                defender = order
+        if parsed.retreat is not None:
+            retreat = parsed.retreat
+        if parsed.sub_withdrawal_after is not None:
+            withdrawal = parsed.sub_withdrawal_after
+    return Orders(attacker, defender, retreat, withdrawal)
+
+
+def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
+    """The order of loss a side's casualties follow: its special order, else the default."""
+    kind = BattleKind(record.kind)
+    if side is Side.ATTACKER:
+        return orders.attacker or default_order(kind, True)
+    if orders.defender is not None:
+        return orders.defender
+    air_only = bool(attackers.combatants()) and all(u.is_air for u in attackers.combatants().types)
+    return default_order(kind, False, air_only_attack=air_only and orders.retreat is None)
+
+
+@dataclass
+class _Assigned:
+    """A typed line's dice assigned to columns and unit types."""
+
+    entries: list[DiceEntry]
+    #: (unit type, hit) for every die, to restrict submarine hits.
+    dice: list[tuple[UnitType | None, bool]]
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for _, hit in self.dice if hit)
+
+    @property
+    def sub_hits(self) -> int:
+        return sum(1 for unit, hit in self.dice if hit and unit is not None and unit.is_sub)
+
+
+def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
+                first_strike_line: bool = False) -> _Assigned:
+    """Give each typed die its column and unit type, in the order the replay format fixes."""
+    columns = layout(units, attacking)
+    groups: list[list[tuple[int, bool]]]
+    sizes = [len(cols) for _, cols in columns]
+    flat = [(die.value, die.marked) for die in dice.dice]
+    if dice.has_separators and [len(c) for c in dice.columns] == sizes:
+        groups = [[(d.value, d.marked) for d in column] for column in dice.columns]
+    else:
+        # No separators (the short form), or separators that do not fit the units: split the
+        # dice in order by the columns' sizes; surplus dice go to the last column.
+        groups, start = [], 0
+        for size in sizes:
+            groups.append(flat[start:start + size])
+            start += size
+        if start < len(flat):
+            if groups:
+                groups[-1].extend(flat[start:])
+            else:
+                groups.append(flat[start:])
+                columns.append((columns[-1][0] if columns else 1, ()))
+    entries: list[DiceEntry] = []
+    assigned: list[tuple[UnitType | None, bool]] = []
+    for (value, unit_list), group in zip(columns, groups, strict=False):
+        if not group:
+            continue
+        runs: list[tuple[bool, list[tuple[int, bool]], list[UnitType | None]]] = []
+        for index, (face, marked) in enumerate(group):
+            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
+            strike = first_strike_line or (attacking and at_sea and unit is not None and unit.is_sub)
+            if not runs or runs[-1][0] != strike:
+                runs.append((strike, [], []))
+            runs[-1][1].append((face, marked))
+            runs[-1][2].append(unit)
+        for strike, faces, owners in runs:
+            hits = tuple(face <= value for face, _ in faces)
+            entries.append(DiceEntry(column=value, values=tuple(f for f, _ in faces),
+                                     first_strike=strike, marked=tuple(m for _, m in faces), hits=hits))
+            assigned.extend(zip(owners, hits, strict=True))
+    return _Assigned(entries, assigned)
+
+
+def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
+    """AA or support shots: every die at the shot's value."""
+    threshold = hit_value(column)
+    return DiceEntry(column=column, values=dice.values, marked=tuple(d.marked for d in dice.dice),
+                     hits=tuple(v <= threshold for v in dice.values))
+
+
+def analyse_as_rolled(record: BattleRecord) -> BattleView:
+    """The battle exactly as the record rolled it."""
+    recorded = read_record(record)
+    orders = orders_of(record)
+    attackers = recorded.typed_attackers or record.attackers
+    defenders = recorded.typed_defenders
+    if defenders is None:
+        defenders = (record.declared_defenders if record.declared_defenders is not None
+                     else record.position_defenders)
+    rounds: list[RoundView] = []
+    attacker, defender = attackers, defenders
+    finished: Outcome | None = None
+    for recorded_round in recorded.rounds:
+        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers)
+        rounds.append(view)
+        attacker = view.attacker.units.minus_available(view.attacker_losses)
+        defender = view.defender.units.minus_available(view.defender_losses)
+        finished = _ended(record, view.round, attacker, defender)
+        if finished is not None:
+            break
+    result = finished or Outcome(winner=None, attacker_left=attacker.combatants(),
+                                 defender_left=defender.combatants())
+    if not recorded.rounds:
+        result = Outcome(winner=None, attacker_left=attackers.combatants(),
+                         defender_left=defenders.combatants())
+    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status="stands",
+                      rounds=tuple(rounds), result=result, attacker_start=attackers,
+                      defender_start=defenders)
+
+
+def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
+           defender: Force, orders: Orders, attackers_at_start: Force) -> RoundView:
+    at_sea = record.kind == "sea"
+    attacker_entries: list[DiceEntry] = []
+    defender_entries: list[DiceEntry] = []
+    aa_losses = EMPTY
+    support_hits = 0
+    attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
+    defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
+    if rnd.index == 1:
+        if recorded.aa is not None:
+            entry = shot_entry("AA", recorded.aa.dice)
+            defender_entries.append(entry)
+            aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
+                                              air_only_hits=sum(entry.hits))
+            # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
+            if rnd.attacker is None or rnd.attacker.units is None:
+                attacker = attacker.minus_available(aa_losses)
+        for line in recorded.bb:
+            entry = shot_entry("BB", line.dice)
+            attacker_entries.append(entry)
+            support_hits += sum(entry.hits)
+    a_line: SideLine | None = rnd.attacker
+    d_line: SideLine | None = rnd.defender
+    a_units = Force.of(a_line.units) if a_line is not None and a_line.units is not None else attacker
+    d_units = Force.of(d_line.units) if d_line is not None and d_line.units is not None else defender
+    attack_hits, attack_sub_hits = support_hits, 0
+    strike: FirstStrikeLine | None = rnd.first_strike
+    if strike is not None:
+        units = Force.of(strike.units) if strike.units is not None else a_units.where(lambda u: u.is_sub)
+        done = assign_dice(units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
+        attacker_entries.extend(done.entries)
+        attack_hits += done.hits
+        attack_sub_hits += done.sub_hits
+    if a_line is not None:
+        firing = a_units.where(lambda u: not u.is_sub) if strike is not None else a_units
+        done = assign_dice(firing, a_line.dice, attacking=True, at_sea=at_sea)
+        attacker_entries.extend(done.entries)
+        attack_hits += done.hits
+        attack_sub_hits += done.sub_hits
+    defence_hits = defence_sub_hits = 0
+    if d_line is not None:
+        done = assign_dice(d_units, d_line.dice, attacking=False, at_sea=at_sea)
+        defender_entries.extend(done.entries)
+        defence_hits, defence_sub_hits = done.hits, done.sub_hits
+    defender_losses = _losses(record, rnd.index, Side.DEFENDER, d_units, attack_hits, attack_sub_hits,
+                              defender_order)
+    attacker_losses = _losses(record, rnd.index, Side.ATTACKER, a_units, defence_hits, defence_sub_hits,
+                              attacker_order)
+    return RoundView(
+        round=rnd.index, origin="as_rolled",
+        attacker=SideRound(units=a_units, hits=attack_hits, dice=tuple(attacker_entries),
+                           stated_hits=a_line.stated_hits if a_line is not None else None,
+                           typed_units=Force.of(a_line.units) if a_line and a_line.units else None),
+        defender=SideRound(units=d_units, hits=defence_hits, dice=tuple(defender_entries),
+                           stated_hits=d_line.stated_hits if d_line is not None else None,
+                           typed_units=Force.of(d_line.units) if d_line and d_line.units else None),
+        attacker_losses=attacker_losses, defender_losses=defender_losses,
+        typed_number=rnd.typed_number, aa_losses=aa_losses)
+
+
+def _losses(record: BattleRecord, round_number: int, side: Side, present: Force, hits: int,
+            sub_hits: int, order: OrderOfLoss) -> Force:
+    """Casualties: the side's own choice where recorded and possible, else its order of loss."""
+    combatants = present.combatants()
+    for chosen_round, chosen_side, units in record.casualties:
+        if chosen_round == round_number and chosen_side == side.value and combatants.contains(units) \
+                and len(units) == min(hits, len(combatants)):
+            return units
+    # Extra hits are overkill (Part 13, Miscellaneous 2).
+    return order.choose(combatants, hits, sub_hits=sub_hits)
+
+
+def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
+    attacking = bool(attacker.combatants())
+    defending = bool(defender.combatants())
+    if not attacking or not defending:
+        winner = Winner.ATTACKER if attacking else Winner.DEFENDER if defending else Winner.NONE
+        return Outcome(winner=winner, attacker_left=attacker.combatants(),
+                       defender_left=defender.combatants())
+    if record.retreat is not None and record.retreat[0] == round_number:
+        # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
+        staying = record.amphibious if record.kind == "amphibious" else EMPTY
+        if staying:
+            return None
+        return Outcome(winner=Winner.DEFENDER, attacker_left=attacker.combatants(),
+                       defender_left=defender.combatants(), retreated=True,
+                       attacker_retreated=attacker.combatants())
+    return None

@@ -1,0 +1,361 @@
+"""The Game aggregate: the game rebuilt from its events alone.
+
+The fold (:func:`project_game`) only files each record where it belongs (positions, the
+declared battles of each turn, the dice-server records of each battle, reports, rulings); it
+never judges them. What the records mean — rounds, losses, results, findings, corrections — is
+computed from this state by pure functions (:mod:`domain.analysis`, :mod:`domain.corrections`).
+So the record "as rolled" is never altered, and any rule can be re-applied to it retroactively.
+The state is a msgspec Struct so a snapshot is just its encoding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from uuid import UUID
+
+import msgspec
+
+from domain import declarations as decl
+from domain.errors import InvalidNotationError
+from domain.events import (
+    CasualtiesChosen,
+    DeclarationRecorded,
+    DiceDrawn,
+    DiceSupplied,
+    GameEvent,
+    GameStarted,
+    OrdersRecorded,
+    PositionRecorded,
+    ReportFiled,
+    RetreatDeclared,
+    RollRecorded,
+    RulingIssued,
+)
+from domain.forces import EMPTY, Force
+from domain.names import resolve
+from domain.units import AXIS, POWERS, UnitType
+
+_TURN = re.compile(r"^\s*(USSR|Germany|UK|Japan|USA)\s+(\d+)\s*$", re.IGNORECASE)
+
+
+def parse_turn(text: str) -> tuple[str, int]:
+    """``"USSR 3"`` -> ``("USSR", 3)``: a power and the game round."""
+    match = _TURN.match(text)
+    if not match:
+        raise InvalidNotationError("expected a turn such as 'USSR 3' (power and game round)", text=text)
+    power = next(p for p in POWERS if p.lower() == match.group(1).lower())
+    return power, int(match.group(2))
+
+
+def turn_label(power: str, game_round: int) -> str:
+    """Canonical turn label."""
+    return f"{power} {game_round}"
+
+
+def allied(a: str, b: str) -> bool:
+    """Whether two powers are on the same side (Axis: Germany, Japan; Allies: the rest)."""
+    return (a in AXIS) == (b in AXIS)
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One declared move into a battle: origin (canonical), units, transport details."""
+
+    origin: str
+    units: Force
+    transports: int = 0
+    transport_zone: str | None = None
+    unload_zone: str | None = None
+    landing: str | None = None
+    line: int | None = None
+    raw: str = ""
+
+
+class RollEntry(msgspec.Struct, frozen=True):
+    """A dice-server record filed under its battle."""
+
+    seq: int
+    log: str
+    at: datetime | None
+    source_line: int | None
+    game_number: str | None = None
+    turn_number: int | None = None
+    round_number: int | None = None
+    country: str | None = None
+
+
+class OrdersEntry(msgspec.Struct, frozen=True):
+    """Special orders filed under a battle for one side."""
+
+    seq: int
+    side: str
+    text: str
+    at: datetime | None
+    source_line: int | None
+
+
+class BattleRecord(msgspec.Struct):
+    """A declared battle and every record filed under it, in the order recorded."""
+
+    turn: str
+    territory: str
+    written: str
+    kind: str
+    attacker_power: str
+    number: int | None
+    moves: list[Move]
+    declared_defenders: Force | None
+    #: Enemy units in the territory per the last map update before the declaration.
+    position_defenders: Force
+    #: The attacking power's units at each origin per that map update.
+    available: dict[str, Force]
+    declared_at: datetime | None
+    declaration_line: int | None
+    rolls: list[RollEntry] = msgspec.field(default_factory=list)
+    orders: list[OrdersEntry] = msgspec.field(default_factory=list)
+    casualties: list[tuple[int, str, Force]] = msgspec.field(default_factory=list)
+    retreat: tuple[int, str] | None = None
+    dice: list[int] = msgspec.field(default_factory=list)
+    drawn: list[tuple[int, str, tuple[int, ...]]] = msgspec.field(default_factory=list)
+    typos: list[str] = msgspec.field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """"USSR 3 / East Europe": a battle is known by its turn and territory."""
+        return f"{self.turn} / {self.territory}"
+
+    @property
+    def attackers(self) -> Force:
+        """Every declared attacking unit taking part in the battle itself."""
+        total = EMPTY
+        for move in self.moves:
+            total = total + move.units
+        return total.where(lambda u: u is not UnitType.BB) if self.kind != "sea" else total
+
+    @property
+    def support(self) -> Force:
+        """Battleships giving support shots to a land or amphibious battle."""
+        if self.kind == "sea":
+            return EMPTY
+        total = EMPTY
+        for move in self.moves:
+            total = total + move.units.where(lambda u: u is UnitType.BB)
+        return total
+
+    @property
+    def amphibious(self) -> Force:
+        """Ground units landed from transports (they never retreat)."""
+        total = EMPTY
+        for move in self.moves:
+            if move.transports or move.transport_zone:
+                total = total + move.units.where(lambda u: u.is_land)
+        return total
+
+
+class DeclarationEntry(msgspec.Struct, frozen=True):
+    """A declaration as recorded (amendments and late changes are all kept)."""
+
+    seq: int
+    turn: str
+    text: str
+    at: datetime | None
+    source_line: int | None
+    #: False when the turn had already rolled dice: 2008 "No changes will be allowed once any
+    #: combat dice are rolled", so it does not replace the declaration in force.
+    effective: bool
+
+
+class ReportEntry(msgspec.Struct, frozen=True):
+    """A correction request."""
+
+    seq: int
+    by: str
+    text: str
+    battle: str | None
+    at: datetime | None
+    source_line: int | None
+
+
+class RulingEntry(msgspec.Struct, frozen=True):
+    """A ruling or election on a finding."""
+
+    seq: int
+    finding: str
+    decision: str
+    election: str | None
+    text: str
+    at: datetime | None
+    source_line: int | None
+
+
+class Game(msgspec.Struct):
+    """The state of one game record, rebuilt from its events."""
+
+    id: UUID
+    game_id: str
+    edition: str
+    version: int
+    created_on: datetime
+    modified_on: datetime
+    title: str | None = None
+    dice_seed: str | None = None
+    dice_commitment: str | None = None
+    #: territory -> power -> units, as the last map updates state.
+    holdings: dict[str, dict[str, Force]] = msgspec.field(default_factory=dict)
+    battles: list[BattleRecord] = msgspec.field(default_factory=list)
+    declarations: list[DeclarationEntry] = msgspec.field(default_factory=list)
+    reports: list[ReportEntry] = msgspec.field(default_factory=list)
+    rulings: list[RulingEntry] = msgspec.field(default_factory=list)
+    #: Turns in the order they were first declared.
+    turns: list[str] = msgspec.field(default_factory=list)
+    #: Times of each turn's first and last die (for the time limits of 2008 §VII).
+    first_roll_at: dict[str, datetime] = msgspec.field(default_factory=dict)
+    seq: int = 0
+
+    # -- queries ----------------------------------------------------------------------------
+    def battle(self, name: str, turn: str | None = None) -> BattleRecord:
+        """The battle a record names: the latest declared battle in that territory."""
+        territory = resolve(name).territory.name
+        for record in reversed(self.battles):
+            if record.territory == territory and (turn is None or record.turn == turn):
+                return record
+        raise KeyError(name)
+
+    def battles_of(self, turn: str) -> list[BattleRecord]:
+        """The battles declared for a turn, in declaration order."""
+        return [b for b in self.battles if b.turn == turn]
+
+    # -- the fold ---------------------------------------------------------------------------
+    def apply(self, event: GameEvent) -> None:
+        """File one event. Raises :class:`InvalidNotationError` on a record it cannot read."""
+        self.seq += 1
+        self.version = event.originator_version
+        self.modified_on = event.timestamp
+        if isinstance(event, PositionRecorded):
+            for holding in event.holdings:
+                self.holdings.setdefault(holding.territory, {})[holding.power] = holding.units
+        elif isinstance(event, DeclarationRecorded):
+            self._declare(event)
+        elif isinstance(event, RollRecorded):
+            record = self._battle_for(event.battle, event.source_line)
+            if record.turn not in self.first_roll_at and event.at is not None:
+                self.first_roll_at[record.turn] = event.at
+            record.rolls.append(RollEntry(
+                self.seq, event.log, event.at, event.source_line, event.game_number,
+                event.turn_number, event.round_number, event.country))
+        elif isinstance(event, OrdersRecorded):
+            record = self._battle_for(event.battle, event.source_line, event.turn)
+            record.orders.append(OrdersEntry(self.seq, event.side, event.text, event.at,
+                                             event.source_line))
+        elif isinstance(event, CasualtiesChosen):
+            self._battle_for(event.battle, event.source_line).casualties.append(
+                (event.round, event.side, event.units))
+        elif isinstance(event, RetreatDeclared):
+            self._battle_for(event.battle, event.source_line).retreat = (event.after_round, event.to)
+        elif isinstance(event, DiceSupplied):
+            self._battle_for(event.battle, event.source_line).dice.extend(event.dice)
+        elif isinstance(event, DiceDrawn):
+            self._battle_for(event.battle, event.source_line).drawn.append(
+                (event.sequence, event.purpose, event.dice))
+        elif isinstance(event, ReportFiled):
+            self.reports.append(ReportEntry(self.seq, event.by, event.text, event.battle,
+                                            event.at, event.source_line))
+        elif isinstance(event, RulingIssued):
+            self.rulings.append(RulingEntry(self.seq, event.finding, event.decision, event.election,
+                                            event.text, event.at, event.source_line))
+
+    def _battle_for(self, name: str, line: int | None, turn: str | None = None) -> BattleRecord:
+        try:
+            return self.battle(name, turn)
+        except KeyError:
+            raise InvalidNotationError(
+                "the record names a battle that no declaration lists"
+                + (f" for {turn}" if turn else ""), line=line, text=name) from None
+
+    def _declare(self, event: DeclarationRecorded) -> None:
+        power, game_round = parse_turn(event.turn)
+        turn = turn_label(power, game_round)
+        rolled = turn in self.first_roll_at or any(b.rolls for b in self.battles_of(turn))
+        self.declarations.append(DeclarationEntry(self.seq, turn, event.text, event.at,
+                                                  event.source_line, effective=not rolled))
+        if rolled:
+            return  # kept on record; the declaration in force stands (2008 Amendments)
+        try:
+            parsed = decl.parse_declaration(event.text)
+        except InvalidNotationError as error:
+            raise error.at_offset(event.source_line or 1) from None
+        if turn not in self.turns:
+            self.turns.append(turn)
+        self.battles = [b for b in self.battles if b.turn != turn]
+        for battle in parsed.battles:
+            self.battles.append(self._battle_record(turn, power, battle, event))
+
+    def _battle_record(self, turn: str, power: str, battle: decl.DeclaredBattle,
+                       event: DeclarationRecorded) -> BattleRecord:
+        base = event.source_line or 1
+        typos: list[str] = list(getattr(battle, "typos", ()))
+
+        def where(name: str, lineno: int | None) -> str:
+            try:
+                found = resolve(name)
+            except InvalidNotationError as error:
+                raise error.at_offset(base + (lineno or 1) - 1) from None
+            if found.typo:
+                typos.append(found.note)
+            return found.territory.name
+
+        territory = resolve(battle.territory)
+        if territory.typo:
+            typos.append(territory.note)
+        moves = [
+            Move(origin=where(m.origin, m.lineno), units=Force.of(m.units), transports=m.transports,
+                 transport_zone=where(m.transport_zone, m.lineno) if m.transport_zone else None,
+                 unload_zone=where(m.unload_zone, m.lineno) if m.unload_zone else None,
+                 landing=where(m.landing, m.lineno) if m.landing else None,
+                 line=base + m.lineno - 1 if m.lineno else None, raw=m.raw)
+            for m in battle.moves
+        ]
+        name = territory.territory.name
+        if territory.territory.sea:
+            kind = "sea"
+        elif any(m.transports or m.transport_zone for m in moves):
+            kind = "amphibious"
+        else:
+            kind = "land"
+        here = self.holdings.get(name, {})
+        defenders = EMPTY
+        for owner, units in sorted(here.items()):
+            if not allied(owner, power):
+                defenders = defenders + units
+        available = {m.origin: self.holdings.get(m.origin, {}).get(power, EMPTY) for m in moves}
+        return BattleRecord(
+            turn=turn, territory=name, written=battle.territory, kind=kind, attacker_power=power,
+            number=battle.number, moves=moves,
+            declared_defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
+            position_defenders=defenders, available=available, declared_at=event.at,
+            declaration_line=base + (battle.lineno or 1) - 1, typos=typos)
+
+
+def start_game(event: GameStarted) -> Game:
+    """The initial state from the game's first event."""
+    return Game(id=event.originator_id, game_id=event.game_id, edition=event.edition,
+                version=event.originator_version, created_on=event.timestamp,
+                modified_on=event.timestamp, title=event.title, dice_seed=event.dice_seed,
+                dice_commitment=event.dice_commitment)
+
+
+def project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
+    """The projector eventsourcing's repository calls: fold events into the Game."""
+    from domain.events import GameSnapshot
+
+    for event in events:
+        if isinstance(event, GameSnapshot):
+            game = msgspec.msgpack.decode(event.state, type=Game)
+        elif isinstance(event, GameStarted):
+            game = start_game(event)
+        elif game is None:
+            raise ValueError(f"{type(event).__name__} before GameStarted")
+        else:
+            game.apply(event)
+    return game

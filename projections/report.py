@@ -1,0 +1,169 @@
+"""The report of ``minister replay``: JSON (spec/replay-format.md, ``minister-report/1``) and text.
+
+The JSON is built as plain dicts in a fixed key order and encoded with sorted-free, stable
+output, so the same game gives byte-identical JSON on every run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.combat import Outcome, Side, Winner
+from domain.forces import Force
+from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
+
+FORMAT = "minister-report/1"
+
+
+def report_dict(view: GameView) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    return {
+        "format": FORMAT,
+        "game": {"id": view.game_id, "edition": view.edition,
+                 **({"title": view.title} if view.title else {})},
+        "as_rolled": view.as_rolled,
+        "findings": [finding_dict(f) for f in view.findings],
+        "battles": [battle_dict(b) for b in view.battles],
+    }
+
+
+def report_json(view: GameView) -> bytes:
+    """The JSON report, indented, newline-terminated."""
+    return msgspec.json.format(msgspec.json.encode(report_dict(view)), indent=2) + b"\n"
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    """One finding: id, kind, where, status, the rule cited and what it says."""
+    data: dict[str, Any] = {"id": finding.id, "kind": finding.kind}
+    for key in ("turn", "battle", "round", "side", "column"):
+        value = getattr(finding, key)
+        if value is not None:
+            data[key] = value
+    data["status"] = finding.status
+    data["rule"] = finding.rule
+    data["detail"] = finding.detail
+    if finding.ruling is not None:
+        data["ruling"] = finding.ruling
+    return data
+
+
+def battle_dict(battle: BattleView) -> dict[str, Any]:
+    """One battle with its rounds, voided dice and result."""
+    data: dict[str, Any] = {"turn": battle.turn, "battle": battle.battle, "kind": battle.kind,
+                            "status": battle.status}
+    if battle.resume_round is not None:
+        data["resume_round"] = battle.resume_round
+    data["findings"] = list(battle.finding_ids)
+    data["rounds"] = [round_dict(r) for r in battle.rounds]
+    data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
+                      for v in battle.voided]
+    data["result"] = result_dict(battle.result)
+    return data
+
+
+def round_dict(view: RoundView) -> dict[str, Any]:
+    """One round: both sides' units at its start, dice and hits, and the losses."""
+    data: dict[str, Any] = {"round": view.round, "origin": view.origin,
+                            "attacker": side_dict(view.attacker),
+                            "defender": side_dict(view.defender),
+                            "attacker_losses": view.attacker_losses.to_json(),
+                            "defender_losses": view.defender_losses.to_json()}
+    if view.pause_required:
+        data["pause_required"] = True
+    return data
+
+
+def side_dict(side: SideRound) -> dict[str, Any]:
+    """A side's round."""
+    data: dict[str, Any] = {"units": side.units.to_json(), "hits": side.hits,
+                            "dice": [dice_dict(d) for d in side.dice]}
+    if side.stated_hits is not None:
+        data["stated_hits"] = side.stated_hits
+    return data
+
+
+def dice_dict(entry: DiceEntry) -> dict[str, Any]:
+    """A run of dice of one column and status."""
+    data: dict[str, Any] = {"column": entry.column, "values": list(entry.values), "status": entry.status}
+    if entry.first_strike:
+        data["first_strike"] = True
+    return data
+
+
+def result_dict(outcome: Outcome | None) -> dict[str, Any]:
+    """``winner`` (null while unfinished) and what is left of each side."""
+    if outcome is None:
+        return {"winner": None, "attacker_left": {}, "defender_left": {}}
+    data: dict[str, Any] = {"winner": outcome.winner.value if outcome.winner else None,
+                            "attacker_left": outcome.attacker_left.to_json(),
+                            "defender_left": outcome.defender_left.to_json()}
+    if outcome.retreated:
+        data["retreated"] = True
+    return data
+
+
+# -- text ----------------------------------------------------------------------------------------
+def report_text(view: GameView) -> str:
+    """A readable report: per battle, per round, units, every die with its column, losses."""
+    out: list[str] = []
+    mode = "as rolled" if view.as_rolled else "as corrected"
+    out.append(f"{view.game_id} ({view.edition}) — {mode}" + (f": {view.title}" if view.title else ""))
+    if view.findings:
+        out.append("")
+        out.append("Findings:")
+        for f in view.findings:
+            where = " ".join(x for x in (f.turn, f.battle, f"R{f.round}" if f.round else None,
+                                         f.side, f"column {f.column}" if f.column is not None else None)
+                             if x)
+            out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
+            out.append(f"      {f.detail} — {f.rule}")
+    for battle in view.battles:
+        out.append("")
+        head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"
+        if battle.resume_round is not None:
+            head += f", re-rolled from round {battle.resume_round}"
+        out.append(head)
+        for rv in battle.rounds:
+            tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
+            out.append(f"  Round {rv.round}{tag}")
+            for side, sr, losses in ((Side.ATTACKER, rv.attacker, rv.attacker_losses),
+                                     (Side.DEFENDER, rv.defender, rv.defender_losses)):
+                label = "A" if side is Side.ATTACKER else "D"
+                dice = " ".join(_dice_text(d) for d in sr.dice) or "-"
+                out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
+                           + (f"; loses {losses}" if losses else ""))
+            if rv.pause_required:
+                out.append("    (pause: the defender must be asked for casualties)")
+        for v in battle.voided:
+            out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
+                       + "".join(str(x) for x in v.values))
+        out.append("  Result: " + _result_text(battle.result))
+    return "\n".join(out) + "\n"
+
+
+def _dice_text(entry: DiceEntry) -> str:
+    faces = "".join(f"{v}*" if (entry.hits[i] if i < len(entry.hits) else False) else str(v)
+                    for i, v in enumerate(entry.values))
+    mark = {"kept": "", "voided": " voided", "added": " added"}[entry.status]
+    strike = " first strike" if entry.first_strike else ""
+    return f"[{entry.column}{strike}{mark}: {faces}]"
+
+
+def _result_text(outcome: Outcome | None) -> str:
+    if outcome is None or outcome.winner is None:
+        left = ""
+        if outcome is not None:
+            left = f" (attacker {_force(outcome.attacker_left)}, defender {_force(outcome.defender_left)})"
+        return "unfinished" + left
+    if outcome.retreated:
+        return f"attacker retreated with {_force(outcome.attacker_left)}"
+    if outcome.winner is Winner.NONE:
+        return "both sides destroyed"
+    return (f"{outcome.winner.value} wins; attacker left {_force(outcome.attacker_left)}, "
+            f"defender left {_force(outcome.defender_left)}")
+
+
+def _force(force: Force) -> str:
+    return str(force) or "nothing"

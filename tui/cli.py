@@ -1,0 +1,140 @@
+"""The ``minister`` command: headless replay and verification, and the entry to the timeline.
+
+Exit codes (spec/replay-format.md): 0 success, 1 verification failure, 2 bad input (with a
+message naming the file, the line and what was expected).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+from application.replayfile import Replay, load_replay
+from domain.errors import MinisterError
+from domain.review import review
+from projections.expect import mismatches
+from projections.report import report_dict, report_json, report_text
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+
+#: Sub-commands that live in their own modules (each has ``add_parser`` and ``run``).
+PLUGIN_COMMANDS = ("tui.commands.odds",)
+
+
+def _plugins() -> list[ModuleType]:
+    found = []
+    for name in PLUGIN_COMMANDS:
+        try:
+            found.append(importlib.import_module(name))
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="minister",
+        description="Audit and replay of PBEM Axis & Allies Classic games under the IAAPA rules.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    replay = commands.add_parser("replay", help="report a game's effective history (headless)")
+    replay.add_argument("file", help="a replay file (minister-replay/1)")
+    replay.add_argument("--json", action="store_true", help="the JSON report (minister-report/1)")
+    replay.add_argument("--as-rolled", action="store_true",
+                        help="the record as the dice fell, findings listed, no remedy applied")
+    replay.set_defaults(handler=cmd_replay)
+
+    verify = commands.add_parser("verify", help="check every replay's [expect] table")
+    verify.add_argument("paths", nargs="+", metavar="FILE|DIR", help="replay files or folders of them")
+    verify.set_defaults(handler=cmd_verify)
+
+    for plugin in _plugins():
+        plugin.add_parser(commands)
+    return parser
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``minister replay FILE [--json] [--as-rolled]``."""
+    replay = load_replay(args.file)
+    view = review(replay.game, as_rolled=args.as_rolled)
+    if args.json:
+        sys.stdout.buffer.write(report_json(view))
+    else:
+        sys.stdout.write(report_text(view))
+    return EXIT_OK
+
+
+def replay_files(paths: Sequence[str]) -> list[Path]:
+    """Every ``*.toml`` replay under the given files and folders, sorted."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.toml")))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise MinisterError(f"{raw}: no such file or folder (expected a replay file or a folder)")
+    return files
+
+
+def check_replay(replay: Replay) -> list[str]:
+    """The mismatches of a replay against its ``[expect]`` (as corrected; ``as_rolled`` key aside)."""
+    if replay.expect is None:
+        return ["the file has no [expect] table"]
+    expect = dict(replay.expect)
+    as_rolled_expect = expect.pop("as_rolled", None)
+    problems = mismatches(expect, report_dict(review(replay.game)))
+    if isinstance(as_rolled_expect, dict):
+        rolled = report_dict(review(replay.game, as_rolled=True))
+        problems += [f"as_rolled.{p}" for p in mismatches(as_rolled_expect, rolled)]
+    return problems
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``minister verify FILE|DIR...``: exit 1 on any mismatch, 2 on a bad file."""
+    files = replay_files(args.paths)
+    if not files:
+        raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")
+    failed = bad = 0
+    for path in files:
+        try:
+            problems = check_replay(load_replay(path))
+        except MinisterError as error:
+            print(f"ERROR {error}", file=sys.stderr)
+            bad += 1
+            continue
+        if problems:
+            failed += 1
+            print(f"FAIL {path}")
+            for problem in problems:
+                print(f"  {problem}")
+        else:
+            print(f"ok   {path}")
+    print(f"{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} unreadable" if bad else ""))
+    if bad:
+        return EXIT_BAD_INPUT
+    return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``minister`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except MinisterError as error:
+        print(f"minister: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

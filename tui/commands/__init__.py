@@ -1,0 +1,1 @@
+"""Sub-commands of ``minister`` that live in their own modules."""
