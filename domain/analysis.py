@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from domain.board_layout import hit_value, layout
 from domain.combat import Column, Outcome, RetreatCondition, Side, Winner
-from domain.declarations import parse_special_orders
+from domain.special_orders import parse_special_orders
 from domain.forces import EMPTY, Force
 from domain.game import BattleRecord
 from domain.notation import DiceText, FirstStrikeLine, SideLine
@@ -186,31 +186,51 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
             support_hits += sum(entry.hits)
     a_line: SideLine | None = rnd.attacker
     d_line: SideLine | None = rnd.defender
-    a_units = Force.of(a_line.units) if a_line is not None and a_line.units is not None else attacker
-    d_units = Force.of(d_line.units) if d_line is not None and d_line.units is not None else defender
-    attack_hits, attack_sub_hits = support_hits, 0
     strike: FirstStrikeLine | None = rnd.first_strike
+    # The units a line types are the units that fired it: after AA losses for the attacker
+    # (Part 14's example types "A(9 INF,1 ARM)" after two fighters were shot down), and
+    # without the submarines when their first strike has its own line.
+    strike_units = EMPTY
     if strike is not None:
-        units = Force.of(strike.units) if strike.units is not None else a_units.where(lambda u: u.is_sub)
-        done = assign_dice(units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
+        strike_units = (Force.of(strike.units) if strike.units is not None
+                        else attacker.where(lambda u: u.is_sub))
+    if a_line is not None and a_line.units is not None:
+        a_fire = Force.of(a_line.units)
+    else:
+        a_fire = attacker.minus_available(strike_units)
+    a_units = a_fire + strike_units
+    attack_hits, strike_hits = support_hits, 0
+    if strike is not None:
+        done = assign_dice(strike_units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
         attacker_entries.extend(done.entries)
         attack_hits += done.hits
-        attack_sub_hits += done.sub_hits
+        strike_hits += done.sub_hits
     if a_line is not None:
-        firing = a_units.where(lambda u: not u.is_sub) if strike is not None else a_units
-        done = assign_dice(firing, a_line.dice, attacking=True, at_sea=at_sea)
+        done = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
         attacker_entries.extend(done.entries)
         attack_hits += done.hits
-        attack_sub_hits += done.sub_hits
+        if at_sea:
+            strike_hits += done.sub_hits  # attacking subs fire first at sea (Part 13 step 3)
+    # Part 13 step 3: first-strike victims leave the game without firing; hits by
+    # submarines never fall on aircraft (2008 OOL; rules matrix).
+    victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits)
+    if d_line is not None and d_line.units is not None:
+        d_fire = Force.of(d_line.units)
+    else:
+        d_fire = defender.minus_available(victims)
+    d_units = d_fire + victims
     defence_hits = defence_sub_hits = 0
     if d_line is not None:
-        done = assign_dice(d_units, d_line.dice, attacking=False, at_sea=at_sea)
+        done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=at_sea)
         defender_entries.extend(done.entries)
         defence_hits, defence_sub_hits = done.hits, done.sub_hits
-    defender_losses = _losses(record, rnd.index, Side.DEFENDER, d_units, attack_hits, attack_sub_hits,
-                              defender_order)
-    attacker_losses = _losses(record, rnd.index, Side.ATTACKER, a_units, defence_hits, defence_sub_hits,
-                              attacker_order)
+    defender_losses = _chosen(record, rnd.index, Side.DEFENDER, d_units, attack_hits)
+    if defender_losses is None:
+        defender_losses = victims + defender_order.choose(d_fire.combatants(), attack_hits - strike_hits)
+    attacker_losses = _chosen(record, rnd.index, Side.ATTACKER, a_units, defence_hits)
+    if attacker_losses is None:
+        attacker_losses = attacker_order.choose(a_units.combatants(), defence_hits,
+                                                sub_hits=defence_sub_hits)
     return RoundView(
         round=rnd.index, origin="as_rolled",
         attacker=SideRound(units=a_units, hits=attack_hits, dice=tuple(attacker_entries),
@@ -223,16 +243,16 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         typed_number=rnd.typed_number, aa_losses=aa_losses)
 
 
-def _losses(record: BattleRecord, round_number: int, side: Side, present: Force, hits: int,
-            sub_hits: int, order: OrderOfLoss) -> Force:
-    """Casualties: the side's own choice where recorded and possible, else its order of loss."""
+def _chosen(record: BattleRecord, round_number: int, side: Side, present: Force,
+            hits: int) -> Force | None:
+    """Casualties the side chose for the round, when recorded and possible for the hits."""
     combatants = present.combatants()
     for chosen_round, chosen_side, units in record.casualties:
+        # Extra hits are overkill (Part 13, Miscellaneous 2): at most every unit is lost.
         if chosen_round == round_number and chosen_side == side.value and combatants.contains(units) \
                 and len(units) == min(hits, len(combatants)):
             return units
-    # Extra hits are overkill (Part 13, Miscellaneous 2).
-    return order.choose(combatants, hits, sub_hits=sub_hits)
+    return None
 
 
 def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
