@@ -49,7 +49,7 @@ class MinisterApplication(Application[UUID]):
         assert isinstance(game, Game)
         return game
 
-    def events(self, game_id: str) -> list[GameEvent]:
-        """Every stored event of a game, in order."""
-        found: list[GameEvent] = list(self.repository.event_store.get(game_uuid(game_id)))
-        return found
+    def game_events(self, game_id: str, *, after: int | None = None) -> list[GameEvent]:
+        """Every stored event of a game (after version ``after``), in order."""
+        found = self.repository.event_store.get(game_uuid(game_id), gt=after)
+        return [event for event in found if isinstance(event, GameEvent)]

@@ -149,17 +149,22 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise ReplayError("expected [expect] to be a table", source=source, line=lines.tables.get("expect"))
-    state = _fold(builder.events, source)
+    state = _fold(builder, source)
     return Replay(source, game_id, edition, builder.events, expect, state, data)
 
 
-def _fold(events: list[GameEvent], source: str) -> Game:
+def _fold(builder: _Builder, source: str) -> Game:
     """Fold the events now, so a record the Game cannot file fails before anything is stored."""
-    try:
-        game = project_game(None, events)
-    except InvalidNotationError as error:
-        raise ReplayError(f"{error.message}" + (f": {error.text!r}" if error.text else ""),
-                          source=source, line=error.line) from None
+    game: Game | None = None
+    for event in builder.events:
+        try:
+            game = project_game(game, [event])
+        except InvalidNotationError as error:
+            # A record naming an undeclared battle is best shown at its ``battle =`` line.
+            line = builder.battle_lines.get(event.originator_version) if error.text and \
+                "battle" in error.message else None
+            raise ReplayError(f"{error.message}" + (f": {error.text!r}" if error.text else ""),
+                              source=source, line=line or error.line) from None
     assert game is not None
     return game
 
@@ -174,12 +179,15 @@ class _Builder:
         self.lines = lines
         self.events: list[GameEvent] = []
         self.last_at: datetime | None = None
+        #: version -> line of the event's ``battle =`` key
+        self.battle_lines: dict[int, int] = {}
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         if self.last_at is not None and at < self.last_at:
+            index = len(self.events) - 1  # the GameStarted event has no [[event]] table
             raise ReplayError(f"events must be in the order they happened: {at.isoformat()} is "
                               f"before the previous event's {self.last_at.isoformat()}",
-                              source=self.source, line=line)
+                              source=self.source, line=self.lines.key_line(index, "at") or line)
         self.last_at = at
         self.events.append(cls(originator_id=self.uuid, originator_version=len(self.events) + 1,
                                timestamp=at, at=at, source_line=line, **fields))
@@ -191,7 +199,11 @@ class _Builder:
         if handler is None:
             raise ReplayError(f"expected type one of {', '.join(sorted(_HANDLERS))}, found {kind!r}",
                               source=self.source, line=self.lines.key_line(index, "type"))
-        at = _at(record, self.source, line)
+        at = _at(record, self.source, self.lines.key_line(index, "at") if "at" in record else line)
+        if "battle" in record:
+            battle_line = self.lines.key_line(index, "battle")
+            if battle_line is not None:
+                self.battle_lines[len(self.events) + 1] = battle_line
         try:
             handler(self, index, record, at, line)
         except InvalidNotationError as error:
@@ -225,7 +237,7 @@ class _Builder:
         self.add(DeclarationRecorded, at, self.lines.text_start(index, "text"), turn=turn, text=text)
 
     def orders(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        from domain.declarations import parse_special_orders
+        from domain.special_orders import parse_special_orders
 
         text = self._field(index, record, "text")
         try:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from domain.board_layout import hit_value, layout
 from domain.combat import Column, Outcome, RetreatCondition, Side, Winner
-from domain.special_orders import parse_special_orders
 from domain.forces import EMPTY, Force
 from domain.game import BattleRecord
 from domain.notation import DiceText, FirstStrikeLine, SideLine
 from domain.orders import BattleKind, OrderOfLoss, default_order
 from domain.record import RecordedBattle, RecordedRound, read_record
+from domain.special_orders import parse_special_orders
 from domain.units import UnitType
 from domain.views import BattleView, DiceEntry, RoundView, SideRound
 

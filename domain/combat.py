@@ -147,6 +147,9 @@ class BattleSetup(msgspec.Struct, frozen=True):
     sub_withdrawal_after: int | None = None
     #: Casualties a side chose itself (``casualties`` records), overriding its order of loss.
     chosen: tuple[ChosenCasualties, ...] = ()
+    #: Defending transports that carry land units (2008 OOL exceptions: a loaded TRN that can
+    #: survive a sea round requires a pause); 0 when none are loaded or it is not known.
+    loaded_transports: int = 0
 
     def order_of(self, side: Side) -> OrderOfLoss:
         """The order of loss in force for a side: its special order, else the club default."""

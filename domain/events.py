@@ -169,7 +169,8 @@ RECORD_EVENTS: tuple[type[GameEvent], ...] = (
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
-TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in (*RECORD_EVENTS, GameSnapshot)}
+_ALL_EVENTS: tuple[type[GameEvent], ...] = (*RECORD_EVENTS, GameSnapshot)
+TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
 
 AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled

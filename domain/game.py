@@ -17,7 +17,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain import declarations as decl
+import domain.declarations as decl
 from domain.errors import InvalidNotationError
 from domain.events import (
     CasualtiesChosen,

@@ -70,6 +70,9 @@ def round_dict(view: RoundView) -> dict[str, Any]:
                             "defender": side_dict(view.defender),
                             "attacker_losses": view.attacker_losses.to_json(),
                             "defender_losses": view.defender_losses.to_json()}
+    if view.aa_losses or any(entry.column == "AA" for entry in view.defender.dice):
+        # Aircraft shot down before round 1 leave the game (Part 13 step 2): not round losses.
+        data["aa_losses"] = view.aa_losses.to_json()
     if view.pause_required:
         data["pause_required"] = True
     return data

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 from application.replayfile import Replay, load_replay
+from application.services import open_game
 from domain.errors import MinisterError
 from domain.review import review
 from projections.expect import mismatches
@@ -22,7 +23,7 @@ from projections.report import report_dict, report_json, report_text
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Sub-commands that live in their own modules (each has ``add_parser`` and ``run``).
-PLUGIN_COMMANDS = ("tui.commands.odds",)
+PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.show")
 
 
 def _plugins() -> list[ModuleType]:
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser("replay", help="report a game's effective history (headless)")
-    replay.add_argument("file", help="a replay file (minister-replay/1)")
+    replay.add_argument("file", metavar="FILE|GAME", help="a replay file (minister-replay/1) or a stored game id")
     replay.add_argument("--json", action="store_true", help="the JSON report (minister-report/1)")
     replay.add_argument("--as-rolled", action="store_true",
                         help="the record as the dice fell, findings listed, no remedy applied")
@@ -61,8 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``minister replay FILE [--json] [--as-rolled]``."""
-    replay = load_replay(args.file)
-    view = review(replay.game, as_rolled=args.as_rolled)
+    game = open_game(args.file, store=getattr(args, "store", None))
+    view = review(game, as_rolled=args.as_rolled)
     if args.json:
         sys.stdout.buffer.write(report_json(view))
     else:

@@ -1,0 +1,78 @@
+"""Every regression replay in replays/ matches its [expect] table, through the real command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from application.replayfile import load_replay
+from tests.conftest import REPLAYS, ROOT
+from tui.cli import check_replay
+
+FILES = sorted(REPLAYS.rglob("*.toml"))
+
+
+def test_there_are_replays() -> None:
+    assert len(FILES) >= 3
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(REPLAYS)) for p in FILES])
+def test_replay_matches_its_expectations(path: Path) -> None:
+    replay = load_replay(path)
+    assert replay.expect is not None, "every shipped replay carries an [expect] table"
+    assert check_replay(replay) == []
+
+
+def _minister(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+
+
+def test_verify_command_passes_on_the_shipped_replays() -> None:
+    done = _minister("verify", "replays")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(FILES)} passed, 0 failed" in done.stdout
+
+
+def test_verify_reports_each_mismatch_with_its_path(tmp_path: Path) -> None:
+    source = (REPLAYS / "part13" / "overkill-6arm-v-2inf.toml").read_text()
+    broken = source.replace("attacker_losses = { ARM = 2 }", "attacker_losses = { ARM = 3 }")
+    assert broken != source
+    path = tmp_path / "broken.toml"
+    path.write_text(broken)
+    done = _minister("verify", str(path))
+    assert done.returncode == 1
+    assert "battles[0].rounds[0].attacker_losses: expected {'ARM': 3}, found {'ARM': 2}" in done.stdout
+    assert "0 passed, 1 failed" in done.stdout
+
+
+def test_replay_json_is_byte_identical_across_runs() -> None:
+    path = str(REPLAYS / "battles" / "uk1-west-europe-amphibious.toml")
+    first = _minister("replay", path, "--json")
+    second = _minister("replay", path, "--json")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert '"format": "minister-report/1"' in first.stdout
+
+
+def test_text_report_shows_units_dice_losses_and_result_per_round() -> None:
+    done = _minister("replay", str(REPLAYS / "battles" / "uk1-west-europe-amphibious.toml"))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Round 1" in out and "Round 2" in out and "Round 3" in out
+    assert "A(1 INF, 1 ARM, 1 FTR, 1 BMB) [BB: 3*] [1: 2] [3: 52*] [4: 3*] = 3 hits; loses 1 INF, 1 ARM" in out
+    assert "Result: attacker wins; attacker left 1 BMB" in out
+
+
+def test_bad_input_exits_2_naming_file_and_line(tmp_path: Path) -> None:
+    source = (REPLAYS / "part13" / "overkill-6arm-v-2inf.toml").read_text()
+    path = tmp_path / "bad.toml"
+    path.write_text(source.replace("A1 1*2*3*1*2*5 5 Hits", "A1 1*2*3*9*2*5 5 Hits"))
+    done = _minister("replay", str(path))
+    assert done.returncode == 2
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "A1 1*2*3*9" in text)
+    assert f"{path}:{line}:" in done.stderr
+    assert "1*2*3*9*2*5" in done.stderr
