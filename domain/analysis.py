@@ -82,13 +82,31 @@ class _Assigned:
         return sum(1 for unit, hit in self.dice if hit and unit is not None and unit.is_sub)
 
 
-def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
-                first_strike_line: bool = False) -> _Assigned:
-    """Give each typed die its column and unit type, in the order the replay format fixes."""
+@dataclass(frozen=True)
+class TypedDie:
+    """One recorded die with the column and unit type the typed units give it."""
+
+    column: int
+    unit: UnitType | None
+    value: int
+    marked: bool
+
+    @property
+    def hit(self) -> bool:
+        """Whether the die hits its column (at or under the column's value)."""
+        return self.value <= self.column
+
+
+def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDie]:
+    """Give each recorded die its column and unit type, in the order the replay format fixes.
+
+    Columns are in ascending order of the columns the units occupy; within a column the dice
+    belong to unit types in the order of the unit list (replay format, "IAAPA notation").
+    """
     columns = layout(units, attacking)
-    groups: list[list[tuple[int, bool]]]
     sizes = [len(cols) for _, cols in columns]
     flat = [(die.value, die.marked) for die in dice.dice]
+    groups: list[list[tuple[int, bool]]]
     if dice.has_separators and [len(c) for c in dice.columns] == sizes:
         groups = [[(d.value, d.marked) for d in column] for column in dice.columns]
     else:
@@ -103,25 +121,32 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 groups[-1].extend(flat[start:])
             else:
                 groups.append(flat[start:])
-                columns.append((columns[-1][0] if columns else 1, ()))
+                columns.append((1, ()))
+    found: list[TypedDie] = []
+    for (value, unit_list), group in zip(columns, groups, strict=False):
+        for index, (face, marked) in enumerate(group):
+            # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
+            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
+            found.append(TypedDie(value, unit, face, marked))
+    return found
+
+
+def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
+                first_strike_line: bool = False) -> _Assigned:
+    """The report's dice entries for a typed line (runs per column and first strike)."""
     entries: list[DiceEntry] = []
     assigned: list[tuple[UnitType | None, bool]] = []
-    for (value, unit_list), group in zip(columns, groups, strict=False):
-        if not group:
-            continue
-        runs: list[tuple[bool, list[tuple[int, bool]], list[UnitType | None]]] = []
-        for index, (face, marked) in enumerate(group):
-            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
-            strike = first_strike_line or (attacking and at_sea and unit is not None and unit.is_sub)
-            if not runs or runs[-1][0] != strike:
-                runs.append((strike, [], []))
-            runs[-1][1].append((face, marked))
-            runs[-1][2].append(unit)
-        for strike, faces, owners in runs:
-            hits = tuple(face <= value for face, _ in faces)
-            entries.append(DiceEntry(column=value, values=tuple(f for f, _ in faces),
-                                     first_strike=strike, marked=tuple(m for _, m in faces), hits=hits))
-            assigned.extend(zip(owners, hits, strict=True))
+    runs: list[tuple[int, bool, list[TypedDie]]] = []
+    for die in typed_dice(units, dice, attacking=attacking):
+        strike = first_strike_line or (attacking and at_sea and die.unit is not None and die.unit.is_sub)
+        if not runs or runs[-1][0] != die.column or runs[-1][1] != strike:
+            runs.append((die.column, strike, []))
+        runs[-1][2].append(die)
+    for column, strike, members in runs:
+        entries.append(DiceEntry(column=column, values=tuple(d.value for d in members), first_strike=strike,
+                                 marked=tuple(d.marked for d in members),
+                                 hits=tuple(d.hit for d in members)))
+        assigned.extend((d.unit, d.hit) for d in members)
     return _Assigned(entries, assigned)
 
 

@@ -1,0 +1,191 @@
+"""Editions of the IAAPA error-correction rules as policies behind one interface.
+
+An edition is data: which remedy it applies where the texts differ, and the section it cites
+for each finding kind. The detection and correction engine reads only this interface, so a
+club's house rules are one more :class:`Edition` value (see :func:`register`), not new code.
+
+Where the texts differ (rules matrix "Findings and remedies"):
+- too many units: 1999 re-rolls the whole column; 2008 keeps the first N dice of the type;
+- forgotten AA hits: 1999 re-rolls round 1's 3s column; 2008 removes aircraft right to left;
+- too many AA shots / support shots: 1999 re-rolls the entire battle; 2008 keeps the first N
+  (AA) or applies the ghost rule to each extra shot (BB);
+- several battles over-drawing one origin: 1999 voids by country, 2008 by origin;
+- time limits: 1999 none, 2008 one subsequent turn (Section VII);
+- wrong game number: 1999 the rolls count, 2008 the roll is void.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+TooManyUnits = Literal["reroll_column", "keep_first"]
+AaForgotten = Literal["reroll_threes_column", "remove_right_to_left"]
+ExtraShots = Literal["reroll_battle", "keep_first"]
+OvercommitScope = Literal["country", "origin"]
+
+#: Every finding kind of the rules matrix.
+KINDS: tuple[str, ...] = (
+    "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
+    "unloading_zone_unclear", "defenders_misdeclared", "declaration_after_dice",
+    "too_few_units", "too_many_units", "wrong_units", "miscounted_hits", "wrong_casualties",
+    "aa_too_many", "aa_ghost", "aa_forgotten", "bb_too_many", "bb_ghost", "bb_forgotten",
+    "pause_skipped", "battle_order", "retreat_undeclared",
+    "tech_dice_too_many", "tech_dice_too_few", "tech_overspent",
+    "wrong_game_number", "wrong_round_number", "wrong_turn_number", "wrong_country",
+    "map_discrepancy", "typo",
+)
+
+#: Declaration errors: the battle is null and void (1999 "Sending Errors"; 2008 Section II).
+DECLARATION_ERRORS = frozenset({
+    "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
+    "unloading_zone_unclear", "defenders_misdeclared",
+})
+#: Header slips that are ignored and corrected as soon as possible.
+IGNORED_KINDS = frozenset({"wrong_round_number", "wrong_turn_number", "wrong_country", "typo",
+                           "declaration_after_dice"})
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One edition's choices where the texts differ, and its citation for every kind."""
+
+    name: str
+    too_many_units: TooManyUnits
+    aa_forgotten: AaForgotten
+    aa_too_many: ExtraShots
+    bb_too_many: ExtraShots
+    overcommit_scope: OvercommitScope
+    #: 2008 Section VII: errors are correctable only until one subsequent turn is rolled.
+    time_limit: bool
+    wrong_game_number_voids_roll: bool
+    #: Kinds this edition's texts define at all (others are not detected under it).
+    kinds: frozenset[str]
+    citations: dict[str, str] = field(default_factory=dict)
+
+    def cite(self, kind: str) -> str:
+        """"iaapa-2008 Section III, Too many units": the edition and section applied."""
+        return f"{self.name} {self.citations[kind]}"
+
+    def defines(self, kind: str) -> bool:
+        """Whether this edition has a rule for ``kind``."""
+        return kind in self.kinds
+
+
+_1999_SENDING = "Part 14, Sending Errors"
+_1999_GM = "Part 14, GM Errors"
+_1999_CALC = "Part 14, IAAPA Battle Calculator correction guidelines"
+
+IAAPA_1999 = Edition(
+    name="iaapa-1999",
+    too_many_units="reroll_column",
+    aa_forgotten="reroll_threes_column",
+    aa_too_many="reroll_battle",
+    bb_too_many="reroll_battle",
+    overcommit_scope="country",
+    time_limit=False,
+    wrong_game_number_voids_roll=False,
+    kinds=frozenset({
+        "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
+        "defenders_misdeclared", "too_few_units", "too_many_units", "wrong_units", "miscounted_hits",
+        "wrong_casualties", "aa_too_many", "aa_ghost", "aa_forgotten", "bb_too_many", "bb_ghost",
+        "bb_forgotten", "wrong_game_number", "wrong_round_number", "wrong_turn_number", "wrong_country",
+        "typo",
+    }),
+    citations={
+        "units_not_available": _1999_SENDING,
+        "overcommitted_units": f"{_1999_SENDING} (several battles: all battles of that country's affected units)",
+        "not_enough_transports": _1999_SENDING,
+        "transports_not_declared": _1999_SENDING,
+        "defenders_misdeclared": _1999_SENDING,
+        "too_few_units": f"{_1999_GM} (too few units rolled)",
+        "too_many_units": f"{_1999_GM} (too many units: the entire column is re-rolled)",
+        "wrong_units": f"{_1999_GM} (incorrectly rolled battles)",
+        "miscounted_hits": f"{_1999_GM} (incorrect number of casualties)",
+        "wrong_casualties": f"{_1999_GM} (incorrect number of casualties)",
+        "aa_too_many": f"{_1999_GM}, AA guns 1 (entire battle re-rolled)",
+        "aa_ghost": f"{_1999_GM}, AA guns 1a (ghost AA)",
+        "aa_forgotten": f"{_1999_GM}, AA guns 2 (too few fired: Rnd 1 3s column re-rolled)",
+        "bb_too_many": f"{_1999_GM}, BB support shot 3.1 (entire battle re-rolled)",
+        "bb_ghost": f"{_1999_GM}, BB support shot 3.1 (shot with no battleship)",
+        "bb_forgotten": f"{_1999_GM}, BB support shot 3.2 (too few fired)",
+        "wrong_game_number": f"{_1999_CALC} 1 (the rolls still count)",
+        "wrong_round_number": f"{_1999_CALC} 2 (continue the sequence; the time stamp orders rounds)",
+        "wrong_turn_number": f"{_1999_CALC} 3 (ignore it, correct it as soon as possible)",
+        "wrong_country": f"{_1999_CALC} 3 (by analogy: ignore it)",
+        "typo": "(Part 14 sets no rule; a misspelling is not an error, cf. 2008 Section VI)",
+    },
+)
+
+_2008_CDE = "Section II (Combat Declaration Errors)"
+_2008_ROLL = "Section III (Rolling Errors)"
+
+IAAPA_2008 = Edition(
+    name="iaapa-2008",
+    too_many_units="keep_first",
+    aa_forgotten="remove_right_to_left",
+    aa_too_many="keep_first",
+    bb_too_many="keep_first",
+    overcommit_scope="origin",
+    time_limit=True,
+    wrong_game_number_voids_roll=True,
+    kinds=frozenset(KINDS),
+    citations={
+        "units_not_available": f"{_2008_CDE}: incorrect number or type of attacking units",
+        "overcommitted_units": f"{_2008_CDE}: more than the available units from one territory",
+        "not_enough_transports": f"{_2008_CDE}: not enough transports",
+        "transports_not_declared": f"{_2008_CDE}: transports not in the sea zone clearing battle",
+        "unloading_zone_unclear": f"{_2008_CDE}: unloading sea zone not disclosed",
+        "defenders_misdeclared": f"{_2008_CDE}.3: listed defending units not 100% correct",
+        "declaration_after_dice": "Amendments and Special Orders (no changes once combat dice are rolled)",
+        "too_few_units": f"{_2008_ROLL}, Too few units",
+        "too_many_units": f"{_2008_ROLL}, Too many units (first N dice kept, left to right)",
+        "wrong_units": f"{_2008_ROLL}, Wrong Units",
+        "miscounted_hits": f"{_2008_ROLL} (general principles: unaffected rolls stand)",
+        "wrong_casualties": f"{_2008_ROLL} (general principles) and Default Orders of Loss",
+        "aa_too_many": f"{_2008_ROLL}, AA Guns (treated as too many units)",
+        "aa_ghost": f"{_2008_ROLL}, AA Guns (AA rolled in error)",
+        "aa_forgotten": f"{_2008_ROLL}, AA Guns (forgotten: aircraft removed right to left)",
+        "bb_too_many": f"{_2008_ROLL}, BB Support Shots (ghost rule per extra shot)",
+        "bb_ghost": f"{_2008_ROLL}, BB Support Shots (shot rolled in error or left on)",
+        "bb_forgotten": f"{_2008_ROLL}, BB Support Shots (forgotten)",
+        "pause_skipped": "Orders of Loss, exceptions (the attacker MUST pause)",
+        "battle_order": "Combat Resolution and Order of Battles",
+        "retreat_undeclared": "Rules Clarifications, Retreats (Minister of Law's discretion)",
+        "tech_dice_too_many": "Section IV (Tech Rolls): extra dice ignored",
+        "tech_dice_too_few": "Section IV (Tech Rolls): missing dice rolled",
+        "tech_overspent": "Section IV (Tech Rolls): a declaration error",
+        "wrong_game_number": "Using the Dice Server (wrong Game Number: the roll is void)",
+        "wrong_round_number": "Using the Dice Server (wrong Round Number: continue the sequence)",
+        "wrong_turn_number": "Using the Dice Server (wrong Turn Number: ignore it)",
+        "wrong_country": "Using the Dice Server (wrong country: ignore it)",
+        "map_discrepancy": "Section V (non-combat moves take precedence over the map)",
+        "typo": "Section VI (typographical errors are not errors)",
+    },
+)
+
+_EDITIONS: dict[str, Edition] = {IAAPA_1999.name: IAAPA_1999, IAAPA_2008.name: IAAPA_2008}
+
+
+def edition(name: str) -> Edition:
+    """The edition called ``name``; KeyError naming the known ones otherwise."""
+    try:
+        return _EDITIONS[name]
+    except KeyError:
+        raise KeyError(f"unknown edition {name!r} (known: {', '.join(sorted(_EDITIONS))})") from None
+
+
+def register(policy: Edition) -> None:
+    """Add an edition (a club's house rules): every kind it defines must have a citation."""
+    missing = sorted(k for k in policy.kinds if k not in policy.citations)
+    if missing:
+        raise ValueError(f"edition {policy.name!r} cites no section for: {', '.join(missing)}")
+    unknown = sorted(k for k in policy.kinds if k not in KINDS)
+    if unknown:
+        raise ValueError(f"edition {policy.name!r} defines unknown kinds: {', '.join(unknown)}")
+    _EDITIONS[policy.name] = policy
+
+
+def known_editions() -> tuple[str, ...]:
+    """Names of the registered editions."""
+    return tuple(sorted(_EDITIONS))
