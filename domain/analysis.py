@@ -205,10 +205,11 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
             # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
             if rnd.attacker is None or rnd.attacker.units is None:
                 attacker = attacker.minus_available(aa_losses)
-        for line in recorded.bb:
-            entry = shot_entry("BB", line.dice)
-            attacker_entries.append(entry)
-            support_hits += sum(entry.hits)
+    # Support shots: before round 1, or (a ghost) left on in a later round.
+    for line in recorded.support_shots(rnd.index):
+        entry = shot_entry("BB", line.dice)
+        attacker_entries.append(entry)
+        support_hits += sum(entry.hits)
     a_line: SideLine | None = rnd.attacker
     d_line: SideLine | None = rnd.defender
     strike: FirstStrikeLine | None = rnd.first_strike

@@ -51,9 +51,14 @@ class RecordedBattle:
     header: BattleHeader | None = None
     attack_lines: list[AttackLine] = field(default_factory=list)
     aa: ShotLine | None = None
-    bb: list[ShotLine] = field(default_factory=list)
+    #: Support shots with the round they were rolled in (1 before any round marker).
+    bb: list[tuple[int, ShotLine]] = field(default_factory=list)
     rounds: list[RecordedRound] = field(default_factory=list)
     typos: list[str] = field(default_factory=list)
+
+    def support_shots(self, round_index: int) -> list[ShotLine]:
+        """The support-shot lines rolled in a round."""
+        return [line for index, line in self.bb if index == round_index]
 
     @property
     def typed_attackers(self) -> Force | None:
@@ -101,7 +106,7 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                 if line.kind == "AA":
                     battle.aa = battle.aa or line
                 else:
-                    battle.bb.append(line)
+                    battle.bb.append((_shot_round(current), line))
             elif isinstance(line, RoundMarker):
                 # A marker opens a round unless the open round has no dice yet.
                 if current is not None and _empty(current) and current.rolls[-1] is roll:
@@ -117,6 +122,11 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                 current = _place_side_line(battle, current, line, roll, pending_marker, new_round)
                 pending_marker = None
     return battle
+
+
+def _shot_round(current: RecordedRound | None) -> int:
+    """The round a support shot belongs to: the open round, or round 1 before any."""
+    return 1 if current is None else current.index
 
 
 def _empty(current: RecordedRound) -> bool:
