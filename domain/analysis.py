@@ -196,15 +196,14 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     support_hits = 0
     attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
     defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
-    if rnd.index == 1:
-        if recorded.aa is not None:
-            entry = shot_entry("AA", recorded.aa.dice)
-            defender_entries.append(entry)
-            aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
-                                              air_only_hits=sum(entry.hits))
-            # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
-            if rnd.attacker is None or rnd.attacker.units is None:
-                attacker = attacker.minus_available(aa_losses)
+    if rnd.index == 1 and recorded.aa is not None:
+        entry = shot_entry("AA", recorded.aa.dice)
+        defender_entries.append(entry)
+        aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
+                                          air_only_hits=sum(entry.hits))
+        # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
+        if rnd.attacker is None or rnd.attacker.units is None:
+            attacker = attacker.minus_available(aa_losses)
     # Support shots: before round 1, or (a ghost) left on in a later round.
     for line in recorded.support_shots(rnd.index):
         entry = shot_entry("BB", line.dice)

@@ -94,7 +94,7 @@ IAAPA_1999 = Edition(
     }),
     citations={
         "units_not_available": _1999_SENDING,
-        "overcommitted_units": f"{_1999_SENDING} (several battles: all battles of that country's affected units)",
+        "overcommitted_units": f"{_1999_SENDING} (several battles: every battle of the affected units)",
         "not_enough_transports": _1999_SENDING,
         "transports_not_declared": _1999_SENDING,
         "defenders_misdeclared": _1999_SENDING,
