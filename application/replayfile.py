@@ -16,11 +16,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from domain.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
 from domain.events import (
     CasualtiesChosen,
     DeclarationRecorded,
+    DiceDrawn,
     DiceSupplied,
     GameEvent,
     GameStarted,
@@ -140,12 +143,16 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     builder = _Builder(game_id, source, lines)
     first_at = _at(records[0], source, lines.event_line(0))
     seed = game.get("dice_seed")
+    number = game.get("number")
     builder.add(GameStarted, first_at, lines.tables.get("game"), game_id=game_id,
                 edition=edition, title=game.get("title"),
                 dice_seed=str(seed) if seed is not None else None,
-                dice_commitment=commitment(str(seed)) if seed is not None else None)
+                dice_commitment=commitment(str(seed)) if seed is not None else None,
+                game_number=str(number) if number is not None else None)
+    builder.keep_line(game)
     for index, record in enumerate(records):
         builder.record(index, record)
+        builder.keep_line(record)
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise ReplayError("expected [expect] to be a table", source=source, line=lines.tables.get("expect"))
@@ -191,6 +198,16 @@ class _Builder:
         self.last_at = at
         self.events.append(cls(originator_id=self.uuid, originator_version=len(self.events) + 1,
                                timestamp=at, at=at, source_line=line, **fields))
+
+    def keep_line(self, table: Any) -> None:
+        """Honour a ``source_line`` key (``minister export`` writes it; 0: no line).
+
+        An exported record keeps the lines of the file it was first read from, so importing the
+        export gives the same events (an extension of minister-replay/1).
+        """
+        line = table.get("source_line") if isinstance(table, dict) else None
+        if isinstance(line, int) and not isinstance(line, bool) and line >= 0 and self.events:
+            self.events[-1] = msgspec.structs.replace(self.events[-1], source_line=line or None)
 
     def record(self, index: int, record: Mapping[str, Any]) -> None:
         line = self.lines.event_line(index)
@@ -309,6 +326,17 @@ class _Builder:
         self.add(DiceSupplied, at, line, battle=self._field(index, record, "battle"), dice=values,
                  written=written)
 
+    def drawn(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """Dice the verifiable source drew (``minister roll``; an extension of the format)."""
+        raw = record.get("dice")
+        if not (isinstance(raw, list) and raw
+                and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in raw)):
+            raise ReplayError(f"expected dice = [faces 1-6, ...], found {raw!r}", source=self.source,
+                              line=self.lines.key_line(index, "dice"))
+        self.add(DiceDrawn, at, line, battle=self._field(index, record, "battle"),
+                 sequence=self._int(index, record, "sequence"),
+                 purpose=str(record.get("purpose", "")), dice=tuple(raw))
+
     # -- fields -------------------------------------------------------------------------------
     def _field(self, index: int, record: Mapping[str, Any], key: str) -> str:
         value = record.get(key)
@@ -348,6 +376,7 @@ _HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int |
     "position": _Builder.position, "declaration": _Builder.declaration, "orders": _Builder.orders,
     "roll": _Builder.roll, "casualties": _Builder.casualties, "retreat": _Builder.retreat,
     "report": _Builder.report, "ruling": _Builder.ruling, "dice": _Builder.dice,
+    "drawn": _Builder.drawn,
 }
 
 

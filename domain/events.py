@@ -37,6 +37,9 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     at: datetime | None = None
     source_line: int | None = None
+    #: Hash chain link (application/integrity.py): sha256 over the previous event's link and
+    #: this event's canonical encoding without it; set by the store when the event is recorded.
+    chain: str | None = None
 
 
 class GameStarted(GameEvent, frozen=True, kw_only=True):
@@ -50,6 +53,8 @@ class GameStarted(GameEvent, frozen=True, kw_only=True):
     dice_seed: str | None = None
     #: sha256 commitment of the seed, published before any die is drawn.
     dice_commitment: str | None = None
+    #: The dice server's game number (rolls naming another game are a finding).
+    game_number: str | None = None
 
 
 class Holding(msgspec.Struct, frozen=True):

@@ -119,6 +119,8 @@ class BattleRecord(msgspec.Struct):
     dice: list[int] = msgspec.field(default_factory=list)
     drawn: list[tuple[int, str, tuple[int, ...]]] = msgspec.field(default_factory=list)
     typos: list[str] = msgspec.field(default_factory=list)
+    #: Whether a map update named the battle's territory (else its defenders are unknown).
+    defenders_known: bool = False
 
     @property
     def key(self) -> str:
@@ -201,6 +203,8 @@ class Game(msgspec.Struct):
     title: str | None = None
     dice_seed: str | None = None
     dice_commitment: str | None = None
+    #: The dice server's game number, when the record states it.
+    game_number: str | None = None
     #: territory -> power -> units, as the last map updates state.
     holdings: dict[str, dict[str, Force]] = msgspec.field(default_factory=dict)
     battles: list[BattleRecord] = msgspec.field(default_factory=list)
@@ -328,13 +332,16 @@ class Game(msgspec.Struct):
         for owner, units in sorted(here.items()):
             if not allied(owner, power):
                 defenders = defenders + units
-        available = {m.origin: self.holdings.get(m.origin, {}).get(power, EMPTY) for m in moves}
+        # Only origins a map update named are known; elsewhere nothing can be checked.
+        available = {m.origin: self.holdings[m.origin].get(power, EMPTY)
+                     for m in moves if m.origin in self.holdings}
         return BattleRecord(
             turn=turn, territory=name, written=battle.territory, kind=kind, attacker_power=power,
             number=battle.number, moves=moves,
             declared_defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
             position_defenders=defenders, available=available, declared_at=event.at,
-            declaration_line=base + (battle.lineno or 1) - 1, typos=typos)
+            declaration_line=base + (battle.lineno or 1) - 1, typos=typos,
+            defenders_known=name in self.holdings)
 
 
 def start_game(event: GameStarted) -> Game:
@@ -342,7 +349,7 @@ def start_game(event: GameStarted) -> Game:
     return Game(id=event.originator_id, game_id=event.game_id, edition=event.edition,
                 version=event.originator_version, created_on=event.timestamp,
                 modified_on=event.timestamp, title=event.title, dice_seed=event.dice_seed,
-                dice_commitment=event.dice_commitment)
+                dice_commitment=event.dice_commitment, game_number=event.game_number)
 
 
 def project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
