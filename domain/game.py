@@ -121,6 +121,8 @@ class BattleRecord(msgspec.Struct):
     typos: list[str] = msgspec.field(default_factory=list)
     #: Whether a map update named the battle's territory (else its defenders are unknown).
     defenders_known: bool = False
+    #: When the retreat was declared.
+    retreat_at: datetime | None = None
 
     @property
     def key(self) -> str:
@@ -256,7 +258,9 @@ class Game(msgspec.Struct):
             self._battle_for(event.battle, event.source_line).casualties.append(
                 (event.round, event.side, event.units))
         elif isinstance(event, RetreatDeclared):
-            self._battle_for(event.battle, event.source_line).retreat = (event.after_round, event.to)
+            record = self._battle_for(event.battle, event.source_line)
+            record.retreat = (event.after_round, event.to)
+            record.retreat_at = event.at
         elif isinstance(event, DiceSupplied):
             self._battle_for(event.battle, event.source_line).dice.extend(event.dice)
         elif isinstance(event, DiceDrawn):
