@@ -38,7 +38,8 @@ BATTLES: dict[str, BattleSetup] = {
     "land AA": BattleSetup(LAND, F("6 INF, 3 ARM, 2 FTR"), F("AA, 5 INF, 1 ARM, 1 FTR")),
     "land heavy bombers and AA": BattleSetup(LAND, F("2 INF, 1 ARM, 2 HBMB"), F("AA, 4 INF")),
     "land jets defending": BattleSetup(LAND, F("4 ARM, 1 BMB"), F("3 INF, 2 JFTR")),
-    "land developed both": BattleSetup(LAND, F("2 INF, 2 ARM, 1 HBMB, 2 JFTR"), F("AA, 3 INF, 1 ARM, 1 JFTR")),
+    "land developed both": BattleSetup(LAND, F("2 INF, 2 ARM, 1 HBMB, 2 JFTR"),
+                                       F("AA, 3 INF, 1 ARM, 1 JFTR")),
     "land larger": BattleSetup(LAND, F("8 INF, 4 ARM, 2 FTR, 1 BMB"), F("AA, 10 INF, 2 ARM, 1 FTR")),
     "land retreat after 2": BattleSetup(LAND, F("5 INF, 2 ARM"), F("4 INF, 1 ARM"), retreat=_after(2)),
     "land retreat at 3": BattleSetup(LAND, F("5 INF, 3 ARM, 1 FTR"), F("6 INF"), retreat=_at_most(3)),
@@ -47,7 +48,8 @@ BATTLES: dict[str, BattleSetup] = {
                                     defender_order=OrderOfLoss((U.BMB, U.ARM, U.INF))),
     "amphibious support": BattleSetup(AMPHIBIOUS, F("3 INF, 1 ARM"), F("3 INF"), support=F("2 BB"),
                                       amphibious=F("3 INF, 1 ARM")),
-    "amphibious AA, aircraft retreat": BattleSetup(AMPHIBIOUS, F("2 INF, 1 ARM, 2 FTR"), F("AA, 3 INF, 1 FTR"),
+    "amphibious AA, aircraft retreat": BattleSetup(AMPHIBIOUS, F("2 INF, 1 ARM, 2 FTR"),
+                                                   F("AA, 3 INF, 1 FTR"),
                                                    support=F("1 BB"), amphibious=F("2 INF, 1 ARM"),
                                                    retreat=_after(1)),
     "amphibious retreat at 2": BattleSetup(AMPHIBIOUS, F("3 INF, 1 ARM, 1 BMB"), F("4 INF"),
@@ -59,9 +61,11 @@ BATTLES: dict[str, BattleSetup] = {
     "sea subs only attack": BattleSetup(SEA, F("2 SUB"), F("2 TRN, 1 SUB")),
     "sea air only against subs": BattleSetup(SEA, F("2 FTR, 1 BMB"), F("2 SUB, 1 TRN")),
     "sea retreat after 2": BattleSetup(SEA, F("1 BB, 2 SUB, 1 TRN"), F("1 BB, 1 SUB"), retreat=_after(2)),
-    "sea retreat at 2": BattleSetup(SEA, F("3 SUB, 1 AC, 2 FTR"), F("1 BB, 1 AC, 2 FTR"), retreat=_at_most(2)),
+    "sea retreat at 2": BattleSetup(SEA, F("3 SUB, 1 AC, 2 FTR"), F("1 BB, 1 AC, 2 FTR"),
+                                    retreat=_at_most(2)),
     "sea heavy bomber": BattleSetup(SEA, F("1 SUB, 1 HBMB"), F("1 AC, 2 FTR")),
-    "sea withdrawal after 2": BattleSetup(SEA, F("4 SUB"), F("2 SUB, 1 AC, 2 JFTR"), sub_withdrawal_after=2),
+    "sea withdrawal after 2": BattleSetup(SEA, F("4 SUB, 1 FTR"), F("2 SUB, 1 AC, 1 JFTR"),
+                                                sub_withdrawal_after=2),
     "sea carrier last": BattleSetup(SEA, F("1 AC, 2 FTR, 2 TRN"), F("2 SUB, 1 FTR"),
                                     attacker_order=OrderOfLoss((U.TRN, U.FTR, U.AC))),
 }
@@ -96,7 +100,8 @@ def _agree(result: Odds, estimate: Estimate) -> list[str]:
             mean, variance = _survivor_moments(result, side, unit)
             bound = Z_999 * math.sqrt(variance / estimate.runs) + 1e-9
             if abs(simulated.mean - mean) > bound:
-                problems.append(f"{side.value} {unit.value}: exact {mean:.4f}, simulated {simulated.mean:.4f}")
+                problems.append(f"{side.value} {unit.value}: exact {mean:.4f}, "
+                                f"simulated {simulated.mean:.4f}")
     return problems
 
 

@@ -234,8 +234,8 @@ def _infantry(att: int, dfn: int) -> tuple[Fraction, Fraction, Fraction]:
             sub = _infantry(max(0, att - x), max(0, dfn - y))
             for k in range(3):
                 total[k] += px * py * sub[k]
-    w, l, d = (t / (1 - stay) for t in total)
-    return w, l, d
+    win, loss, draw = (t / (1 - stay) for t in total)
+    return win, loss, draw
 
 
 @pytest.mark.parametrize(("att", "dfn"), [(2, 1), (3, 2), (4, 4), (6, 3)])
@@ -312,7 +312,8 @@ def test_rounds_distribution_matches_expected_rounds() -> None:
 
 
 def test_odds_from_round_skips_round_one_fire() -> None:
-    setup = BattleSetup(AMPHIBIOUS, F("2 INF, 1 FTR"), F("AA, 2 INF"), support=F("1 BB"), amphibious=F("2 INF"))
+    setup = BattleSetup(AMPHIBIOUS, F("2 INF, 1 FTR"), F("AA, 2 INF"), support=F("1 BB"),
+                        amphibious=F("2 INF"))
     plain = BattleSetup(AMPHIBIOUS, F("2 INF, 1 FTR"), F("2 INF"), amphibious=F("2 INF"))
     later = odds_from_round(setup, 2, F("2 INF, 1 FTR"), F("AA, 2 INF"))
     assert later.attacker_win == pytest.approx(odds(plain).attacker_win, abs=TOL)
