@@ -123,6 +123,8 @@ class BattleRecord(msgspec.Struct):
     defenders_known: bool = False
     #: When the retreat was declared.
     retreat_at: datetime | None = None
+    #: When each ``dice`` record for the battle was made (a correction's time).
+    dice_times: list[datetime | None] = msgspec.field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -262,7 +264,9 @@ class Game(msgspec.Struct):
             record.retreat = (event.after_round, event.to)
             record.retreat_at = event.at
         elif isinstance(event, DiceSupplied):
-            self._battle_for(event.battle, event.source_line).dice.extend(event.dice)
+            record = self._battle_for(event.battle, event.source_line)
+            record.dice.extend(event.dice)
+            record.dice_times.append(event.at)
         elif isinstance(event, DiceDrawn):
             self._battle_for(event.battle, event.source_line).drawn.append(
                 (event.sequence, event.purpose, event.dice))
