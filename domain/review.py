@@ -1,18 +1,197 @@
-"""The whole game reviewed: every battle as rolled or as corrected, with its findings.
+"""The whole game reviewed: findings, their fate, and every battle as rolled or as corrected.
 
-This is the one entry point the projections call. Corrections (the edition's remedies) plug
-in here; a battle with no finding stands as rolled.
+This is the one entry point the projections call. For each battle, in declaration order: read
+the record, find what is wrong (declarations, rolls, headers), decide each finding's fate
+(edition, reports and time limits, elections and rulings), and apply the remedies that hold.
+The as-rolled record is never altered: ``as_rolled=True`` lists the findings beside it.
 """
 
 from __future__ import annotations
 
-from domain.analysis import analyse_as_rolled
-from domain.game import Game
-from domain.views import BattleView, GameView
+from dataclasses import dataclass, replace
+
+from msgspec.structs import replace as with_fields
+
+from domain.analysis import analyse_as_rolled, orders_of
+from domain.audit import BattleAudit, Issue, audit_rolls
+from domain.combat import Side
+from domain.corrections import Context, CorrectionDice, Plan, correct
+from domain.decisions import Decision, decide
+from domain.declaration_audit import TurnAudit, audit_declarations
+from domain.dice import VerifiableDice
+from domain.editions import DECLARATION_ERRORS, Edition, edition
+from domain.forces import EMPTY, Force
+from domain.game import BattleRecord, Game
+from domain.record import RecordedBattle, read_record
+from domain.views import BattleView, Finding, FindingStatus, GameView
+
+#: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
+#: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
+_NO_CHANGE: dict[str, FindingStatus] = {"aa_forgotten": "stands", "bb_forgotten": "stands",
+                                        "aa_ghost": "ignored", "bb_ghost": "ignored",
+                                        "aa_too_many": "ignored", "bb_too_many": "ignored"}
+
+
+@dataclass
+class _Judged:
+    issue: Issue
+    decision: Decision
+    finding_id: str
 
 
 def review(game: Game, *, as_rolled: bool = False) -> GameView:
     """Analyse every declared battle of the game, in declaration order."""
-    battles: list[BattleView] = [analyse_as_rolled(record) for record in game.battles]
+    policy = edition(game.edition)
+    turn_audit = audit_declarations(game, policy)
+    source = None
+    if game.dice_seed is not None:
+        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
+        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
+    findings: list[Finding] = []
+    battles: list[BattleView] = []
+    number = 0
+    voided_turns: dict[str, list[str]] = {}
+    for turn, issue in turn_audit.turn:
+        number += 1
+        judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
+        findings.append(_finding(judged, policy, turn, None))
+    for record in game.battles:
+        recorded = read_record(record)
+        rolled = analyse_as_rolled(record)
+        attackers, defenders = correct_forces(record, recorded, turn_audit)
+        audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
+        issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(game, record, recorded)) if policy.defines(i.kind)]
+        judged_list = []
+        for issue in sorted(issues, key=_order):
+            number += 1
+            fid = f"F{number}"
+            judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
+        if as_rolled:
+            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
+        else:
+            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
+            ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
+                          orders_of(record), dice)
+            view, judged_list = _corrected(ctx, judged_list)
+            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list))
+        for judged in judged_list:
+            if judged.decision.voids_turn and judged.decision.apply:
+                voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
+            findings.append(_finding(judged, policy, record.turn, record))
+        battles.append(view)
+    if not as_rolled:
+        battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
-                    as_rolled=as_rolled, findings=(), battles=tuple(battles))
+                    as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles))
+
+
+def correct_forces(record: BattleRecord, recorded: RecordedBattle,
+                   turn_audit: TurnAudit) -> tuple[Force, Force]:
+    """The forces the battle should have been fought with: the declared attackers, and the
+    defenders on the map (else as declared, else as the first roll typed them)."""
+    attackers = record.attackers or recorded.typed_attackers or EMPTY
+    if record.key in turn_audit.intent_clear and record.declared_defenders is not None:
+        defenders = record.declared_defenders
+    elif record.defenders_known:
+        defenders = record.position_defenders
+    elif record.declared_defenders is not None:
+        defenders = record.declared_defenders
+    else:
+        defenders = recorded.typed_defenders or EMPTY
+    return attackers, defenders
+
+
+def _order(issue: Issue) -> tuple[int, int, int]:
+    declaration = 0 if issue.kind in DECLARATION_ERRORS or issue.round is None else 1
+    side = 0 if issue.side in (None, Side.ATTACKER) else 1
+    return (declaration, issue.round or 0, side)
+
+
+def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
+    """Rolls whose header named another game than this one."""
+    if game.game_number is None:
+        return []
+    found = []
+    for roll in record.rolls:
+        if roll.game_number is not None and roll.game_number != game.game_number:
+            first = next((rnd.index for rnd in recorded.rounds if roll in rnd.rolls), None)
+            found.append(Issue("wrong_game_number", f"game number typed as {roll.game_number}, this game is "
+                               f"{game.game_number}", round=first, at=roll.at))
+    return found
+
+
+def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
+    """Apply the remedies that hold and settle each finding's final status."""
+    plan = Plan()
+    applied = [j for j in judged if j.decision.apply]
+    for item in applied:
+        kind, election = item.issue.kind, item.decision.election
+        if kind in DECLARATION_ERRORS:
+            if election == "reroll":
+                plan.refight_from_start = True
+            elif election == "not_fight":
+                plan.not_fought = True
+        elif kind in ("battle_order", "retreat_undeclared"):
+            plan.refight_from_start = True
+        elif kind == "wrong_game_number":
+            start = item.issue.round or 1
+            plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
+        elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
+                (kind == "bb_too_many" and ctx.edition.bb_too_many == "reroll_battle"):
+            plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
+        elif kind == "pause_skipped":
+            plan.pause_round, plan.pause_election = item.issue.round, election
+        else:
+            plan.rolling.append(item.issue)
+    if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
+            and not plan.refight_from_start and not plan.not_fought:
+        plan.void = True
+    view, changed = correct(ctx, plan)
+    settled = []
+    for item in judged:
+        decision = item.decision
+        if decision.apply and decision.status == "corrected":
+            issue = item.issue
+            if not changed:
+                decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+            elif (view.resume_round is not None and issue.round is not None
+                  and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
+                decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
+                                                        f"{view.resume_round}"))
+        settled.append(_Judged(item.issue, decision, item.finding_id))
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
+        ("awaiting", "left to", "an error in the USA"))]
+    if open_items and view.status in ("stands", "corrected"):
+        view = with_fields(view, status="awaiting")
+    return view, settled
+
+
+def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
+    """2008 Section VII: a turn rolled before a reported error was corrected is void."""
+    if not causes:
+        return view
+    return with_fields(view, status="void", finding_ids=(*view.finding_ids, *causes))
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
+def _finding(judged: _Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:
+    issue, decision = judged.issue, judged.decision
+    detail = _join(issue.detail, decision.note)
+    return Finding(id=judged.finding_id, kind=issue.kind, status=decision.status,
+                   rule=policy.cite(issue.kind), detail=detail, turn=turn,
+                   battle=record.territory if record is not None else None,
+                   round=issue.round, side=issue.side.value if issue.side is not None else None,
+                   column=issue.column, ruling=decision.ruling or (f"election {decision.election}"
+                                                                   if decision.election else None))
+
+
+def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
+    """The rolling audit of one battle (for tools and tests)."""
+    policy = edition(game.edition)
+    recorded = read_record(record)
+    attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
+    return audit_rolls(record, recorded, analyse_as_rolled(record), policy, attackers, defenders)

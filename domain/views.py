@@ -16,6 +16,7 @@ from domain.forces import EMPTY, Force
 DiceStatus = Literal["kept", "voided", "added"]
 BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
 FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed"]
+RoundOrigin = Literal["as_rolled", "rerolled"]
 
 
 class DiceEntry(msgspec.Struct, frozen=True):
@@ -47,7 +48,7 @@ class RoundView(msgspec.Struct, frozen=True):
     """One round of a battle as the report shows it."""
 
     round: int
-    origin: Literal["as_rolled", "rerolled"]
+    origin: RoundOrigin
     attacker: SideRound
     defender: SideRound
     attacker_losses: Force
