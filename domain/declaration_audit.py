@@ -130,10 +130,12 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
         if not land:
             continue
         if move.transports == 0 and move.transport_zone is None:
-            if origin is not None and not origin.sea and not board.adjacent(move.origin, record.territory) \
-                    and move.origin != record.territory:
-                issues.append(Issue("not_enough_transports", f"{land} from {move.origin}, which does not "
-                                    f"border {record.territory}, with no transports", at=record.declared_at))
+            reach = min(u.profile.movement for u in land.types)
+            if origin is not None and not origin.sea and move.origin != record.territory \
+                    and not _over_land(board, move.origin, record.territory, reach):
+                issues.append(Issue("not_enough_transports",
+                                    f"{land} from {move.origin}, out of reach of {record.territory} "
+                                    "over land, with no transports", at=record.declared_at))
             continue
         capacity = move.transports
         others = len(land) - land[UnitType.INF]
@@ -162,6 +164,16 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 issues.append(Issue("unloading_zone_unclear", f"transports from {zone} could unload into "
                                     f"{record.territory} from {', '.join(choices)}; none named",
                                     at=record.declared_at))
+
+
+def _over_land(board: Board, start: str, target: str, steps: int) -> bool:
+    """Whether ``target`` is within ``steps`` land moves of ``start`` (control is not checked)."""
+    frontier = {start}
+    for _ in range(steps):
+        frontier |= {t.name for name in frontier for t in board.neighbours(name) if not t.sea}
+        if target in frontier:
+            return True
+    return target in frontier
 
 
 def _unloading_zones(board: Board, start: str, target: str) -> list[str]:

@@ -365,8 +365,9 @@ _FROM_HINT = re.compile(r"\s(?i:from)\s")
 
 def parse_log_line(text: str, *, lineno: int = 1, raw: str | None = None,
                    typos: list[str] | None = None) -> LogLine:
-    """Parse one non-blank battle-log line (``text`` already stripped)."""
+    """Parse one non-blank battle-log line; ``raw`` defaults to ``text`` as given."""
     raw = text if raw is None else raw
+    text = text.strip()
 
     def dice(match: re.Match[str]) -> DiceText:
         try:

@@ -175,7 +175,7 @@ def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
 
 
 def _join(a: str, b: str) -> str:
-    return f"{a}; {b}" if a else b
+    return f"{a}; {b}" if a and b else a or b
 
 
 def _finding(judged: _Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:

@@ -80,7 +80,8 @@ def round_dict(view: RoundView) -> dict[str, Any]:
 
 def side_dict(side: SideRound) -> dict[str, Any]:
     """A side's round."""
-    data: dict[str, Any] = {"units": side.units.to_json(), "hits": side.hits,
+    # Units are the side's combat units: AA guns and ICs are never casualties (MB 2nd edition).
+    data: dict[str, Any] = {"units": side.units.combatants().to_json(), "hits": side.hits,
                             "dice": [dice_dict(d) for d in side.dice]}
     if side.stated_hits is not None:
         data["stated_hits"] = side.stated_hits

@@ -1,0 +1,618 @@
+"""The timeline read model: a game as one flat, navigable line of points.
+
+A :class:`Timeline` lays a :class:`~domain.views.GameView` out as turn → battle → round → column
+(AA guns, support shots, first strike, each column, casualties), one :class:`Node` per point, in
+the order a battle is played. The view shown is the *main line*; where the other view of the game
+(as rolled against as corrected) differs, its rounds follow as a *variation*, the way a chess viewer
+prints a side line after the move it replaces.
+
+Nodes hold only indexes, so a game of hundreds of thousands of points builds in a fraction of a
+second; labels are made on demand for the lines on screen. Next/previous turn, battle, round and
+finding are bisections over sorted index lists. Pure Python: no Textual here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+import msgspec
+
+from domain.board_layout import hit_value
+from domain.combat import Column
+from domain.forces import Force
+from domain.units import UnitType, combat_value
+from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound, VoidedDice
+from projections.luck import entry_hits
+
+NodeKind = Literal["turn", "battle", "round", "column", "casualties"]
+SideName = Literal["attacker", "defender"]
+#: Span tags the renderers map to styles: plain text, headings, dice and marks.
+Tag = Literal["text", "title", "dim", "hit", "miss", "voided", "added", "reroll", "finding", "variation"]
+Span = tuple[str, Tag]
+Progress = Callable[[int, int], None]
+
+_PROGRESS_EVERY = 500
+
+
+class Node(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """One point of the timeline. Indexes refer to the main view, or the other view for variations."""
+
+    kind: NodeKind
+    turn: int
+    battle: int = -1
+    round: int = -1
+    side: SideName | None = None
+    column: Column | None = None
+    first_strike: bool = False
+    variation: bool = False
+
+    @property
+    def depth(self) -> int:
+        """Indentation level: turn 0, battle 1, round 2, column and casualties 3."""
+        return _DEPTH[self.kind]
+
+
+_DEPTH: dict[str, int] = {"turn": 0, "battle": 1, "round": 2, "column": 3, "casualties": 3}
+
+
+class NodeKey(msgspec.Struct, frozen=True):
+    """Where a node is, independent of which view is the main line (to keep the place on a switch)."""
+
+    kind: NodeKind
+    turn: str
+    battle: int
+    as_rolled: bool
+    round: int | None = None
+    side: SideName | None = None
+    column: Column | None = None
+    first_strike: bool = False
+
+
+ColumnKey = tuple[SideName, Column, bool]
+
+
+def column_order(key: ColumnKey) -> tuple[int, int]:
+    """The order a round rolls its dice: AA guns and support shots, the attacking submarines'
+    first strike, the attacker's columns ascending, the defender's ascending
+    (spec/replay-format.md, dice queue order)."""
+    side, column, first_strike = key
+    if column == "AA":
+        return (0, 0)
+    if column == "BB":
+        return (1, 0)
+    number = column if isinstance(column, int) else 9
+    if side == "attacker":
+        return (2 if first_strike else 3, number)
+    return (4, number)
+
+
+def round_voided(battle: BattleView, rnd: RoundView, side: SideName) -> list[VoidedDice]:
+    """Original dice of this round and side that no longer count (the round was re-rolled)."""
+    if rnd.origin != "rerolled":
+        return []
+    return [v for v in battle.voided if v.round == rnd.round and v.side == side]
+
+
+def voided_first_strike(side_round: SideRound, column: Column) -> bool:
+    """Whether voided originals of ``column`` belong to its first-strike run: only when the
+    re-rolled round has a first strike in that column and no regular dice there."""
+    kinds = {e.first_strike for e in side_round.dice if e.column == column}
+    return kinds == {True}
+
+
+def round_columns(battle: BattleView, rnd: RoundView) -> list[ColumnKey]:
+    """The columns a round rolled (and the voided columns it replaces), in rolling order."""
+    keys: dict[ColumnKey, None] = {}
+    sides: tuple[tuple[SideName, SideRound], ...] = (("attacker", rnd.attacker), ("defender", rnd.defender))
+    for name, side_round in sides:
+        for entry in side_round.dice:
+            keys[(name, entry.column, entry.first_strike)] = None
+        for voided in round_voided(battle, rnd, name):
+            keys[(name, voided.column, voided_first_strike(side_round, voided.column))] = None
+    return sorted(keys, key=column_order)
+
+
+class Timeline:
+    """A game view as a flat list of nodes, with fast jumps and on-demand labels."""
+
+    def __init__(self, main: GameView, other: GameView | None = None, *,
+                 progress: Progress | None = None) -> None:
+        self.main = main
+        self.other = other
+        self.nodes: list[Node] = []
+        self.turns: list[str] = []
+        self._turn_nodes: list[int] = []
+        self._turn_battles: list[int] = []
+        self._battle_nodes: list[int] = []
+        self._round_nodes: list[int] = []
+        self._pair: list[int] = _pair_battles(main, other)
+        self._labels: dict[int, str] = {}
+        self._build(progress)
+        self._finding_node: dict[str, int] = {}
+        self._finding_at: dict[int, list[Finding]] = {}
+        self._anchor_findings()
+        self._finding_nodes = sorted(self._finding_at)
+
+    # -- building ------------------------------------------------------------------------------
+    def _build(self, progress: Progress | None) -> None:
+        nodes = self.nodes
+        total = len(self.main.battles)
+        turn_index = -1
+        current_turn: str | None = None
+        for b, battle in enumerate(self.main.battles):
+            if battle.turn != current_turn:
+                current_turn = battle.turn
+                self.turns.append(battle.turn)
+                turn_index += 1
+                self._turn_nodes.append(len(nodes))
+                self._turn_battles.append(0)
+                nodes.append(Node("turn", turn_index))
+            self._turn_battles[turn_index] += 1
+            self._battle_nodes.append(len(nodes))
+            nodes.append(Node("battle", turn_index, b))
+            for r, rnd in enumerate(battle.rounds):
+                self._round_nodes.append(len(nodes))
+                self._add_round(turn_index, b, r, battle, rnd, variation=False)
+            other = self.other_battle(b)
+            if other is not None:
+                start = _first_difference(battle.rounds, other.rounds)
+                for r in range(start, len(other.rounds)):
+                    self._add_round(turn_index, b, r, other, other.rounds[r], variation=True)
+            if progress is not None and b % _PROGRESS_EVERY == 0:
+                progress(b, total)
+        if progress is not None:
+            progress(total, total)
+
+    def _add_round(self, turn: int, b: int, r: int, battle: BattleView, rnd: RoundView, *,
+                   variation: bool) -> None:
+        nodes = self.nodes
+        nodes.append(Node("round", turn, b, r, variation=variation))
+        for side, column, first_strike in round_columns(battle, rnd):
+            nodes.append(Node("column", turn, b, r, side, column, first_strike, variation))
+        nodes.append(Node("casualties", turn, b, r, variation=variation))
+
+    def _anchor_findings(self) -> None:
+        for finding in self.main.findings:
+            at = self._anchor(finding)
+            self._finding_node[finding.id] = at
+            self._finding_at.setdefault(at, []).append(finding)
+
+    def _anchor(self, finding: Finding) -> int:
+        """The most specific node a finding names: column, else round, battle, turn, else the start."""
+        b = self._battle_named(finding.battle, finding.turn)
+        if b is None:
+            if finding.turn in self.turns:
+                return self._turn_nodes[self.turns.index(finding.turn)]
+            return 0
+        start, end = self.battle_range(b)
+        best = start
+        if finding.round is None:
+            return best
+        for prefer_variation in (False, True):
+            for i in range(start, end):
+                node = self.nodes[i]
+                if node.kind != "round" or node.variation != prefer_variation:
+                    continue
+                rnd = self.round(i)
+                if rnd is None or rnd.round != finding.round:
+                    continue
+                best = i
+                if finding.side is not None and finding.column is not None:
+                    for j in range(i + 1, end):
+                        col = self.nodes[j]
+                        if col.kind != "column":
+                            break
+                        if col.side == finding.side and col.column == finding.column:
+                            return j
+                return best
+        return best
+
+    def _battle_named(self, name: str | None, turn: str | None) -> int | None:
+        if name is None:
+            return None
+        for b, battle in enumerate(self.main.battles):
+            if battle.battle == name and (turn is None or battle.turn == turn):
+                return b
+        return None
+
+    # -- access --------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    @property
+    def as_rolled(self) -> bool:
+        """Whether the main line is the record as rolled."""
+        return self.main.as_rolled
+
+    def other_battle(self, b: int) -> BattleView | None:
+        """The other view's battle paired with main battle ``b``."""
+        if self.other is None or b < 0 or self._pair[b] < 0:
+            return None
+        return self.other.battles[self._pair[b]]
+
+    def battle(self, i: int) -> BattleView | None:
+        """The battle node ``i`` belongs to, from the view its rounds come from."""
+        node = self.nodes[i]
+        if node.battle < 0:
+            return None
+        if node.variation:
+            return self.other_battle(node.battle)
+        return self.main.battles[node.battle]
+
+    def main_battle(self, i: int) -> BattleView | None:
+        """The main line's battle of node ``i``."""
+        node = self.nodes[i]
+        return self.main.battles[node.battle] if node.battle >= 0 else None
+
+    def round(self, i: int) -> RoundView | None:
+        """The round of node ``i`` (None for turn and battle nodes)."""
+        node = self.nodes[i]
+        battle = self.battle(i)
+        if battle is None or node.round < 0:
+            return None
+        return battle.rounds[node.round]
+
+    def view_of(self, i: int) -> GameView:
+        """The view node ``i`` shows: the main one, or the other one for a variation."""
+        if self.nodes[i].variation and self.other is not None:
+            return self.other
+        return self.main
+
+    def battle_range(self, b: int) -> tuple[int, int]:
+        """Node indexes [start, end) of battle ``b`` (its rounds and variation included)."""
+        start = self._battle_nodes[b]
+        end = self._battle_nodes[b + 1] if b + 1 < len(self._battle_nodes) else len(self.nodes)
+        following_turn = bisect_right(self._turn_nodes, start)
+        if following_turn < len(self._turn_nodes):
+            end = min(end, self._turn_nodes[following_turn])
+        return start, end
+
+    def battle_node(self, b: int) -> int:
+        """The node of main battle ``b``."""
+        return self._battle_nodes[b]
+
+    def turn_node(self, turn: str) -> int | None:
+        """The node of a turn ("Germany 2"), if the game has battles in it."""
+        return self._turn_nodes[self.turns.index(turn)] if turn in self.turns else None
+
+    def finding_node(self, finding_id: str) -> int | None:
+        """The node a finding is anchored to."""
+        return self._finding_node.get(finding_id)
+
+    def findings_at(self, i: int) -> list[Finding]:
+        """The findings anchored exactly at node ``i``."""
+        return self._finding_at.get(i, [])
+
+    def findings_of(self, i: int) -> list[Finding]:
+        """The findings of node ``i``'s battle (or turn), most specific first."""
+        node = self.nodes[i]
+        if node.battle < 0:
+            return [f for f in self.main.findings if f.turn == self.turns[node.turn] and f.battle is None]
+        start, end = self.battle_range(node.battle)
+        return [f for j in range(start, end) for f in self._finding_at.get(j, [])]
+
+    # -- jumps (each returns ``i`` itself when there is nowhere to go) --------------------------
+    def first(self) -> int:
+        """The first node."""
+        return 0
+
+    def last(self) -> int:
+        """The last node."""
+        return max(0, len(self.nodes) - 1)
+
+    def opening(self) -> int:
+        """Where a viewer opens: the first finding (the dispute), else the first round, else the start."""
+        if self._finding_nodes:
+            return self._finding_nodes[0]
+        return self._round_nodes[0] if self._round_nodes else 0
+
+    def step(self, i: int, delta: int) -> int:
+        """``delta`` nodes on, within the line."""
+        return min(max(0, i + delta), self.last())
+
+    def next_turn(self, i: int) -> int:
+        """The next turn's node."""
+        return _after(self._turn_nodes, i)
+
+    def prev_turn(self, i: int) -> int:
+        """The previous turn's node (or this turn's start when inside it)."""
+        return _before(self._turn_nodes, i)
+
+    def next_battle(self, i: int) -> int:
+        """The next battle's node."""
+        return _after(self._battle_nodes, i)
+
+    def prev_battle(self, i: int) -> int:
+        """The previous battle's node (or this battle's when inside it)."""
+        return _before(self._battle_nodes, i)
+
+    def next_round(self, i: int) -> int:
+        """The next round of the main line."""
+        return _after(self._round_nodes, i)
+
+    def prev_round(self, i: int) -> int:
+        """The previous round of the main line."""
+        return _before(self._round_nodes, i)
+
+    def next_finding(self, i: int) -> int:
+        """The next node with a finding."""
+        return _after(self._finding_nodes, i)
+
+    def prev_finding(self, i: int) -> int:
+        """The previous node with a finding."""
+        return _before(self._finding_nodes, i)
+
+    # -- find ----------------------------------------------------------------------------------
+    def search(self, query: str, start: int, *, backwards: bool = False) -> int | None:
+        """The next node (after ``start``, wrapping around) whose label contains ``query``
+        (case-insensitive), or None."""
+        needle = query.strip().lower()
+        if not needle or not self.nodes:
+            return None
+        count = len(self.nodes)
+        step = -1 if backwards else 1
+        for offset in range(1, count + 1):
+            i = (start + step * offset) % count
+            if needle in self.label(i).lower():
+                return i
+        return None
+
+    # -- switching views -----------------------------------------------------------------------
+    def key(self, i: int) -> NodeKey:
+        """Where node ``i`` is, in terms both timelines share."""
+        node = self.nodes[i]
+        rnd = self.round(i)
+        return NodeKey(kind=node.kind, turn=self.turns[node.turn], battle=node.battle,
+                       as_rolled=self.view_of(i).as_rolled, round=rnd.round if rnd else None,
+                       side=node.side, column=node.column, first_strike=node.first_strike)
+
+    def locate(self, key: NodeKey) -> int:
+        """The node matching ``key`` best: the same point, else its round, battle, turn, start."""
+        if key.battle < 0 or key.battle >= len(self._battle_nodes):
+            found = self.turn_node(key.turn)
+            return found if found is not None else 0
+        start, end = self.battle_range(key.battle)
+        if key.round is None:
+            return start
+        round_match: int | None = None
+        for exact_view in (True, False):
+            for i in range(start, end):
+                node = self.nodes[i]
+                rnd = self.round(i)
+                if rnd is None or rnd.round != key.round:
+                    continue
+                if exact_view and self.view_of(i).as_rolled != key.as_rolled:
+                    continue
+                if not exact_view and node.variation:
+                    continue
+                if node.kind == "round" and round_match is None:
+                    round_match = i
+                if (node.kind == key.kind and node.side == key.side and node.column == key.column
+                        and node.first_strike == key.first_strike):
+                    return i
+            if round_match is not None:
+                return round_match
+        return start
+
+    # -- text ----------------------------------------------------------------------------------
+    def label(self, i: int) -> str:
+        """Node ``i`` as plain text (cached)."""
+        text = self._labels.get(i)
+        if text is None:
+            text = "".join(part for part, _ in self.spans(i))
+            self._labels[i] = text
+        return text
+
+    def spans(self, i: int) -> list[Span]:
+        """Node ``i`` as tagged text, for the renderers to style."""
+        node = self.nodes[i]
+        if node.kind == "turn":
+            count = self._turn_battles[node.turn]
+            plural = "s" if count != 1 else ""
+            return [(self.turns[node.turn], "title"), (f" · {count} battle{plural}", "dim")]
+        battle = self.battle(i)
+        assert battle is not None
+        if node.kind == "battle":
+            return battle_spans(battle)
+        rnd = self.round(i)
+        assert rnd is not None
+        prefix: list[Span] = []
+        if node.variation:
+            other_name = "as rolled" if self.other is not None and self.other.as_rolled else "as corrected"
+            prefix = [(f"({other_name}) " if node.kind == "round" else "┊ ", "variation")]
+        if node.kind == "round":
+            return prefix + round_spans(battle, rnd)
+        if node.kind == "casualties":
+            return prefix + casualty_spans(rnd)
+        assert node.side is not None and node.column is not None
+        return prefix + column_spans(battle, rnd, node.side, node.column, node.first_strike)
+
+    def path(self, i: int) -> str:
+        """Where node ``i`` is, as a breadcrumb: "Germany 2 › Caucasus › Round 1 › Att col 3"."""
+        node = self.nodes[i]
+        parts = [self.turns[node.turn]] if self.turns else []
+        battle = self.battle(i)
+        if battle is not None:
+            parts.append(f"{battle.battle} ({battle.kind})")
+        rnd = self.round(i)
+        if rnd is not None:
+            view = "as rolled" if self.view_of(i).as_rolled else "as corrected"
+            parts.append(f"Round {rnd.round}" + (f" ({view})" if node.variation else ""))
+        if node.kind == "column" and node.side is not None and node.column is not None:
+            parts.append(column_name(node.side, node.column, node.first_strike))
+        elif node.kind == "casualties":
+            parts.append("Casualties")
+        return " › ".join(parts)
+
+
+# -- labels -----------------------------------------------------------------------------------
+def battle_spans(battle: BattleView) -> list[Span]:
+    """A battle's heading: territory, kind, status, result, re-roll."""
+    spans: list[Span] = [(battle.battle, "title"), (f" ({battle.kind}) · {battle.status}", "text")]
+    if battle.resume_round is not None:
+        spans.append((f" · re-rolled from round {battle.resume_round}", "reroll"))
+    spans.append((" · " + result_text(battle), "dim"))
+    if battle.finding_ids:
+        count = len(battle.finding_ids)
+        spans.append((f" · {count} finding{'s' if count != 1 else ''}", "finding"))
+    return spans
+
+
+def result_text(battle: BattleView) -> str:
+    """Who won, briefly."""
+    outcome = battle.result
+    if battle.status in ("void", "not_fought", "awaiting") and not battle.rounds:
+        return {"void": "void", "not_fought": "not fought", "awaiting": "awaiting"}[battle.status]
+    if outcome is None or outcome.winner is None:
+        return "unfinished"
+    if outcome.retreated:
+        return "attacker retreated"
+    if outcome.winner.value == "none":
+        return "both destroyed"
+    return f"{outcome.winner.value} wins"
+
+
+def round_spans(battle: BattleView, rnd: RoundView) -> list[Span]:
+    """A round's heading: number, re-roll mark, both sides at its start."""
+    spans: list[Span] = [(f"Round {rnd.round}", "title")]
+    if rnd.origin == "rerolled":
+        begins = battle.resume_round == rnd.round
+        spans.append((" ↻ re-roll begins" if begins else " ↻ re-rolled", "reroll"))
+    spans.append((f" · {force_text(rnd.attacker.units)} v {force_text(rnd.defender.units)}", "text"))
+    return spans
+
+
+def casualty_spans(rnd: RoundView) -> list[Span]:
+    """The round's losses, side by side."""
+    spans: list[Span] = [("Casualties", "title")]
+    if rnd.aa_losses:
+        spans.append((f" · AA took {rnd.aa_losses}", "text"))
+    spans.append((" · Att " + (f"−{rnd.attacker_losses}" if rnd.attacker_losses else "none"), "text"))
+    spans.append((" · Def " + (f"−{rnd.defender_losses}" if rnd.defender_losses else "none"), "text"))
+    return spans
+
+
+def column_name(side: SideName, column: Column, first_strike: bool = False) -> str:
+    """"Att col 3", "Def AA guns", "Att BB support", "Att col 2 first strike"."""
+    who = "Att" if side == "attacker" else "Def"
+    if column == "AA":
+        return f"{who} AA guns"
+    if column == "BB":
+        return f"{who} BB support"
+    return f"{who} col {column}" + (" first strike" if first_strike else "")
+
+
+def column_spans(battle: BattleView, rnd: RoundView, side: SideName, column: Column,
+                 first_strike: bool) -> list[Span]:
+    """One column of one side in one round: its dice, voided and added runs marked, and hits."""
+    side_round = rnd.attacker if side == "attacker" else rnd.defender
+    spans: list[Span] = [(column_name(side, column, first_strike), "title"), (": ", "text")]
+    spans.extend(column_dice_spans(battle, rnd, side, column, first_strike))
+    hits = sum(entry_hits(e) for e in column_entries(side_round, column, first_strike)
+               if e.status != "voided")
+    spans.append((f" = {hits} hit{'s' if hits != 1 else ''}", "dim"))
+    return spans
+
+
+def column_entries(side_round: SideRound, column: Column, first_strike: bool) -> list[DiceEntry]:
+    """The dice entries of one column (one per run of equal status)."""
+    return [e for e in side_round.dice if e.column == column and e.first_strike == first_strike]
+
+
+def column_dice_spans(battle: BattleView, rnd: RoundView, side: SideName, column: Column,
+                      first_strike: bool) -> list[Span]:
+    """The dice of a column as tagged text: ``4*`` hits, ``✗`` voided runs, ``+`` added runs.
+
+    Voided originals of a re-rolled round (``battle.voided``) come first, struck through, unless
+    the round already lists them as a voided entry.
+    """
+    side_round = rnd.attacker if side == "attacker" else rnd.defender
+    entries = column_entries(side_round, column, first_strike)
+    spans: list[Span] = []
+    listed = {e.values for e in entries if e.status == "voided"}
+    if voided_first_strike(side_round, column) == first_strike:
+        for voided in round_voided(battle, rnd, side):
+            if voided.column == column and voided.values not in listed:
+                spans.extend(_dice_run(voided.values, None, column, "voided"))
+                spans.append(("→ ", "dim"))  # the re-rolled dice replace them
+    for entry in entries:
+        spans.extend(_dice_run(entry.values, entry.hits, column, entry.status))
+    if spans and spans[-1] == (" ", "text"):
+        spans.pop()
+    if not spans:
+        spans.append(("no dice", "dim"))
+    return spans
+
+
+def _dice_run(values: tuple[int, ...], hits: tuple[bool, ...] | None, column: Column,
+              status: str) -> list[Span]:
+    threshold = hit_value(column)
+    marks = hits if hits is not None and len(hits) == len(values) else tuple(v <= threshold for v in values)
+    faces = [f"{v}*" if m else str(v) for v, m in zip(values, marks, strict=True)]
+    if status == "voided":
+        return [("✗(" + " ".join(faces) + ")", "voided"), (" ", "text")]
+    if status == "added":
+        return [("+(" + " ".join(faces) + ")", "added"), (" ", "text")]
+    spans: list[Span] = []
+    for face, mark in zip(faces, marks, strict=True):
+        spans.append((face, "hit" if mark else "miss"))
+        spans.append((" ", "text"))
+    return spans
+
+
+def force_text(force: Force) -> str:
+    """A force as notation, or "nothing"."""
+    return str(force) or "nothing"
+
+
+def units_by_column(force: Force, *, attacking: bool) -> dict[int, Force]:
+    """A side's units on the battle board: column (its attack or defence value) → units.
+
+    Units that do not fire (transports, AA guns, industrial complexes) sit in column 0.
+    """
+    columns: dict[int, dict[UnitType, int]] = {}
+    for unit, count in force:
+        columns.setdefault(combat_value(unit, attacking), {})[unit] = count
+    return {value: Force.of(units) for value, units in sorted(columns.items())}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _after(points: list[int], i: int) -> int:
+    at = bisect_right(points, i)
+    return points[at] if at < len(points) else i
+
+
+def _before(points: list[int], i: int) -> int:
+    at = bisect_left(points, i) - 1
+    return points[at] if at >= 0 else i
+
+
+def _first_difference(main: tuple[RoundView, ...], other: tuple[RoundView, ...]) -> int:
+    """The index of the first round where two histories part (len(other) when they do not)."""
+    for r, rnd in enumerate(other):
+        if r >= len(main) or main[r] != rnd:
+            return r
+    return len(other)
+
+
+def _pair_battles(main: GameView, other: GameView | None) -> list[int]:
+    """For each main battle, the index of the same battle (turn and territory) in ``other``."""
+    if other is None:
+        return [-1] * len(main.battles)
+    if len(other.battles) == len(main.battles) and all(
+            a.turn == b.turn and a.battle == b.battle for a, b in zip(main.battles, other.battles,
+                                                                      strict=True)):
+        return list(range(len(main.battles)))
+    seen: dict[tuple[str, str], list[int]] = {}
+    for index, battle in enumerate(other.battles):
+        seen.setdefault((battle.turn, battle.battle), []).append(index)
+    pairs = []
+    for battle in main.battles:
+        queue = seen.get((battle.turn, battle.battle))
+        pairs.append(queue.pop(0) if queue else -1)
+    return pairs
