@@ -39,15 +39,16 @@ _SAMPLE_WORDS = ["E", "W", "UK", "SZ", "Can", "Kar", "Europe", "Karelia", "Russi
 
 words = st.one_of(
     st.sampled_from(_SAMPLE_WORDS),
-    st.from_regex(r"[A-Z][a-z]{1,7}", fullmatch=True).filter(lambda w: w.lower() not in KEYWORDS),
+    st.builds(lambda first, rest: first + rest, st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+              st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=7)
+              ).filter(lambda w: w.lower() not in KEYWORDS),
 )
 names = st.lists(st.one_of(words, words, words, st.integers(1, 99).map(str)), min_size=1,
-                 max_size=3).map(" ".join)
-letter_names = st.lists(words, min_size=1, max_size=3).map(" ".join)
+                 max_size=2).map(" ".join)
 
 unit_types = st.sampled_from(list(UnitType))
-unit_lists = st.lists(st.tuples(unit_types, st.integers(0, 30)), max_size=5).map(tuple)
-nonempty_units = st.lists(st.tuples(unit_types, st.integers(0, 30)), min_size=1, max_size=5).map(tuple)
+unit_lists = st.lists(st.tuples(unit_types, st.integers(0, 30)), max_size=4).map(tuple)
+nonempty_units = st.lists(st.tuples(unit_types, st.integers(0, 30)), min_size=1, max_size=4).map(tuple)
 
 marked_dice = st.builds(MarkedDie, st.integers(1, 6), st.booleans())
 dice_texts = st.lists(st.lists(marked_dice, min_size=1, max_size=8).map(tuple),
@@ -65,7 +66,7 @@ first_strikes = st.builds(FirstStrikeLine, rounds, st.none() | unit_lists, dice_
 comments = st.builds(
     lambda mark, body: Comment((mark + body).strip()),
     st.sampled_from(["#", "# ", "--", "-- "]),
-    st.text(st.characters(blacklist_characters="\n", blacklist_categories=("Cs",)), max_size=30))
+    st.text(st.characters(exclude_characters="\n", exclude_categories=["Cs"]), max_size=30))
 log_lines: st.SearchStrategy[LogLine] = st.one_of(
     header_lines, attack_lines, shot_lines, round_markers, side_lines, first_strikes, comments)
 battle_logs = st.lists(log_lines, max_size=12).map(lambda lines: BattleLog(tuple(lines)))
@@ -83,8 +84,8 @@ def declared_moves(draw: st.DrawFn) -> DeclaredMove:
 totals = st.builds(DeclaredTotal, names, names, nonempty_units, nonempty_units)
 declared_battles = st.builds(
     DeclaredBattle, st.none() | st.integers(0, 999), names, st.none() | unit_lists,
-    st.lists(declared_moves(), max_size=4).map(tuple), st.none() | totals)
-declarations = st.lists(declared_battles, max_size=4).map(lambda b: Declaration(tuple(b)))
+    st.lists(declared_moves(), max_size=3).map(tuple), st.none() | totals)
+declarations = st.lists(declared_battles, max_size=3).map(lambda b: Declaration(tuple(b)))
 
 
 @st.composite
