@@ -169,14 +169,14 @@ def analyse_as_rolled(record: BattleRecord) -> BattleView:
     rounds: list[RoundView] = []
     attacker, defender = attackers, defenders
     finished: Outcome | None = None
+    # Every recorded round is shown, even one rolled after the battle should have ended: the
+    # record is what it is, and the findings say what is wrong with it.
     for recorded_round in recorded.rounds:
         view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers)
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
         finished = _ended(record, view.round, attacker, defender)
-        if finished is not None:
-            break
     result = finished or Outcome(winner=None, attacker_left=attacker.combatants(),
                                  defender_left=defender.combatants())
     if not recorded.rounds:

@@ -63,7 +63,8 @@ def test_text_report_shows_units_dice_losses_and_result_per_round() -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Round 1" in out and "Round 2" in out and "Round 3" in out
-    assert "A(1 INF, 1 ARM, 1 FTR, 1 BMB) [BB: 3*] [1: 2] [3: 52*] [4: 3*] = 3 hits; loses 1 INF, 1 ARM" in out
+    expected = "A(1 INF, 1 ARM, 1 FTR, 1 BMB) [BB: 3*] [1: 2] [3: 52*] [4: 3*] = 3 hits; loses 1 INF, 1 ARM"
+    assert expected in out
     assert "Result: attacker wins; attacker left 1 BMB" in out
 
 
