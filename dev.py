@@ -48,7 +48,7 @@ def ensure_venv() -> None:
 
 def run(*command: str) -> int:
     """Run a command from .venv/bin in the repository root; return its exit code."""
-    return subprocess.run([str(BIN / command[0]), *command[1:]], cwd=ROOT).returncode
+    return subprocess.run([str(BIN / command[0]), *command[1:]], cwd=ROOT, check=False).returncode
 
 
 def job_test(extra: list[str]) -> int:

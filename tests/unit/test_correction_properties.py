@@ -97,7 +97,8 @@ def _counted(view: BattleView) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(land_battles())
-def test_a_corrected_battle_keeps_valid_dice_and_ends_legally(case: tuple[BattleSetup, int, str, str]) -> None:
+def test_a_corrected_battle_keeps_valid_dice_and_ends_legally(
+        case: tuple[BattleSetup, int, str, str]) -> None:
     setup, seed, mistake, edition = case
     fought = fight(setup, provider_from(RandomDice(random.Random(seed))), max_rounds=8)
     assume(fought.rounds and fought.outcome.winner is not None)
