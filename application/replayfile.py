@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from application.integrity import chain_events
 from domain.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
 from domain.events import (
@@ -40,6 +41,7 @@ from domain.forces import Force
 from domain.game import Game, parse_turn, project_game, turn_label
 from domain.names import resolve
 from domain.notation import parse_log
+from domain.recording import battle_territory, declaration_facts
 
 FORMAT = "minister-replay/1"
 EDITIONS = ("iaapa-1999", "iaapa-2008")
@@ -157,7 +159,9 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     if expect is not None and not isinstance(expect, dict):
         raise ReplayError("expected [expect] to be a table", source=source, line=lines.tables.get("expect"))
     state = _fold(builder, source)
-    return Replay(source, game_id, edition, builder.events, expect, state, data)
+    # Linked into the hash chain here, so the events are what a store records (a pure function
+    # of the file: the chain starts from the genesis link).
+    return Replay(source, game_id, edition, chain_events(builder.events), expect, state, data)
 
 
 def _fold(builder: _Builder, source: str) -> Game:
@@ -251,7 +255,9 @@ class _Builder:
     def declaration(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
         turn = self._turn(index, record)
         text = self._field(index, record, "text")
-        self.add(DeclarationRecorded, at, self.lines.text_start(index, "text"), turn=turn, text=text)
+        start = self.lines.text_start(index, "text")
+        self.add(DeclarationRecorded, at, start, turn=turn, text=text,
+                 battles=declaration_facts(text, start))
 
     def orders(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
         from domain.special_orders import parse_special_orders
@@ -263,7 +269,7 @@ class _Builder:
             raise error.at_offset(self.lines.text_start(index, "text") or 1) from None
         self.add(OrdersRecorded, at, line, turn=self._turn(index, record),
                  battle=self._field(index, record, "battle"), side=self._side(index, record),
-                 text=text)
+                 text=text, territory=self._territory(index, record))
 
     def roll(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
         log = self._field(index, record, "log")
@@ -274,6 +280,7 @@ class _Builder:
             raise error.at_offset(start) from None
         game_number = record.get("game_number")
         self.add(RollRecorded, at, start, battle=self._field(index, record, "battle"), log=log,
+                 territory=self._territory(index, record),
                  game_number=str(game_number) if game_number is not None else None,
                  turn_number=self._int(index, record, "turn_number", required=False),
                  round_number=self._int(index, record, "round_number", required=False),
@@ -282,6 +289,7 @@ class _Builder:
     def casualties(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
         units = Force.parse(self._field(index, record, "units"))
         self.add(CasualtiesChosen, at, line, battle=self._field(index, record, "battle"),
+                 territory=self._territory(index, record),
                  round=self._int(index, record, "round"), side=self._side(index, record), units=units)
 
     def retreat(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
@@ -291,6 +299,7 @@ class _Builder:
         except InvalidNotationError as error:
             raise error.at_offset(self.lines.key_line(index, "to") or 1) from None
         self.add(RetreatDeclared, at, line, battle=self._field(index, record, "battle"),
+                 territory=self._territory(index, record),
                  after_round=self._int(index, record, "after_round"), to=to)
 
     def report(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
@@ -324,6 +333,7 @@ class _Builder:
             raise ReplayError("expected at least one die", source=self.source,
                               line=self.lines.key_line(index, "dice"))
         self.add(DiceSupplied, at, line, battle=self._field(index, record, "battle"), dice=values,
+                 territory=self._territory(index, record),
                  written=written)
 
     def drawn(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
@@ -338,6 +348,15 @@ class _Builder:
                  purpose=str(record.get("purpose", "")), dice=tuple(raw))
 
     # -- fields -------------------------------------------------------------------------------
+    def _territory(self, index: int, record: Mapping[str, Any]) -> str:
+        """The canonical territory of the record's ``battle`` (resolved once, here)."""
+        name = self._field(index, record, "battle")
+        try:
+            return battle_territory(name)
+        except InvalidNotationError as error:
+            raise ReplayError(f"{error.message}: {name!r}", source=self.source,
+                              line=self.lines.key_line(index, "battle")) from None
+
     def _field(self, index: int, record: Mapping[str, Any], key: str) -> str:
         value = record.get(key)
         if not isinstance(value, str) or not value.strip():

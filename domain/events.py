@@ -73,18 +73,50 @@ class PositionRecorded(GameEvent, frozen=True, kw_only=True):
     holdings: tuple[Holding, ...]
 
 
+class Move(msgspec.Struct, frozen=True):
+    """One declared move into a battle: origin (canonical), units, transport details."""
+
+    origin: str
+    units: Force
+    transports: int = 0
+    transport_zone: str | None = None
+    unload_zone: str | None = None
+    landing: str | None = None
+    line: int | None = None
+    raw: str = ""
+
+
+class BattleFacts(msgspec.Struct, frozen=True):
+    """A declared battle as read when the declaration was recorded (names resolved)."""
+
+    territory: str
+    written: str
+    number: int | None
+    defenders: Force | None
+    moves: tuple[Move, ...]
+    line: int | None = None
+    typos: tuple[str, ...] = ()
+
+
 class DeclarationRecorded(GameEvent, frozen=True, kw_only=True):
-    """A power's pre-combat orders for a turn ("USSR 3"), in IAAPA notation."""
+    """A power's pre-combat orders for a turn ("USSR 3"), in IAAPA notation.
+
+    ``battles`` is the text read once, when it was recorded, so rebuilding the game never
+    re-parses it; ``text`` stays the evidence.
+    """
 
     TOPIC: ClassVar[str] = "minister/DeclarationRecorded@1"
     turn: str
     text: str
+    battles: tuple[BattleFacts, ...] = ()
 
 
 class OrdersRecorded(GameEvent, frozen=True, kw_only=True):
     """Special orders for one side of a battle (order of loss, retreat conditions, …)."""
 
     TOPIC: ClassVar[str] = "minister/OrdersRecorded@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     turn: str
     battle: str
     side: str
@@ -95,6 +127,8 @@ class RollRecorded(GameEvent, frozen=True, kw_only=True):
     """One dice-server record: a run of lines of a battle log, with its header fields."""
 
     TOPIC: ClassVar[str] = "minister/RollRecorded@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     battle: str
     log: str
     game_number: str | None = None
@@ -107,6 +141,8 @@ class CasualtiesChosen(GameEvent, frozen=True, kw_only=True):
     """Casualties a side chose for a round where the rules let it choose."""
 
     TOPIC: ClassVar[str] = "minister/CasualtiesChosen@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     battle: str
     round: int
     side: str
@@ -117,6 +153,8 @@ class RetreatDeclared(GameEvent, frozen=True, kw_only=True):
     """The attacker's retreat after a round, to a territory or sea zone."""
 
     TOPIC: ClassVar[str] = "minister/RetreatDeclared@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     battle: str
     after_round: int
     to: str
@@ -145,6 +183,8 @@ class DiceSupplied(GameEvent, frozen=True, kw_only=True):
     """Dice rolled for a correction or re-roll, consumed in the order the correction needs."""
 
     TOPIC: ClassVar[str] = "minister/DiceSupplied@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     battle: str
     dice: tuple[int, ...]
     written: str = ""
@@ -154,6 +194,8 @@ class DiceDrawn(GameEvent, frozen=True, kw_only=True):
     """Dice the verifiable source drew for a battle (sequence number, purpose, faces)."""
 
     TOPIC: ClassVar[str] = "minister/DiceDrawn@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
     battle: str
     sequence: int
     purpose: str

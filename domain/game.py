@@ -17,15 +17,17 @@ from uuid import UUID
 
 import msgspec
 
-import domain.declarations as decl
+from domain.board import Board
 from domain.errors import InvalidNotationError
 from domain.events import (
+    BattleFacts,
     CasualtiesChosen,
     DeclarationRecorded,
     DiceDrawn,
     DiceSupplied,
     GameEvent,
     GameStarted,
+    Move,
     OrdersRecorded,
     PositionRecorded,
     ReportFiled,
@@ -34,7 +36,7 @@ from domain.events import (
     RulingIssued,
 )
 from domain.forces import EMPTY, Force
-from domain.names import resolve
+from domain.recording import battle_territory, declaration_facts
 from domain.units import AXIS, POWERS, UnitType
 
 _TURN = re.compile(r"^\s*(USSR|Germany|UK|Japan|USA)\s+(\d+)\s*$", re.IGNORECASE)
@@ -57,19 +59,6 @@ def turn_label(power: str, game_round: int) -> str:
 def allied(a: str, b: str) -> bool:
     """Whether two powers are on the same side (Axis: Germany, Japan; Allies: the rest)."""
     return (a in AXIS) == (b in AXIS)
-
-
-class Move(msgspec.Struct, frozen=True):
-    """One declared move into a battle: origin (canonical), units, transport details."""
-
-    origin: str
-    units: Force
-    transports: int = 0
-    transport_zone: str | None = None
-    unload_zone: str | None = None
-    landing: str | None = None
-    line: int | None = None
-    raw: str = ""
 
 
 class RollEntry(msgspec.Struct, frozen=True):
@@ -220,11 +209,16 @@ class Game(msgspec.Struct):
     #: Times of each turn's first and last die (for the time limits of 2008 §VII).
     first_roll_at: dict[str, datetime] = msgspec.field(default_factory=dict)
     seq: int = 0
+    #: territory -> index in ``battles`` of the latest battle declared there.
+    latest: dict[str, int] = msgspec.field(default_factory=dict)
 
     # -- queries ----------------------------------------------------------------------------
-    def battle(self, name: str, turn: str | None = None) -> BattleRecord:
+    def battle(self, name: str, turn: str | None = None, *, territory: str = "") -> BattleRecord:
         """The battle a record names: the latest declared battle in that territory."""
-        territory = resolve(name).territory.name
+        territory = territory or battle_territory(name)
+        index = self.latest.get(territory)
+        if index is not None and (turn is None or self.battles[index].turn == turn):
+            return self.battles[index]
         for record in reversed(self.battles):
             if record.territory == territory and (turn is None or record.turn == turn):
                 return record
@@ -246,29 +240,30 @@ class Game(msgspec.Struct):
         elif isinstance(event, DeclarationRecorded):
             self._declare(event)
         elif isinstance(event, RollRecorded):
-            record = self._battle_for(event.battle, event.source_line)
+            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
             if record.turn not in self.first_roll_at and event.at is not None:
                 self.first_roll_at[record.turn] = event.at
             record.rolls.append(RollEntry(
                 self.seq, event.log, event.at, event.source_line, event.game_number,
                 event.turn_number, event.round_number, event.country))
         elif isinstance(event, OrdersRecorded):
-            record = self._battle_for(event.battle, event.source_line, event.turn)
+            record = self._battle_for(event.battle, event.source_line, event.turn,
+                                      territory=event.territory)
             record.orders.append(OrdersEntry(self.seq, event.side, event.text, event.at,
                                              event.source_line))
         elif isinstance(event, CasualtiesChosen):
-            self._battle_for(event.battle, event.source_line).casualties.append(
+            self._battle_for(event.battle, event.source_line, territory=event.territory).casualties.append(
                 (event.round, event.side, event.units))
         elif isinstance(event, RetreatDeclared):
-            record = self._battle_for(event.battle, event.source_line)
+            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
             record.retreat = (event.after_round, event.to)
             record.retreat_at = event.at
         elif isinstance(event, DiceSupplied):
-            record = self._battle_for(event.battle, event.source_line)
+            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
             record.dice.extend(event.dice)
             record.dice_times.append(event.at)
         elif isinstance(event, DiceDrawn):
-            self._battle_for(event.battle, event.source_line).drawn.append(
+            self._battle_for(event.battle, event.source_line, territory=event.territory).drawn.append(
                 (event.sequence, event.purpose, event.dice))
         elif isinstance(event, ReportFiled):
             self.reports.append(ReportEntry(self.seq, event.by, event.text, event.battle,
@@ -277,9 +272,10 @@ class Game(msgspec.Struct):
             self.rulings.append(RulingEntry(self.seq, event.finding, event.decision, event.election,
                                             event.text, event.at, event.source_line))
 
-    def _battle_for(self, name: str, line: int | None, turn: str | None = None) -> BattleRecord:
+    def _battle_for(self, name: str, line: int | None, turn: str | None = None, *,
+                    territory: str = "") -> BattleRecord:
         try:
-            return self.battle(name, turn)
+            return self.battle(name, turn, territory=territory)
         except KeyError:
             raise InvalidNotationError(
                 "the record names a battle that no declaration lists"
@@ -288,48 +284,28 @@ class Game(msgspec.Struct):
     def _declare(self, event: DeclarationRecorded) -> None:
         power, game_round = parse_turn(event.turn)
         turn = turn_label(power, game_round)
-        rolled = turn in self.first_roll_at or any(b.rolls for b in self.battles_of(turn))
+        rolled = turn in self.first_roll_at
         self.declarations.append(DeclarationEntry(self.seq, turn, event.text, event.at,
                                                   event.source_line, effective=not rolled))
         if rolled:
             return  # kept on record; the declaration in force stands (2008 Amendments)
-        try:
-            parsed = decl.parse_declaration(event.text)
-        except InvalidNotationError as error:
-            raise error.at_offset(event.source_line or 1) from None
+        # Events recorded by minister carry the facts; read the text only if they do not.
+        facts = event.battles or declaration_facts(event.text, event.source_line)
         if turn not in self.turns:
             self.turns.append(turn)
-        self.battles = [b for b in self.battles if b.turn != turn]
-        for battle in parsed.battles:
+        elif any(b.turn == turn for b in self.battles):
+            # An amendment before any die replaces the turn's battles.
+            self.battles = [b for b in self.battles if b.turn != turn]
+            self.latest = {b.territory: i for i, b in enumerate(self.battles)}
+        for battle in facts:
+            self.latest[battle.territory] = len(self.battles)
             self.battles.append(self._battle_record(turn, power, battle, event))
 
-    def _battle_record(self, turn: str, power: str, battle: decl.DeclaredBattle,
+    def _battle_record(self, turn: str, power: str, battle: BattleFacts,
                        event: DeclarationRecorded) -> BattleRecord:
-        base = event.source_line or 1
-        typos: list[str] = list(getattr(battle, "typos", ()))
-
-        def where(name: str, lineno: int | None) -> str:
-            try:
-                found = resolve(name)
-            except InvalidNotationError as error:
-                raise error.at_offset(base + (lineno or 1) - 1) from None
-            if found.typo:
-                typos.append(found.note)
-            return found.territory.name
-
-        territory = resolve(battle.territory)
-        if territory.typo:
-            typos.append(territory.note)
-        moves = [
-            Move(origin=where(m.origin, m.lineno), units=Force.of(m.units), transports=m.transports,
-                 transport_zone=where(m.transport_zone, m.lineno) if m.transport_zone else None,
-                 unload_zone=where(m.unload_zone, m.lineno) if m.unload_zone else None,
-                 landing=where(m.landing, m.lineno) if m.landing else None,
-                 line=base + m.lineno - 1 if m.lineno else None, raw=m.raw)
-            for m in battle.moves
-        ]
-        name = territory.territory.name
-        if territory.territory.sea:
+        moves = list(battle.moves)
+        name = battle.territory
+        if Board.classic().territory(name).sea:
             kind = "sea"
         elif any(m.transports or m.transport_zone for m in moves):
             kind = "amphibious"
@@ -344,12 +320,10 @@ class Game(msgspec.Struct):
         available = {m.origin: self.holdings[m.origin].get(power, EMPTY)
                      for m in moves if m.origin in self.holdings}
         return BattleRecord(
-            turn=turn, territory=name, written=battle.territory, kind=kind, attacker_power=power,
-            number=battle.number, moves=moves,
-            declared_defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
+            turn=turn, territory=name, written=battle.written, kind=kind, attacker_power=power,
+            number=battle.number, moves=moves, declared_defenders=battle.defenders,
             position_defenders=defenders, available=available, declared_at=event.at,
-            declaration_line=base + (battle.lineno or 1) - 1, typos=typos,
-            defenders_known=name in self.holdings)
+            declaration_line=battle.line, typos=list(battle.typos), defenders_known=name in self.holdings)
 
 
 def start_game(event: GameStarted) -> Game:

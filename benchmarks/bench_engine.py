@@ -1,0 +1,78 @@
+"""Engine and aggregate throughput: battles resolved per second, events folded per second.
+
+Measured in one run on the same machine, so the figures compare with each other; the machine
+is shared and noisy, so each figure is the best of a few repeats.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from application.replayfile import parse_replay
+from benchmarks.gen_game import generate_replay
+from domain.battle import fight, provider_from
+from domain.combat import BattleSetup
+from domain.dice import RandomDice
+from domain.forces import Force
+from domain.game import project_game
+from domain.orders import BattleKind
+from domain.review import review
+
+BATTLES = (
+    BattleSetup(kind=BattleKind.LAND, attacker=Force.parse("9 INF, 3 ARM, 2 FTR"),
+                defender=Force.parse("AA, 6 INF, 2 ARM, 1 FTR")),
+    BattleSetup(kind=BattleKind.SEA, attacker=Force.parse("2 SUB, 2 FTR, 1 BMB, 1 BB"),
+                defender=Force.parse("2 TRN, 1 SUB, 1 AC, 2 FTR")),
+    BattleSetup(kind=BattleKind.AMPHIBIOUS, attacker=Force.parse("4 INF, 2 ARM, 2 FTR"),
+                defender=Force.parse("5 INF, 1 ARM"), support=Force.parse("1 BB"),
+                amphibious=Force.parse("4 INF, 2 ARM")),
+)
+
+
+def _best(repeats: int, work: Callable[[], int]) -> tuple[float, int]:
+    """The fastest of ``repeats`` runs: (seconds, items)."""
+    best, items = float("inf"), 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        items = work()
+        best = min(best, time.perf_counter() - start)
+    return best, items
+
+
+def battles_per_second(count: int = 3000) -> float:
+    """Mechanical battles fought to the end per second (three kinds of battle, seeded dice)."""
+    def work() -> int:
+        dice = provider_from(RandomDice(random.Random(1)))
+        for index in range(count):
+            fight(BATTLES[index % len(BATTLES)], dice)
+        return count
+    seconds, items = _best(3, work)
+    return items / seconds
+
+
+def events_per_second(n_events: int = 10_000) -> tuple[float, float]:
+    """Events folded into the Game per second, and whole-game reviews (findings, corrections)
+    of the same game per second of events."""
+    events = parse_replay(generate_replay(n_events, seed=7)).events
+    seconds, _ = _best(3, lambda: len(events) if project_game(None, events) else 0)
+    game = project_game(None, events)
+    assert game is not None
+    review_seconds, _ = _best(1, lambda: len(review(game).battles))
+    return len(events) / seconds, len(events) / review_seconds
+
+
+def run() -> list[str]:
+    """Result lines."""
+    battles = battles_per_second()
+    folded, reviewed = events_per_second()
+    return [
+        f"engine: {battles:,.0f} battles resolved per second (land, sea with subs, amphibious; to the end)",
+        f"aggregate: {folded:,.0f} events folded per second (10,000-event generated game)",
+        f"review: {reviewed:,.0f} events per second through findings and corrections (same game)",
+    ]
+
+
+if __name__ == "__main__":
+    print("\n".join(run()))

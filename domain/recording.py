@@ -1,0 +1,54 @@
+"""Reading records once, when they are recorded: declarations into battles with resolved names.
+
+The events keep the text as evidence and these facts beside it, so rebuilding a game (and
+time travel through it) never parses or resolves names again. Errors name the line within
+the whole file when ``first_line`` says where the text starts.
+"""
+
+from __future__ import annotations
+
+import domain.declarations as decl
+from domain.errors import InvalidNotationError
+from domain.events import BattleFacts, Move
+from domain.forces import Force
+from domain.names import resolve
+
+
+def battle_territory(name: str) -> str:
+    """The canonical territory a record's ``battle`` names."""
+    return resolve(name).territory.name
+
+
+def declaration_facts(text: str, first_line: int | None = None) -> tuple[BattleFacts, ...]:
+    """The battles a declaration declares, names resolved (typos noted, 2008 Section VI)."""
+    base = first_line or 1
+    try:
+        parsed = decl.parse_declaration(text)
+    except InvalidNotationError as error:
+        raise error.at_offset(base) from None
+    return tuple(_battle(battle, base) for battle in parsed.battles)
+
+
+def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
+    typos: list[str] = []
+
+    def where(name: str, lineno: int | None) -> str:
+        try:
+            found = resolve(name)
+        except InvalidNotationError as error:
+            raise error.at_offset(base + (lineno or 1) - 1) from None
+        if found.typo:
+            typos.append(found.note)
+        return found.territory.name
+
+    territory = where(battle.territory, battle.lineno)
+    moves = tuple(
+        Move(origin=where(m.origin, m.lineno), units=Force.of(m.units), transports=m.transports,
+             transport_zone=where(m.transport_zone, m.lineno) if m.transport_zone else None,
+             unload_zone=where(m.unload_zone, m.lineno) if m.unload_zone else None,
+             landing=where(m.landing, m.lineno) if m.landing else None,
+             line=base + m.lineno - 1 if m.lineno else None, raw=m.raw)
+        for m in battle.moves)
+    return BattleFacts(territory=territory, written=battle.territory, number=battle.number,
+                       defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
+                       moves=moves, line=base + (battle.lineno or 1) - 1, typos=tuple(typos))
