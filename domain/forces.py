@@ -93,7 +93,11 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
 
     # -- arithmetic -----------------------------------------------------------------------
     def __add__(self, other: Force) -> Force:
-        return Force.of(list(self.items) + list(other.items))
+        if not other.items:
+            return self
+        if not self.items:
+            return other
+        return Force.of(self.items + other.items)
 
     def __sub__(self, other: Force) -> Force:
         if not self.contains(other):

@@ -311,11 +311,9 @@ class Game(msgspec.Struct):
             kind = "amphibious"
         else:
             kind = "land"
-        here = self.holdings.get(name, {})
-        defenders = EMPTY
-        for owner, units in sorted(here.items()):
-            if not allied(owner, power):
-                defenders = defenders + units
+        enemy = [units for owner, units in sorted(self.holdings.get(name, {}).items())
+                 if not allied(owner, power)]
+        defenders = enemy[0] if len(enemy) == 1 else Force.of([p for f in enemy for p in f.items])
         # Only origins a map update named are known; elsewhere nothing can be checked.
         available = {m.origin: self.holdings[m.origin].get(power, EMPTY)
                      for m in moves if m.origin in self.holdings}
