@@ -15,13 +15,14 @@ from msgspec.structs import replace as with_fields
 from domain.analysis import analyse_as_rolled, orders_of
 from domain.audit import BattleAudit, Issue, audit_rolls
 from domain.combat import Side
-from domain.corrections import Context, CorrectionDice, Plan, correct
+from domain.corrections import Context, CorrectionDice, Plan, correct, setup_of
 from domain.decisions import Decision, decide
 from domain.declaration_audit import TurnAudit, audit_declarations
 from domain.dice import VerifiableDice
 from domain.editions import DECLARATION_ERRORS, Edition, edition
 from domain.forces import EMPTY, Force
 from domain.game import BattleRecord, Game
+from domain.impact import impact
 from domain.record import RecordedBattle, read_record
 from domain.views import BattleView, Finding, FindingStatus, GameView
 
@@ -74,7 +75,8 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
             ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
                           orders_of(record), dice)
             view, judged_list = _corrected(ctx, judged_list)
-            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list))
+            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
+                               impact=impact(setup_of(ctx), rolled, view))
         for judged in judged_list:
             if judged.decision.voids_turn and judged.decision.apply:
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)

@@ -86,6 +86,28 @@ class Finding(msgspec.Struct, frozen=True):
     ruling: str | None = None
 
 
+class Chances(msgspec.Struct, frozen=True):
+    """A battle's exact outcome probabilities from a given round."""
+
+    attacker_win: float
+    defender_win: float
+    draw: float
+    retreat: float
+
+
+class Impact(msgspec.Struct, frozen=True):
+    """What an error cost: the odds at the start of the error round, in both timelines."""
+
+    from_round: int
+    as_rolled: Chances
+    as_corrected: Chances
+
+    @property
+    def swing(self) -> float:
+        """How much the attacker's chance of winning moved (corrected minus rolled)."""
+        return round(self.as_corrected.attacker_win - self.as_rolled.attacker_win, 12)
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -100,6 +122,8 @@ class BattleView(msgspec.Struct, frozen=True):
     attacker_start: Force = EMPTY
     defender_start: Force = EMPTY
     finding_ids: tuple[str, ...] = ()
+    #: For a corrected battle: the odds from the error round as rolled and as corrected.
+    impact: Impact | None = None
 
 
 class GameView(msgspec.Struct, frozen=True):

@@ -12,6 +12,7 @@ import msgspec
 
 from domain.combat import Outcome, Side, Winner
 from domain.forces import Force
+from domain.impact import round_luck
 from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 
 FORMAT = "minister-report/1"
@@ -60,6 +61,8 @@ def battle_dict(battle: BattleView) -> dict[str, Any]:
     data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
                       for v in battle.voided]
     data["result"] = result_dict(battle.result)
+    if battle.impact is not None:
+        data["impact"] = msgspec.to_builtins(battle.impact)
     return data
 
 
@@ -75,6 +78,7 @@ def round_dict(view: RoundView) -> dict[str, Any]:
         data["aa_losses"] = view.aa_losses.to_json()
     if view.pause_required:
         data["pause_required"] = True
+    data["luck"] = round_luck(view)
     return data
 
 
@@ -138,8 +142,17 @@ def report_text(view: GameView) -> str:
                 dice = " ".join(_dice_text(d) for d in sr.dice) or "-"
                 out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
                            + (f"; loses {losses}" if losses else ""))
+            luck = round_luck(rv)
+            shown = [f"{side} {value:.0f}" for side, value in luck.items() if value is not None]
+            if shown:
+                out.append("    luck: " + ", ".join(shown) + " (percentile of the hits for the dice thrown)")
             if rv.pause_required:
                 out.append("    (pause: the defender must be asked for casualties)")
+        if battle.impact is not None:
+            imp = battle.impact
+            out.append(f"  Impact: from round {imp.from_round} the attacker wins "
+                       f"{imp.as_rolled.attacker_win:.1%} as rolled, {imp.as_corrected.attacker_win:.1%} "
+                       "as corrected")
         for v in battle.voided:
             out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
                        + "".join(str(x) for x in v.values))
