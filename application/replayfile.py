@@ -35,6 +35,7 @@ from domain.events import (
     RetreatDeclared,
     RollRecorded,
     RulingIssued,
+    TechRolled,
     game_uuid,
 )
 from domain.forces import Force
@@ -79,6 +80,15 @@ class _Lines:
             match = re.match(r"^\s*\[([A-Za-z_]+)\]\s*$", line)
             if match:
                 self.tables.setdefault(match.group(1), i + 1)
+        #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
+        self.stated: dict[int, int | None] = {}
+
+    def state(self, records: Any) -> None:
+        """Note the ``source_line`` keys of the [[event]] tables (written by ``minister export``)."""
+        for index, record in enumerate(records if isinstance(records, list) else ()):
+            line = record.get("source_line") if isinstance(record, dict) else None
+            if isinstance(line, int) and not isinstance(line, bool) and line >= 0:
+                self.stated[index] = line or None
 
     def event_line(self, index: int) -> int | None:
         return self.events[index] if index < len(self.events) else None
@@ -96,6 +106,8 @@ class _Lines:
 
     def text_start(self, index: int, key: str) -> int | None:
         """The file line holding the first line of a (possibly multi-line) string value."""
+        if index in self.stated:
+            return self.stated[index]
         line = self.key_line(index, key)
         if line is None:
             return None
@@ -142,6 +154,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     records = data.get("event", [])
     if not isinstance(records, list) or not records:
         raise ReplayError("expected at least one [[event]]", source=source)
+    lines.state(records)
     builder = _Builder(game_id, source, lines)
     first_at = _at(records[0], source, lines.event_line(0))
     seed = game.get("dice_seed")
@@ -214,7 +227,7 @@ class _Builder:
             self.events[-1] = msgspec.structs.replace(self.events[-1], source_line=line or None)
 
     def record(self, index: int, record: Mapping[str, Any]) -> None:
-        line = self.lines.event_line(index)
+        line = self.lines.stated[index] if index in self.lines.stated else self.lines.event_line(index)
         kind = record.get("type")
         handler = _HANDLERS.get(str(kind))
         if handler is None:
@@ -318,7 +331,14 @@ class _Builder:
                  decision=decision, election=str(election) if election is not None else None,
                  text=str(record.get("text", "")))
 
-    def dice(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def tech(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "tech"`` (an extension): weapons-development dice of a turn."""
+        values, _ = self._dice_values(index, record)
+        self.add(TechRolled, at, line, turn=self._turn(index, record), dice=values,
+                 declared=self._int(index, record, "declared", required=False),
+                 ipcs=self._int(index, record, "ipcs", required=False))
+
+    def _dice_values(self, index: int, record: Mapping[str, Any]) -> tuple[tuple[int, ...], str]:
         raw = record.get("dice")
         if isinstance(raw, list) and all(isinstance(v, int) and 1 <= v <= 6 for v in raw):
             values = tuple(raw)
@@ -332,9 +352,12 @@ class _Builder:
         if not values:
             raise ReplayError("expected at least one die", source=self.source,
                               line=self.lines.key_line(index, "dice"))
+        return values, written
+
+    def dice(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        values, written = self._dice_values(index, record)
         self.add(DiceSupplied, at, line, battle=self._field(index, record, "battle"), dice=values,
-                 territory=self._territory(index, record),
-                 written=written)
+                 territory=self._territory(index, record), written=written)
 
     def drawn(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
         """Dice the verifiable source drew (``minister roll``; an extension of the format)."""
@@ -344,6 +367,7 @@ class _Builder:
             raise ReplayError(f"expected dice = [faces 1-6, ...], found {raw!r}", source=self.source,
                               line=self.lines.key_line(index, "dice"))
         self.add(DiceDrawn, at, line, battle=self._field(index, record, "battle"),
+                 territory=self._territory(index, record),
                  sequence=self._int(index, record, "sequence"),
                  purpose=str(record.get("purpose", "")), dice=tuple(raw))
 
@@ -395,7 +419,7 @@ _HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int |
     "position": _Builder.position, "declaration": _Builder.declaration, "orders": _Builder.orders,
     "roll": _Builder.roll, "casualties": _Builder.casualties, "retreat": _Builder.retreat,
     "report": _Builder.report, "ruling": _Builder.ruling, "dice": _Builder.dice,
-    "drawn": _Builder.drawn,
+    "drawn": _Builder.drawn, "tech": _Builder.tech,
 }
 
 

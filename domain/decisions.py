@@ -76,6 +76,10 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     window = _window(issue, record, turn, game, edition)
     if window is not None and window.status != "corrected":
         return window
+    if issue.kind == "tech_overspent":
+        # 2008 Section IV: "it will be considered a declaration error and will need to be
+        # re-declared and re-rolled": the tech roll is void.
+        return Decision("void", apply=True)
     kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
     voids = window.voids_turn if window is not None else None
     if turn.startswith("USA ") and edition.time_limit and (ruling is None or ruling.decision != "apply"):

@@ -46,12 +46,41 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None)
             for note in record.typos:
                 found.battles[record.key].append(Issue("typo", note, at=record.declared_at, effective=False))
         _order_of_battles(battles, edition, board, found)
+    _tech(game, edition, found)
     for entry in game.declarations:
         if not entry.effective and edition.defines("declaration_after_dice"):
             found.turn.append((entry.turn, Issue(
                 "declaration_after_dice", "combat orders changed after dice were rolled: the change is not "
                 "valid and the original declaration stands", at=entry.at, effective=False)))
     return found
+
+
+#: MB 2nd edition: each weapons-development die costs 5 IPCs.
+TECH_DIE_COST = 5
+
+
+def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
+    """2008 Section IV: tech dice rolled against dice bought, and their cost."""
+    if not edition.defines("tech_dice_too_many"):
+        return
+    for entry in game.tech:
+        rolled = len(entry.dice)
+        if entry.declared is not None and rolled > entry.declared:
+            found.turn.append((entry.turn, Issue(
+                "tech_dice_too_many", f"{rolled} tech dice rolled, {entry.declared} bought: the first "
+                f"{entry.declared} count, the rest are ignored, and the rolls that picked developments are "
+                "rolled again", at=entry.at)))
+        elif entry.declared is not None and rolled < entry.declared:
+            found.turn.append((entry.turn, Issue(
+                "tech_dice_too_few", f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
+                f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
+                "rolled again", at=entry.at)))
+        bought = entry.declared if entry.declared is not None else rolled
+        if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
+            found.turn.append((entry.turn, Issue(
+                "tech_overspent", f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
+                f"{entry.ipcs} were available: a declaration error, to be re-declared and re-rolled",
+                at=entry.at)))
 
 
 # -- units at their origins ----------------------------------------------------------------------

@@ -202,6 +202,20 @@ class DiceDrawn(GameEvent, frozen=True, kw_only=True):
     dice: tuple[int, ...]
 
 
+class TechRolled(GameEvent, frozen=True, kw_only=True):
+    """Weapons-development dice rolled for a turn (an extension of format 1: ``type = "tech"``).
+
+    ``declared`` is the number of dice the declaration bought (None: none was sent, so the
+    number rolled is the number bought, 2008 Section IV); ``ipcs`` what the power had to spend.
+    """
+
+    TOPIC: ClassVar[str] = "minister/TechRolled@1"
+    turn: str
+    dice: tuple[int, ...]
+    declared: int | None = None
+    ipcs: int | None = None
+
+
 class GameSnapshot(GameEvent, frozen=True, kw_only=True):
     """A snapshot of the Game's state at ``originator_version`` (msgspec-encoded)."""
 
@@ -213,6 +227,7 @@ class GameSnapshot(GameEvent, frozen=True, kw_only=True):
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
+    TechRolled,
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
@@ -221,4 +236,4 @@ TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
 
 AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
-                  | RulingIssued | DiceSupplied | DiceDrawn)
+                  | RulingIssued | DiceSupplied | DiceDrawn | TechRolled)

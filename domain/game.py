@@ -34,6 +34,7 @@ from domain.events import (
     RetreatDeclared,
     RollRecorded,
     RulingIssued,
+    TechRolled,
 )
 from domain.forces import EMPTY, Force
 from domain.recording import battle_territory, declaration_facts
@@ -148,6 +149,18 @@ class BattleRecord(msgspec.Struct):
         return total
 
 
+class TechEntry(msgspec.Struct, frozen=True):
+    """Weapons-development dice of a turn."""
+
+    seq: int
+    turn: str
+    dice: tuple[int, ...]
+    declared: int | None
+    ipcs: int | None
+    at: datetime | None
+    source_line: int | None
+
+
 class DeclarationEntry(msgspec.Struct, frozen=True):
     """A declaration as recorded (amendments and late changes are all kept)."""
 
@@ -204,6 +217,7 @@ class Game(msgspec.Struct):
     declarations: list[DeclarationEntry] = msgspec.field(default_factory=list)
     reports: list[ReportEntry] = msgspec.field(default_factory=list)
     rulings: list[RulingEntry] = msgspec.field(default_factory=list)
+    tech: list[TechEntry] = msgspec.field(default_factory=list)
     #: Turns in the order they were first declared.
     turns: list[str] = msgspec.field(default_factory=list)
     #: Times of each turn's first and last die (for the time limits of 2008 §VII).
@@ -268,6 +282,9 @@ class Game(msgspec.Struct):
         elif isinstance(event, ReportFiled):
             self.reports.append(ReportEntry(self.seq, event.by, event.text, event.battle,
                                             event.at, event.source_line))
+        elif isinstance(event, TechRolled):
+            self.tech.append(TechEntry(self.seq, event.turn, event.dice, event.declared, event.ipcs,
+                                       event.at, event.source_line))
         elif isinstance(event, RulingIssued):
             self.rulings.append(RulingEntry(self.seq, event.finding, event.decision, event.election,
                                             event.text, event.at, event.source_line))
