@@ -29,6 +29,7 @@ from domain.events import (
     GameEvent,
     GameStarted,
     Holding,
+    NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
     ReportFiled,
@@ -42,7 +43,7 @@ from domain.forces import Force
 from domain.game import Game, parse_turn, project_game, turn_label
 from domain.names import resolve
 from domain.notation import parse_log
-from domain.recording import battle_territory, declaration_facts
+from domain.recording import battle_territory, declaration_facts, noncombat_move
 
 FORMAT = "minister-replay/1"
 EDITIONS = ("iaapa-1999", "iaapa-2008")
@@ -338,6 +339,15 @@ class _Builder:
                  declared=self._int(index, record, "declared", required=False),
                  ipcs=self._int(index, record, "ipcs", required=False))
 
+    def noncombat(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "noncombat"`` (an extension): the listed non-combat moves of a turn."""
+        moves = record.get("moves")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise ReplayError('expected moves = ["Origin units to Destination", ...]', source=self.source,
+                              line=self.lines.key_line(index, "moves"))
+        self.add(NonCombatRecorded, at, line, turn=self._turn(index, record), moves=tuple(moves),
+                 parsed=tuple(noncombat_move(m) for m in moves))
+
     def _dice_values(self, index: int, record: Mapping[str, Any]) -> tuple[tuple[int, ...], str]:
         raw = record.get("dice")
         if isinstance(raw, list) and all(isinstance(v, int) and 1 <= v <= 6 for v in raw):
@@ -419,7 +429,7 @@ _HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int |
     "position": _Builder.position, "declaration": _Builder.declaration, "orders": _Builder.orders,
     "roll": _Builder.roll, "casualties": _Builder.casualties, "retreat": _Builder.retreat,
     "report": _Builder.report, "ruling": _Builder.ruling, "dice": _Builder.dice,
-    "drawn": _Builder.drawn, "tech": _Builder.tech,
+    "drawn": _Builder.drawn, "tech": _Builder.tech, "noncombat": _Builder.noncombat,
 }
 
 

@@ -47,12 +47,32 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None)
                 found.battles[record.key].append(Issue("typo", note, at=record.declared_at, effective=False))
         _order_of_battles(battles, edition, board, found)
     _tech(game, edition, found)
+    _map_updates(game, edition, found)
     for entry in game.declarations:
         if not entry.effective and edition.defines("declaration_after_dice"):
             found.turn.append((entry.turn, Issue(
                 "declaration_after_dice", "combat orders changed after dice were rolled: the change is not "
                 "valid and the original declaration stands", at=entry.at, effective=False)))
     return found
+
+
+def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> None:
+    """2008 Section V: a map update that disagrees with the listed non-combat moves."""
+    if not edition.defines("map_discrepancy"):
+        return
+    for entry in game.noncombat:
+        update = next((u for u in game.map_updates if u.seq > entry.seq), None)
+        if update is None:
+            continue
+        power = entry.turn.rsplit(" ", 1)[0]
+        stated = {(h.territory, h.power): h.units for h in update.holdings}
+        for move in entry.moves:
+            key = (move.landing or "", power)
+            if key in stated and not stated[key].contains(move.units):
+                found.turn.append((entry.turn, Issue(
+                    "map_discrepancy", f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
+                    f"{move.landing}, the non-combat move '{move.raw}' puts {move.units} there: the "
+                    "non-combat moves take precedence", at=update.at)))
 
 
 #: MB 2nd edition: each weapons-development die costs 5 IPCs.

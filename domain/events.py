@@ -216,6 +216,18 @@ class TechRolled(GameEvent, frozen=True, kw_only=True):
     ipcs: int | None = None
 
 
+class NonCombatRecorded(GameEvent, frozen=True, kw_only=True):
+    """A power's listed non-combat moves (an extension of format 1: ``type = "noncombat"``).
+
+    Each move is "Origin units to Destination"; ``parsed`` holds them read when recorded.
+    """
+
+    TOPIC: ClassVar[str] = "minister/NonCombatRecorded@1"
+    turn: str
+    moves: tuple[str, ...]
+    parsed: tuple[Move, ...] = ()
+
+
 class GameSnapshot(GameEvent, frozen=True, kw_only=True):
     """A snapshot of the Game's state at ``originator_version`` (msgspec-encoded)."""
 
@@ -227,7 +239,7 @@ class GameSnapshot(GameEvent, frozen=True, kw_only=True):
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
-    TechRolled,
+    TechRolled, NonCombatRecorded,
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
@@ -236,4 +248,5 @@ TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
 
 AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
-                  | RulingIssued | DiceSupplied | DiceDrawn | TechRolled)
+                  | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
+                  | NonCombatRecorded)

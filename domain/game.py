@@ -27,7 +27,9 @@ from domain.events import (
     DiceSupplied,
     GameEvent,
     GameStarted,
+    Holding,
     Move,
+    NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
     ReportFiled,
@@ -37,7 +39,7 @@ from domain.events import (
     TechRolled,
 )
 from domain.forces import EMPTY, Force
-from domain.recording import battle_territory, declaration_facts
+from domain.recording import battle_territory, declaration_facts, noncombat_move
 from domain.units import AXIS, POWERS, UnitType
 
 _TURN = re.compile(r"^\s*(USSR|Germany|UK|Japan|USA)\s+(\d+)\s*$", re.IGNORECASE)
@@ -161,6 +163,23 @@ class TechEntry(msgspec.Struct, frozen=True):
     source_line: int | None
 
 
+class MapUpdate(msgspec.Struct, frozen=True):
+    """A map update as recorded (kept to compare with the non-combat moves before it)."""
+
+    seq: int
+    at: datetime | None
+    holdings: tuple[Holding, ...]
+
+
+class NonCombatEntry(msgspec.Struct, frozen=True):
+    """A power's listed non-combat moves."""
+
+    seq: int
+    turn: str
+    moves: tuple[Move, ...]
+    at: datetime | None
+
+
 class DeclarationEntry(msgspec.Struct, frozen=True):
     """A declaration as recorded (amendments and late changes are all kept)."""
 
@@ -218,6 +237,8 @@ class Game(msgspec.Struct):
     reports: list[ReportEntry] = msgspec.field(default_factory=list)
     rulings: list[RulingEntry] = msgspec.field(default_factory=list)
     tech: list[TechEntry] = msgspec.field(default_factory=list)
+    map_updates: list[MapUpdate] = msgspec.field(default_factory=list)
+    noncombat: list[NonCombatEntry] = msgspec.field(default_factory=list)
     #: Turns in the order they were first declared.
     turns: list[str] = msgspec.field(default_factory=list)
     #: Times of each turn's first and last die (for the time limits of 2008 §VII).
@@ -251,6 +272,9 @@ class Game(msgspec.Struct):
         if isinstance(event, PositionRecorded):
             for holding in event.holdings:
                 self.holdings.setdefault(holding.territory, {})[holding.power] = holding.units
+            if self.noncombat:
+                # Kept only once non-combat moves are listed: they are what map updates answer to.
+                self.map_updates.append(MapUpdate(self.seq, event.at, event.holdings))
         elif isinstance(event, DeclarationRecorded):
             self._declare(event)
         elif isinstance(event, RollRecorded):
@@ -282,6 +306,9 @@ class Game(msgspec.Struct):
         elif isinstance(event, ReportFiled):
             self.reports.append(ReportEntry(self.seq, event.by, event.text, event.battle,
                                             event.at, event.source_line))
+        elif isinstance(event, NonCombatRecorded):
+            moves = event.parsed or tuple(noncombat_move(text) for text in event.moves)
+            self.noncombat.append(NonCombatEntry(self.seq, event.turn, moves, event.at))
         elif isinstance(event, TechRolled):
             self.tech.append(TechEntry(self.seq, event.turn, event.dice, event.declared, event.ipcs,
                                        event.at, event.source_line))

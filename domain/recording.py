@@ -7,6 +7,8 @@ the whole file when ``first_line`` says where the text starts.
 
 from __future__ import annotations
 
+import re
+
 import domain.declarations as decl
 from domain.errors import InvalidNotationError
 from domain.events import BattleFacts, Move
@@ -52,3 +54,16 @@ def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
     return BattleFacts(territory=territory, written=battle.territory, number=battle.number,
                        defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
                        moves=moves, line=base + (battle.lineno or 1) - 1, typos=tuple(typos))
+
+
+_MOVE = re.compile(r"^\s*(?P<origin>[^\d]+?)\s+(?P<units>\d.*?)\s+to\s+(?P<dest>.+?)\s*$", re.IGNORECASE)
+
+
+def noncombat_move(text: str) -> Move:
+    """A non-combat move "Kar 2 INF to Russia": origin, units, destination (as ``landing``)."""
+    match = _MOVE.match(text)
+    if not match:
+        raise InvalidNotationError("expected a non-combat move such as 'Kar 2 INF to Russia'", text=text)
+    units = Force.parse(match.group("units"))
+    return Move(origin=battle_territory(match.group("origin")), units=units,
+                landing=battle_territory(match.group("dest")), raw=text)
