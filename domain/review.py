@@ -24,7 +24,7 @@ from domain.forces import EMPTY, Force
 from domain.game import BattleRecord, Game
 from domain.impact import impact
 from domain.record import RecordedBattle, read_record
-from domain.views import BattleView, Finding, FindingStatus, GameView
+from domain.views import BattleView, DrawnDice, Finding, FindingStatus, GameView
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
 #: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
@@ -52,6 +52,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     battles: list[BattleView] = []
     number = 0
     voided_turns: dict[str, list[str]] = {}
+    from_source: list[DrawnDice] = []
     for turn, issue in turn_audit.turn:
         number += 1
         judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
@@ -75,6 +76,8 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
             ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
                           orders_of(record), dice)
             view, judged_list = _corrected(ctx, judged_list)
+            from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                         for seq, purpose, faces in dice.from_source)
             view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
                                impact=impact(setup_of(ctx), rolled, view))
         for judged in judged_list:
@@ -85,7 +88,8 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
-                    as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles))
+                    as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
+                    drawn=tuple(from_source))
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,

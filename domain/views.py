@@ -126,6 +126,15 @@ class BattleView(msgspec.Struct, frozen=True):
     impact: Impact | None = None
 
 
+class DrawnDice(msgspec.Struct, frozen=True):
+    """Dice the verifiable source drew for a correction (to be recorded as events)."""
+
+    battle: str
+    sequence: int
+    purpose: str
+    dice: tuple[int, ...]
+
+
 class GameView(msgspec.Struct, frozen=True):
     """The whole analysed game: what ``minister replay`` reports."""
 
@@ -135,3 +144,5 @@ class GameView(msgspec.Struct, frozen=True):
     as_rolled: bool
     findings: tuple[Finding, ...]
     battles: tuple[BattleView, ...]
+    #: Dice the corrections took from the verifiable source, in the order drawn.
+    drawn: tuple[DrawnDice, ...] = ()

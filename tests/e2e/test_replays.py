@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from application.replayfile import load_replay
+from domain.dice import commitment, verify_roll
+from domain.review import review
+from projections.report import report_json
 from tests.conftest import REPLAYS, ROOT
 from tui.cli import check_replay
 
@@ -77,3 +80,25 @@ def test_bad_input_exits_2_naming_file_and_line(tmp_path: Path) -> None:
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "A1 1*2*3*9" in text)
     assert f"{path}:{line}:" in done.stderr
     assert "1*2*3*9*2*5" in done.stderr
+
+
+def test_every_replay_gives_byte_identical_json_on_every_run() -> None:
+    for path in FILES:
+        first = report_json(review(load_replay(path).game))
+        second = report_json(review(load_replay(path).game))
+        assert first == second, path
+
+
+def test_correction_dice_from_the_verifiable_source_can_be_rechecked() -> None:
+    replay = load_replay(REPLAYS / "part14" / "east-europe-verifiable-dice.toml")
+    view = review(replay.game)
+    assert view.drawn, "the correction drew its dice from the game's verifiable source"
+    seed = replay.game.dice_seed
+    assert seed is not None and replay.game.dice_commitment == commitment(seed)
+    sequences = [d.sequence for d in view.drawn]
+    assert sequences == list(range(len(sequences)))
+    for drawn in view.drawn:
+        assert verify_roll(replay.game_id, seed, drawn.sequence, len(drawn.dice), drawn.dice)
+    added = [v for rv in view.battles[0].rounds for e in rv.attacker.dice + rv.defender.dice
+             if e.status == "added" for v in e.values]
+    assert added == [v for d in view.drawn for v in d.dice]
