@@ -24,6 +24,7 @@ from domain.forces import EMPTY, Force
 from domain.game import BattleRecord, Game
 from domain.impact import impact
 from domain.record import RecordedBattle, read_record
+from domain.units import UnitType
 from domain.views import BattleView, DrawnDice, Finding, FindingStatus, GameView
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
@@ -57,6 +58,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         number += 1
         judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
         findings.append(_finding(judged, policy, turn, None))
+    used: dict[tuple[str, str], Force] = {}
     for record in game.battles:
         recorded = read_record(record)
         rolled = analyse_as_rolled(record)
@@ -73,6 +75,11 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
             view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
         else:
             dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
+            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
+                   for j in judged_list):
+                # A void battle re-rolled: "the correct number and type of units" (2008 Section
+                # II), never more than were declared ("He may not add additional attacking units").
+                attackers = corrected_attackers(record, used)
             ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
                           orders_of(record), dice)
             view, judged_list = _corrected(ctx, judged_list)
@@ -106,6 +113,39 @@ def correct_forces(record: BattleRecord, recorded: RecordedBattle,
     else:
         defenders = recorded.typed_defenders or EMPTY
     return attackers, defenders
+
+
+def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]) -> Force:
+    """The declared attackers cut to what their origins held, after the turn's earlier battles
+    took theirs, and to what the declared transports can carry."""
+    total = EMPTY
+    for move in record.moves:
+        key = (record.turn, move.origin)
+        if move.origin in record.available:
+            left = record.available[move.origin].minus_available(used.get(key, EMPTY))
+            units = Force.of({u: min(n, left[u]) for u, n in move.units.items})
+        else:
+            units = move.units
+        if move.transports:
+            units = _carried(units, move.transports)
+        used[key] = used.get(key, EMPTY) + units
+        total = total + units
+    return total.where(lambda u: u is not UnitType.BB) if record.kind != "sea" else total
+
+
+def _carried(units: Force, transports: int) -> Force:
+    """What ``transports`` can carry of these land units (2 INF, or 1 INF and 1 other, each)."""
+    land = units.where(lambda u: u.is_land and u.is_combatant)
+    others = min(len(land) - land[UnitType.INF], transports)
+    infantry = min(land[UnitType.INF], 2 * transports - others)
+    kept_others: dict[UnitType, int] = {}
+    budget = others
+    for unit, count in land.items:
+        if unit is not UnitType.INF and budget:
+            kept_others[unit] = min(count, budget)
+            budget -= kept_others[unit]
+    return units.where(lambda u: not (u.is_land and u.is_combatant)) + Force.of(
+        {UnitType.INF: infantry, **kept_others})
 
 
 def _order(issue: Issue) -> tuple[int, int, int]:
