@@ -249,10 +249,10 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=at_sea)
         defender_entries.extend(done.entries)
         defence_hits, defence_sub_hits = done.hits, done.sub_hits
-    defender_losses = _chosen(record, rnd.index, Side.DEFENDER, d_units, attack_hits)
+    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, attack_hits)
     if defender_losses is None:
         defender_losses = victims + defender_order.choose(d_fire.combatants(), attack_hits - strike_hits)
-    attacker_losses = _chosen(record, rnd.index, Side.ATTACKER, a_units, defence_hits)
+    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, defence_hits)
     if attacker_losses is None:
         attacker_losses = attacker_order.choose(a_units.combatants(), defence_hits,
                                                 sub_hits=defence_sub_hits)
@@ -268,14 +268,16 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         typed_number=rnd.typed_number, aa_losses=aa_losses)
 
 
-def _chosen(record: BattleRecord, round_number: int, side: Side, present: Force,
-            hits: int) -> Force | None:
-    """Casualties the side chose for the round, when recorded and possible for the hits."""
+def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, side: Side,
+            present: Force, hits: int) -> Force | None:
+    """Casualties the side chose for the round, when named before the next round was rolled
+    and possible for the hits (a choice named later answers a skipped pause, 2008 OOL)."""
     combatants = present.combatants()
-    for chosen_round, chosen_side, units in record.casualties:
+    following = recorded.rounds[round_number] if round_number < len(recorded.rounds) else None
+    before = following.rolls[0].seq if following is not None and following.rolls else None
+    for units in reversed(record.chosen(round_number, side.value, before=before)):
         # Extra hits are overkill (Part 13, Miscellaneous 2): at most every unit is lost.
-        if chosen_round == round_number and chosen_side == side.value and combatants.contains(units) \
-                and len(units) == min(hits, len(combatants)):
+        if combatants.contains(units) and len(units) == min(hits, len(combatants)):
             return units
     return None
 

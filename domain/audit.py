@@ -179,7 +179,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
                 issues.extend(_later_round(counts, side, k, when, as_rolled, position))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
         if edition.defines("pause_skipped"):
-            issues.extend(_pause(record, as_rolled, position, when))
+            issues.extend(_pause(record, recorded, as_rolled, position, when))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
 
@@ -338,7 +338,8 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
     return []
 
 
-def _pause(record: BattleRecord, as_rolled: BattleView, position: int, when: datetime | None) -> list[Issue]:
+def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, position: int,
+           when: datetime | None) -> list[Issue]:
     """2008 OOL exceptions: the attacker rolled on where the defender had to be asked."""
     if position + 1 >= len(as_rolled.rounds):
         return []
@@ -351,7 +352,9 @@ def _pause(record: BattleRecord, as_rolled: BattleView, position: int, when: dat
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
         must = any(u.base is UnitType.BMB for u in survivors.types)
-    asked = any(r == view.round and s == "defender" for r, s, _ in record.casualties)
+    following = recorded.rounds[position + 1]
+    before = following.rolls[0].seq if following.rolls else None
+    asked = bool(record.chosen(view.round, "defender", before=before))
     if not must or asked:
         return []
     return [Issue("pause_skipped", f"round {view.round + 1} rolled without asking the defender for "

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from msgspec.structs import replace as with_fields
+
 from domain.analysis import Orders, TypedDie, order_in_force
 from domain.audit import BattleAudit, Issue, side_dice
 from domain.battle import fight, provider_from
@@ -148,6 +150,11 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     r = max(1, min(r, len(ctx.recorded.rounds)))
     issues = [i for i in plan.rolling if i.round == r]
     kept = list(ctx.as_rolled.rounds[:r - 1])
+    if plan.pause_round is not None and plan.pause_round <= len(kept):
+        # The paused round's casualties become the ones the defender names (2008 OOL).
+        paused = kept[plan.pause_round - 1]
+        named = paused.defender.units.minus_available(_paused_defenders(ctx, plan.pause_round))
+        kept[plan.pause_round - 1] = with_fields(paused, defender_losses=named)
     try:
         fixed, changed = _fix_round(ctx, r, issues, plan)
     except DiceExhausted:
@@ -265,9 +272,17 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     attacker_entries.extend(entries)
     changed |= dice_changed
     _, rolled = side_dice(rnd, Side.DEFENDER, expected_defender)
-    if plan.pause_election == "reroll_defence" and r == (plan.pause_round or 0) + 1:
+    paused_next = plan.pause_round is not None and r == plan.pause_round + 1
+    if paused_next and plan.pause_election == "reroll_defence":
+        # "adjust the defending units to suit the correct OOL and re-roll the affected defending
+        # rolls" (2008 Orders of Loss, exceptions).
         entries, dice_changed = _fix_columns(ctx, rolled, expected_defender, False,
                                              {c for c, _ in layout(expected_defender, False)}, r)
+    elif paused_next and plan.pause_election == "apply_to_corrected_units":
+        # "accept the defending rolls, applying the actual rolls to corrected units": the same
+        # faces, in the order thrown, go to the corrected units' columns.
+        entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, expected_defender), expected_defender,
+                                             False, set(), r)
     else:
         entries, dice_changed = _fix_columns(ctx, rolled, expected_defender, False, set(), r)
     defender_entries.extend(entries)
@@ -300,8 +315,8 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
 def _paused_defenders(ctx: Context, pause_round: int) -> Force:
     """The defender's units after the paused round, with the casualties it named (2008 OOL)."""
     paused = ctx.as_rolled.rounds[pause_round - 1]
-    for round_number, side, units in ctx.record.casualties:
-        if round_number == pause_round and side == "defender" and paused.defender.units.contains(units):
+    for units in reversed(ctx.record.chosen(pause_round, "defender")):
+        if paused.defender.units.contains(units):
             return paused.defender.units - units
     return paused.defender.units.minus_available(paused.defender_losses)
 
@@ -312,6 +327,17 @@ def _sub_hits(entries: list[DiceEntry], units: Force) -> int:
     if not subs:
         return 0
     return sum(sum(e.hits) for e in entries if e.column == 2)
+
+
+def _reassigned(rolled: list[TypedDie], units: Force) -> list[TypedDie]:
+    """The faces thrown, in order, given to ``units``' defending columns instead."""
+    slots = [(column, unit) for column, column_units in layout(units, False) for unit in column_units]
+    faces = [(d.value, d.marked) for d in rolled]
+    given = [TypedDie(column, unit, value, marked)
+             for (column, unit), (value, marked) in zip(slots, faces, strict=False)]
+    # Faces beyond the corrected units stay with no unit (they are voided).
+    given += [TypedDie(d.column, None, d.value, d.marked) for d in rolled[len(slots):]]
+    return given
 
 
 def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attacking: bool,

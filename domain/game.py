@@ -107,6 +107,8 @@ class BattleRecord(msgspec.Struct):
     rolls: list[RollEntry] = msgspec.field(default_factory=list)
     orders: list[OrdersEntry] = msgspec.field(default_factory=list)
     casualties: list[tuple[int, str, Force]] = msgspec.field(default_factory=list)
+    #: When each ``casualties`` record was made (its place in the game's sequence of records).
+    casualty_seqs: list[int] = msgspec.field(default_factory=list)
     retreat: tuple[int, str] | None = None
     dice: list[int] = msgspec.field(default_factory=list)
     drawn: list[tuple[int, str, tuple[int, ...]]] = msgspec.field(default_factory=list)
@@ -122,6 +124,12 @@ class BattleRecord(msgspec.Struct):
     def key(self) -> str:
         """"USSR 3 / East Europe": a battle is known by its turn and territory."""
         return f"{self.turn} / {self.territory}"
+
+    def chosen(self, round_number: int, side: str, *, before: int | None = None) -> list[Force]:
+        """Casualties the side named for a round, in the order named (only those recorded
+        before the record number ``before`` when given)."""
+        return [units for (r, s, units), seq in zip(self.casualties, self.casualty_seqs, strict=False)
+                if r == round_number and s == side and (before is None or seq < before)]
 
     @property
     def attackers(self) -> Force:
@@ -290,8 +298,9 @@ class Game(msgspec.Struct):
             record.orders.append(OrdersEntry(self.seq, event.side, event.text, event.at,
                                              event.source_line))
         elif isinstance(event, CasualtiesChosen):
-            self._battle_for(event.battle, event.source_line, territory=event.territory).casualties.append(
-                (event.round, event.side, event.units))
+            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
+            record.casualties.append((event.round, event.side, event.units))
+            record.casualty_seqs.append(self.seq)
         elif isinstance(event, RetreatDeclared):
             record = self._battle_for(event.battle, event.source_line, territory=event.territory)
             record.retreat = (event.after_round, event.to)
