@@ -44,6 +44,8 @@ class Issue:
     effective: bool = True
     #: AA or support-shot hits involved (a ghost that missed is ignored).
     hits: int = 0
+    #: Battle order: the rounds rolled from this time on do not count (the attacker retreated).
+    until: datetime | None = None
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from msgspec.structs import replace as with_fields
 
@@ -88,6 +89,8 @@ class Plan:
     resume_at: int | None = None
     pause_election: str | None = None
     pause_round: int | None = None
+    #: Rounds first rolled at or after this time do not count; the attacker retreated then.
+    truncate_at: datetime | None = None
 
 
 @dataclass
@@ -128,6 +131,8 @@ def correct(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
         return view, True
     if plan.refight_from_start:
         return _refight(ctx, 1, [], ctx.attackers, ctx.defenders), True
+    if plan.truncate_at is not None:
+        return _retreated_at(ctx, plan.truncate_at)
     if plan.resume_at is not None:
         kept = list(ctx.as_rolled.rounds[:plan.resume_at - 1])
         if not kept:
@@ -175,6 +180,27 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
                           voided=_voided_from(ctx, r + 1), attacker_start=ctx.attackers,
                           defender_start=ctx.defenders), True
     return _refight(ctx, r + 1, [*kept, fixed], attacker, defender), True
+
+
+def _retreated_at(ctx: Context, when: datetime) -> tuple[BattleView, bool]:
+    """2008 Order of Battles: the attacker retreated when the next battle began."""
+    keep = [rnd.index for rnd in ctx.recorded.rounds if not rnd.rolls or rnd.rolls[0].at is None
+            or rnd.rolls[0].at < when]
+    count = len(keep)
+    kept = ctx.as_rolled.rounds[:count]
+    if count == len(ctx.as_rolled.rounds):
+        return ctx.as_rolled, False
+    last = kept[-1] if kept else None
+    attacker = last.attacker.units.minus_available(last.attacker_losses) if last else ctx.attackers
+    defender = last.defender.units.minus_available(last.defender_losses) if last else ctx.defenders
+    result = _ended_after(ctx, count, attacker, defender) if last else None
+    if result is None:
+        result = Outcome(Winner.DEFENDER, attacker.combatants(), defender.combatants(), retreated=True,
+                         attacker_retreated=attacker.combatants())
+    return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
+                      status="corrected", rounds=tuple(kept), result=result,
+                      voided=_voided_from(ctx, count + 1), attacker_start=ctx.attackers,
+                      defender_start=ctx.defenders), True
 
 
 def _ended_after(ctx: Context, r: int, attacker: Force, defender: Force) -> Outcome | None:

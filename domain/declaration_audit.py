@@ -288,16 +288,26 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
     spans = [(s, r) for r in battles if (s := _span(r)) is not None]
     spans.sort(key=lambda pair: pair[0][0])
     for index, ((_start, end), record) in enumerate(spans):
-        for (later_start, _), later in spans[index + 1:]:
-            if later_start < end:
-                stuck = record.kind == "amphibious"
-                how = ("its ground units could not retreat, so it is finished and every later battle "
-                       "re-rolled" if stuck else "its attackers are taken to have retreated when it began")
-                found.battles[later.key].append(Issue(
-                    "battle_order", f"begun at {later_start.isoformat()} before {record.territory} was "
-                    f"finished ({end.isoformat()}): {how}", side=Side.ATTACKER, at=later_start,
-                    effective=stuck))
-                break
+        interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
+        if interleaved:
+            first_start, first = interleaved[0]
+            if record.kind == "amphibious":
+                # Its ground units could not retreat: it is finished, and every battle begun
+                # after it is re-rolled.
+                for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
+                    found.battles[later.key].append(Issue(
+                        "battle_order", f"begun at {later_start.isoformat()} before {record.territory} "
+                        f"was finished ({end.isoformat()}), whose ground units could not retreat: "
+                        f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
+                        at=later_start))
+            else:
+                # "Once the next battle begins it is assumed that the previous battle has
+                # finished and any surviving attacking units are retreating."
+                found.battles[record.key].append(Issue(
+                    "battle_order", f"{first.territory} was begun at {first_start.isoformat()} before this "
+                    f"battle was finished: its attackers are taken to have retreated then, and its "
+                    "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
+                    until=first_start))
         if record.retreat is not None:
             after, to = record.retreat
             next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None

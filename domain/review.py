@@ -25,7 +25,7 @@ from domain.game import BattleRecord, Game
 from domain.impact import impact
 from domain.record import RecordedBattle, read_record
 from domain.units import UnitType
-from domain.views import BattleView, DrawnDice, Finding, FindingStatus, GameView
+from domain.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
 #: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
@@ -178,6 +178,8 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
                 plan.refight_from_start = True
             elif election == "not_fight":
                 plan.not_fought = True
+        elif kind == "battle_order" and item.issue.until is not None:
+            plan.truncate_at = item.issue.until
         elif kind in ("battle_order", "retreat_undeclared"):
             plan.refight_from_start = True
         elif kind == "wrong_game_number":
@@ -214,10 +216,16 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
-    """2008 Section VII: a turn rolled before a reported error was corrected is void."""
+    """2008 Section VII: a turn rolled before a reported error was corrected "is void and must
+    be re-done": none of its dice count and its battles have no result."""
     if not causes:
         return view
-    return with_fields(view, status="void", finding_ids=(*view.finding_ids, *causes))
+    voided = [*view.voided, *(VoidedDice(rv.round, side, entry.column, entry.values)
+                              for rv in view.rounds
+                              for side, seen in (("attacker", rv.attacker), ("defender", rv.defender))
+                              for entry in seen.dice if entry.status != "voided")]
+    return with_fields(view, status="void", rounds=(), result=None, resume_round=None, impact=None,
+                       voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
 
 
 def _join(a: str, b: str) -> str:
