@@ -172,6 +172,12 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, expected_defender)):
             line = rnd.attacker if side is Side.ATTACKER else rnd.defender
             if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
+                # 2008 Section III, Too few units: "If the defender forces are rolled first by
+                # mistake they will stand as valid; simply roll for the missing attacking units."
+                if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
+                    counts = count_side(expected, [], True)
+                    issues.extend(_first_round(counts, side, when, 0) if k == 1 else
+                                  _later_round(counts, side, k, when, as_rolled, position))
                 continue
             _, dice = side_dice(rnd, side, expected)
             counts = count_side(expected, dice, side is Side.ATTACKER)
@@ -242,7 +248,7 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
         else:
             should_have_died[unit] = -(-n // (unit.profile.attack_dice if attacking else 1))
     claimed = _claimed(other)
-    if missing and claimed is not None and claimed != other.hits:
+    if (missing or should_have_died) and claimed is not None and claimed != other.hits:
         return found  # the miscount is reported on the line that stated it (_stated_hits)
     if should_have_died:
         lost = dict(missing)

@@ -389,7 +389,9 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         need = wanted.get(column, Counter())
         dice = by_column.get(column, [])
         have = Counter(d.unit for d in dice)
-        too_many = any(have[u] > need.get(u, 0) for u in have if u is not None and need.get(u, 0))
+        # 1999 Part 14 knows only too few and too many: a type rolled that is not there is too
+        # many of it, and "the entire column will be re-rolled".
+        too_many = any(have[u] > need.get(u, 0) for u in have if u is not None)
         whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column")
         statuses: list[tuple[TypedDie, DiceStatus]] = []
         if whole:
@@ -464,16 +466,22 @@ def _fix_aa(ctx: Context, kinds: set[str],
         entries.append(DiceEntry(column="AA", values=tuple(faces), status="added",
                                  hits=tuple(v == 1 for v in faces)))
         new_hits = sum(1 for v in faces if v == 1)
+        before = order.choose(aircraft, kept_hits, air_only_hits=kept_hits)
         if new_hits:
             changed = True
-            before = order.choose(aircraft, kept_hits, air_only_hits=kept_hits)
-            after = order.choose(aircraft, kept_hits + new_hits, air_only_hits=kept_hits + new_hits)
-            shot_down = after - before
             if ctx.edition.aa_forgotten == "reroll_threes_column":
                 # 1999 Part 14 AA guns 2.2: "go to Rnd 1 Column 3, remove the additional ftr/s,
                 # re-roll the 3's column with the correct number of units".
-                reroll = {value for value, units in layout(shot_down, True)}
-            kept_hits += new_hits
+                after = order.choose(aircraft, kept_hits + new_hits, air_only_hits=kept_hits + new_hits)
+                reroll = {value for value, units in layout(after - before, True)}
+                return entries, after, reroll, changed
+            # 2008 Section III, AA Guns: "Aircraft are removed from right to left ... it is the
+            # last aircraft (and its die roll) that is removed": the rightmost aircraft dice.
+            flying = aircraft - before
+            # Aircraft in the order their dice stand: by column, then the canonical order.
+            in_line = sorted(flying.units(), key=lambda u: (u.profile.attack, u.order))
+            shot = Force.from_units(in_line[len(in_line) - min(new_hits, len(in_line)):])
+            return entries, before + shot, reroll, changed
     victims = order.choose(aircraft, kept_hits, air_only_hits=kept_hits)
     return entries, victims, reroll, changed
 

@@ -117,12 +117,12 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
             have = record.available[origin]
             short = units.minus_available(have)
             if short:
-                clear = _intent_clear(game, record, origin, units)
-                detail = (f"{short} declared from {origin}, which holds {have or 'nothing'} of "
-                          f"{record.attacker_power}'s")
+                # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
+                # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
+                # the battle's location, so a wrong origin is always a declaration error.
                 found.battles[record.key].append(Issue(
-                    "units_not_available", detail + (f"; {clear}" if clear else ""), at=record.declared_at,
-                    effective=not clear))
+                    "units_not_available", f"{short} declared from {origin}, which holds "
+                    f"{have or 'nothing'} of {record.attacker_power}'s", at=record.declared_at))
             for unit, count in units.items:
                 drawn[(origin, unit)].append((record, count))
     over: list[tuple[str, UnitType, list[BattleRecord]]] = []
@@ -147,23 +147,6 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
             found.battles[record.key].append(Issue(
                 "overcommitted_units", f"{total} {unit.value} sent from {origin} to {names}, which holds "
                 f"{held}", at=record.declared_at))
-
-
-def _intent_clear(game: Game, record: BattleRecord, origin: str, declared: Force) -> str:
-    """2008 Section II: "if it is clear from the combat orders ... what units are involved, and
-    the units are 100% correct, then no CDE can be called": the declared units are the power's
-    only units of those types on the board, all in one other territory."""
-    power = record.attacker_power
-    places = [territory for territory, owners in game.holdings.items()
-              if territory != origin and owners.get(power, EMPTY).contains(declared)]
-    if len(places) != 1:
-        return ""
-    for unit, count in declared.items:
-        on_board = sum(owners.get(power, EMPTY)[unit] for owners in game.holdings.values())
-        if on_board != count:
-            return ""
-    return (f"the intent is clear: they are {power}'s only {declared}, in {places[0]}, so no "
-            "declaration error can be called")
 
 
 # -- transports ----------------------------------------------------------------------------------
@@ -226,10 +209,10 @@ def _over_land(board: Board, start: str, target: str, steps: int) -> bool:
 
 
 def _unloading_zones(board: Board, start: str, target: str) -> list[str]:
-    """Sea zones next to ``target`` that transports in ``start`` reach in one move (2 spaces)."""
+    """Sea zones next to ``target`` that transports in ``start`` reach in one move (movement 2)."""
     near = {start}
-    for zone in list(near):
-        near.update(t.name for t in board.neighbours(zone) if t.sea)
+    for _ in range(2):
+        near |= {t.name for zone in near for t in board.neighbours(zone) if t.sea}
     return sorted(z for z in near if board.adjacent(z, target))
 
 
@@ -314,10 +297,15 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
             retreat_at = _retreat_time(record)
             late = next_start is not None and retreat_at is not None and retreat_at > next_start
             target = _resolved(to)
-            invalid = target is not None and not board.adjacent(target, record.territory)
+            # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
+            # originates from or passes through the territory or sea zone".
+            origins = {m.origin for m in record.moves}
+            invalid = target is not None and (not board.adjacent(target, record.territory)
+                                              or target not in origins)
             if (late or invalid) and index + 1 < len(spans):
                 why = (f"the retreat to {to} was declared after {spans[index + 1][1].territory} was rolled"
-                       if late else f"{to} does not border {record.territory}")
+                       if late else f"{to} is not a legal retreat (it must border {record.territory} and "
+                       "be where an attacking unit came from)")
                 found.battles[spans[index + 1][1].key].append(Issue(
                     "retreat_undeclared", f"{record.territory}: {why}; later battles may be voided at the "
                     "Minister of Law's discretion", round=after, side=Side.ATTACKER, at=retreat_at))

@@ -186,7 +186,8 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
             start = item.issue.round or 1
             plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
         elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind == "bb_too_many" and ctx.edition.bb_too_many == "reroll_battle"):
+                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"):
+            # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
         elif kind == "pause_skipped":
             plan.pause_round, plan.pause_election = item.issue.round, election
