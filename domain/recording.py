@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
 import domain.declarations as decl
 from domain.errors import InvalidNotationError
 from domain.events import BattleFacts, Move
@@ -28,7 +30,17 @@ def declaration_facts(text: str, first_line: int | None = None) -> tuple[BattleF
         parsed = decl.parse_declaration(text)
     except InvalidNotationError as error:
         raise error.at_offset(base) from None
-    return tuple(_battle(battle, base) for battle in parsed.battles)
+    battles = [_battle(battle, base) for battle in parsed.battles]
+    # Unit-name typos ("3 ing") are noted per declaration line: file each under its battle.
+    for note in parsed.typos:
+        found = re.match(r"line (\d+):", note)
+        where = base + int(found.group(1)) - 1 if found else None
+        owners = [i for i, b in enumerate(battles) if where is None or (b.line or 0) <= where]
+        if owners:
+            index = owners[-1]
+            shown = re.sub(r"^line \d+", f"line {where}", note) if where is not None else note
+            battles[index] = msgspec.structs.replace(battles[index], typos=(*battles[index].typos, shown))
+    return tuple(battles)
 
 
 def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
