@@ -102,7 +102,8 @@ def resolve(name: str, board: Board | None = None) -> Resolution:
         outcome = index.cache[key] = index.lookup(key)
     if isinstance(outcome, _Failure):
         raise UnknownTerritoryError(outcome.message, text=name)
-    return Resolution(outcome.territory, outcome.typo, name, outcome.note)
+    note = f"{name.strip()!r}: {outcome.note}" if outcome.typo and outcome.note else outcome.note
+    return Resolution(outcome.territory, outcome.typo, name, note)
 
 
 def resolve_many(names: Iterable[str], board: Board | None = None) -> list[Resolution]:
