@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from domain.analysis import TypedDie, typed_dice
+from domain.analysis import TypedDie, order_in_force, orders_of, typed_dice
 from domain.board_layout import layout
 from domain.combat import Column, Side
 from domain.editions import Edition
@@ -156,6 +156,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     issues: list[Issue] = []
     starts: list[tuple[Force, Force]] = []
     aa_victims = EMPTY
+    defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
     for position, rnd in enumerate(recorded.rounds):
         when = _when(rnd)
         k = rnd.index
@@ -169,7 +170,13 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         starts.append((expected_attacker, expected_defender))
         issues.extend(_audit_support(record, recorded, k, when))
         ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if k == 1 else 0
-        for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, expected_defender)):
+        # Part 13 step 3: first-strike victims leave without firing, so the defender's line
+        # types only the units that fire.
+        view = as_rolled.rounds[position]
+        strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
+        victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+        firing_defender = expected_defender.minus_available(victims)
+        for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
             line = rnd.attacker if side is Side.ATTACKER else rnd.defender
             if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
                 # 2008 Section III, Too few units: "If the defender forces are rolled first by
@@ -270,11 +277,12 @@ def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
     return f"{count} {unit.value}" + (f" ({dice} dice)" if per > 1 else "")
 
 
-def _claimed(side: SideRound) -> int | None:
+def _claimed(side: SideRound, *, exclude_strike: bool = False) -> int | None:
     """The hits a line claimed: its stated total, else its hit marks if it marked any."""
     if side.stated_hits is not None:
         return side.stated_hits
-    marks = [m for entry in side.dice for m in (entry.marked or ()) if entry.column not in ("AA", "BB")]
+    marks = [m for entry in side.dice for m in (entry.marked or ())
+             if entry.column not in ("AA", "BB") and not (exclude_strike and entry.first_strike)]
     return sum(marks) if any(marks) else None
 
 
@@ -285,8 +293,11 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
     view = as_rolled.rounds[position]
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
     for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
-        regular = seen.hits - sum(sum(e.hits) for e in seen.dice if e.column == "BB")
-        claimed = _claimed(seen)
+        # The stated total covers the line's own dice: not support shots, nor a first strike
+        # that had its own line.
+        regular = sum(sum(e.hits) for e in seen.dice if e.column not in ("BB", "AA")
+                      and not (rnd.first_strike is not None and e.first_strike))
+        claimed = _claimed(seen, exclude_strike=rnd.first_strike is not None)
         if claimed is None or claimed == regular:
             continue
         # It matters only if the next round's units follow the miscount.

@@ -297,29 +297,30 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     entries, dice_changed = _fix_columns(ctx, rolled, expected_attacker, True, reroll_columns, r)
     attacker_entries.extend(entries)
     changed |= dice_changed
-    _, rolled = side_dice(rnd, Side.DEFENDER, expected_defender)
+    counted = [e for e in attacker_entries if e.status != "voided"]
+    attack_hits = sum(sum(e.hits) for e in counted)
+    strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
+    # Part 13 step 3: first-strike victims leave the game without firing.
+    victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+    firing = expected_defender.minus_available(victims)
+    _, rolled = side_dice(rnd, Side.DEFENDER, firing)
     paused_next = plan.pause_round is not None and r == plan.pause_round + 1
     if paused_next and plan.pause_election == "reroll_defence":
         # "adjust the defending units to suit the correct OOL and re-roll the affected defending
         # rolls" (2008 Orders of Loss, exceptions).
-        entries, dice_changed = _fix_columns(ctx, rolled, expected_defender, False,
-                                             {c for c, _ in layout(expected_defender, False)}, r)
+        entries, dice_changed = _fix_columns(ctx, rolled, firing, False,
+                                             {c for c, _ in layout(firing, False)}, r)
     elif paused_next and plan.pause_election == "apply_to_corrected_units":
         # "accept the defending rolls, applying the actual rolls to corrected units": the same
         # faces, in the order thrown, go to the corrected units' columns.
-        entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, expected_defender), expected_defender,
-                                             False, set(), r)
+        entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
     else:
-        entries, dice_changed = _fix_columns(ctx, rolled, expected_defender, False, set(), r)
+        entries, dice_changed = _fix_columns(ctx, rolled, firing, False, set(), r)
     defender_entries.extend(entries)
     changed |= dice_changed
-    counted = [e for e in attacker_entries if e.status != "voided"]
-    attack_hits = sum(sum(e.hits) for e in counted)
-    strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
     regular_defence = [e for e in defender_entries if e.status != "voided" and e.column != "AA"]
     defence_hits = sum(sum(e.hits) for e in regular_defence)
-    defence_sub_hits = _sub_hits(regular_defence, expected_defender)
-    victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+    defence_sub_hits = _sub_hits(regular_defence, firing)
     defender_losses = victims + defender_order.choose(
         expected_defender.minus_available(victims).combatants(), attack_hits - strike_hits)
     attacker_losses = attacker_order.choose(expected_attacker.combatants(), defence_hits,

@@ -115,6 +115,10 @@ class BattleRecord(msgspec.Struct):
     typos: list[str] = msgspec.field(default_factory=list)
     #: Whether a map update named the battle's territory (else its defenders are unknown).
     defenders_known: bool = False
+    #: The record number of the declaration, and of the map update that last named the
+    #: battle's territory before it (0: none) — to tell which results a position reflects.
+    declared_seq: int = 0
+    defenders_seq: int = 0
     #: When the retreat was declared.
     retreat_at: datetime | None = None
     #: When each ``dice`` record for the battle was made (a correction's time).
@@ -254,6 +258,8 @@ class Game(msgspec.Struct):
     seq: int = 0
     #: territory -> index in ``battles`` of the latest battle declared there.
     latest: dict[str, int] = msgspec.field(default_factory=dict)
+    #: territory -> record number of the last map update that named it.
+    stated: dict[str, int] = msgspec.field(default_factory=dict)
 
     # -- queries ----------------------------------------------------------------------------
     def battle(self, name: str, turn: str | None = None, *, territory: str = "") -> BattleRecord:
@@ -280,6 +286,7 @@ class Game(msgspec.Struct):
         if isinstance(event, PositionRecorded):
             for holding in event.holdings:
                 self.holdings.setdefault(holding.territory, {})[holding.power] = holding.units
+                self.stated[holding.territory] = self.seq
             if self.noncombat:
                 # Kept only once non-combat moves are listed: they are what map updates answer to.
                 self.map_updates.append(MapUpdate(self.seq, event.at, event.holdings))
@@ -374,7 +381,8 @@ class Game(msgspec.Struct):
             turn=turn, territory=name, written=battle.written, kind=kind, attacker_power=power,
             number=battle.number, moves=moves, declared_defenders=battle.defenders,
             position_defenders=defenders, available=available, declared_at=event.at,
-            declaration_line=battle.line, typos=list(battle.typos), defenders_known=name in self.holdings)
+            declaration_line=battle.line, typos=list(battle.typos), defenders_known=name in self.holdings,
+            declared_seq=self.seq, defenders_seq=self.stated.get(name, 0))
 
 
 def start_game(event: GameStarted) -> Game:

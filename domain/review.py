@@ -14,14 +14,14 @@ from msgspec.structs import replace as with_fields
 
 from domain.analysis import analyse_as_rolled, orders_of
 from domain.audit import BattleAudit, Issue, audit_rolls
-from domain.combat import Side
+from domain.combat import Side, Winner
 from domain.corrections import Context, CorrectionDice, Plan, correct, setup_of
 from domain.decisions import Decision, decide
 from domain.declaration_audit import TurnAudit, audit_declarations
 from domain.dice import VerifiableDice
 from domain.editions import DECLARATION_ERRORS, Edition, edition
 from domain.forces import EMPTY, Force
-from domain.game import BattleRecord, Game
+from domain.game import BattleRecord, Game, allied
 from domain.impact import impact
 from domain.record import RecordedBattle, read_record
 from domain.units import UnitType
@@ -59,10 +59,13 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
         findings.append(_finding(judged, policy, turn, None))
     used: dict[tuple[str, str], Force] = {}
+    flows: dict[str, Flow] = {}
     for record in game.battles:
         recorded = read_record(record)
         rolled = analyse_as_rolled(record)
         attackers, defenders = correct_forces(record, recorded, turn_audit)
+        if not as_rolled and record.territory in flows:
+            defenders = flows[record.territory].defenders_for(record, defenders)
         audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
         issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
                               *_game_number(game, record, recorded)) if policy.defines(i.kind)]
@@ -85,6 +88,9 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
             view, judged_list = _corrected(ctx, judged_list)
             from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
                          for seq, purpose, faces in dice.from_source)
+            flow = Flow.of(record, rolled, view)
+            if flow is not None:
+                flows[record.territory] = flow
             view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
                                impact=impact(setup_of(ctx), rolled, view))
         for judged in judged_list:
@@ -113,6 +119,53 @@ def correct_forces(record: BattleRecord, recorded: RecordedBattle,
     else:
         defenders = recorded.typed_defenders or EMPTY
     return attackers, defenders
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A corrected battle whose result differs from the record's: who holds its territory
+    after it, as rolled and as corrected (rules matrix, Consequences)."""
+
+    last_roll: int
+    attacker_power: str
+    rolled: tuple[bool, Force]
+    corrected: tuple[bool, Force]
+
+    @classmethod
+    def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
+        """The flow of a corrected battle, or None when its outcome did not change."""
+        before, after = _holder(record, rolled), _holder(record, corrected)
+        if corrected.status != "corrected" or before is None or after is None or before == after:
+            return None
+        last = max((roll.seq for roll in record.rolls), default=0)
+        return cls(last, record.attacker_power, before, after)
+
+    def defenders_for(self, later: BattleRecord, defenders: Force) -> Force:
+        """A later battle's defenders with the corrected result in place of the rolled one."""
+        if later.declared_seq <= self.last_roll:
+            return defenders
+        if later.defenders_seq > self.last_roll:
+            # The map was restated after the battle, from the result as rolled: swap it.
+            return defenders.minus_available(self._enemy(self.rolled, later)) + self._enemy(
+                self.corrected, later)
+        # The map predates the battle: the corrected result is what stands there now.
+        return self._enemy(self.corrected, later)
+
+    def _enemy(self, holder: tuple[bool, Force], later: BattleRecord) -> Force:
+        attacker_held, units = holder
+        same_side = allied(self.attacker_power, later.attacker_power)
+        return units if attacker_held != same_side else EMPTY
+
+
+def _holder(record: BattleRecord, view: BattleView) -> tuple[bool, Force] | None:
+    """(whether the attacker holds the territory, the units there) after a battle."""
+    result = view.result
+    if result is None or result.winner is None:
+        return None
+    if result.winner is Winner.ATTACKER and not result.retreated:
+        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        return True, result.attacker_left.where(stay)
+    return False, result.defender_left
 
 
 def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]) -> Force:

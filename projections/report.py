@@ -25,9 +25,22 @@ def report_dict(view: GameView) -> dict[str, Any]:
         "game": {"id": view.game_id, "edition": view.edition,
                  **({"title": view.title} if view.title else {})},
         "as_rolled": view.as_rolled,
+        "summary": summary_dict(view),
         "findings": [finding_dict(f) for f in view.findings],
         "battles": [battle_dict(b) for b in view.battles],
     }
+
+
+def summary_dict(view: GameView) -> dict[str, Any]:
+    """Counts, so an expectation can say "exactly one finding" or "no battle awaiting"."""
+    statuses: dict[str, int] = {}
+    for finding in view.findings:
+        statuses[finding.status] = statuses.get(finding.status, 0) + 1
+    battles: dict[str, int] = {}
+    for battle in view.battles:
+        battles[battle.status] = battles.get(battle.status, 0) + 1
+    return {"findings": len(view.findings), "finding_status": dict(sorted(statuses.items())),
+            "battles": len(view.battles), "battle_status": dict(sorted(battles.items()))}
 
 
 def report_json(view: GameView) -> bytes:
