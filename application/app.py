@@ -2,52 +2,125 @@
 
 The store is chosen by eventsourcing's environment (``PERSISTENCE_MODULE`` etc.); minister's
 own defaults live in :mod:`application.stores`. Saving a game's events is one atomic call, so
-a malformed record never leaves a partial game behind.
+a malformed record never leaves a partial game behind. Recording links the events into the game's
+hash chain (:mod:`application.integrity`) and snapshots the state every few events
+(:mod:`application.timetravel`); :meth:`MinisterApplication.append` retries on a version clash so
+concurrent writers never lose an event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
+from application.integrity import GENESIS, chain_events
 from application.mapper import MsgspecMapper, NullTranscoder
+from application.timetravel import SNAPSHOT_INTERVAL, state_at, take_snapshots, version_at
+from domain.errors import MinisterError
 from domain.events import GameEvent, game_uuid
-from domain.game import Game, project_game
+from domain.game import Game
 
 
-class UnknownGameError(LookupError):
-    """No game with that id is in the store."""
+class UnknownGameError(MinisterError, LookupError):
+    """No game with that id is in the store (or it had not started at the time asked for)."""
+
+
+class ConflictError(MinisterError):
+    """Other writers kept appending first: the events could not be appended."""
 
 
 class MinisterApplication(Application[UUID]):
     """Records game events; answers with Games rebuilt by :func:`domain.game.project_game`."""
 
     name = "minister"
+    is_snapshotting_enabled = True
+    #: Events between snapshots of a game's state (see application/timetravel.py).
+    snapshot_interval: int = SNAPSHOT_INTERVAL
     env: ClassVar[dict[str, str]] = {
         "MAPPER_TOPIC": get_topic(MsgspecMapper),
         "TRANSCODER_TOPIC": get_topic(NullTranscoder),
     }
 
-    def record(self, events: Sequence[GameEvent]) -> None:
-        """Store events atomically (all or nothing)."""
-        if events:
-            self.save(*events)
+    def record(self, events: Sequence[GameEvent]) -> list[GameEvent]:
+        """Store events atomically (all or nothing), linked into their game's hash chain.
+
+        Returns the events as stored. Raises eventsourcing's ``IntegrityError`` when another
+        writer already stored one of these versions (nothing is stored then).
+        """
+        if not events:
+            return []
+        links: dict[UUID, str] = {}
+        chained: list[GameEvent] = []
+        for event in events:
+            previous = links.get(event.originator_id)
+            if previous is None:
+                previous = self._link_before(event)
+            chained.extend(chain_events((event,), previous))
+            links[event.originator_id] = chained[-1].chain or GENESIS
+        self.save(*chained)
+        for originator_id in links:
+            try:
+                take_snapshots(self, [e for e in chained if e.originator_id == originator_id],
+                               self.snapshot_interval)
+            except Exception as error:  # derived data: the events are stored, say so and go on
+                warnings.warn(f"no snapshot taken for {originator_id}: {error}", stacklevel=2)
+        return chained
+
+    def _link_before(self, event: GameEvent) -> str:
+        """The chain link of the stored event just before ``event`` (which must exist)."""
+        version = event.originator_version
+        if version <= 1:
+            return GENESIS
+        before: list[Any] = list(self.events.get(event.originator_id, gt=version - 2, lte=version - 1))
+        if not before:
+            raise ValueError(f"event {version} of {event.originator_id} would follow no stored event")
+        previous: str | None = before[0].chain
+        return previous or GENESIS
 
     def game(self, game_id: str, *, version: int | None = None) -> Game:
-        """The Game called ``game_id`` (at ``version`` when given)."""
-        try:
-            game: Any = self.repository.get(game_uuid(game_id), version=version,
-                                            projector_func=project_game)
-        except Exception as error:  # eventsourcing raises AggregateNotFoundError
-            if type(error).__name__ == "AggregateNotFoundError":
-                raise UnknownGameError(game_id) from None
-            raise
-        assert isinstance(game, Game)
+        """The Game called ``game_id`` (at ``version`` when given), from the nearest snapshot."""
+        game = state_at(self, game_uuid(game_id), version)
+        if game is None:
+            raise UnknownGameError(f"no game with id {game_id!r} in the store")
         return game
+
+    def game_at(self, game_id: str, *, version: int | None = None, at: datetime | None = None) -> Game:
+        """Time travel: the game as of event ``version``, or of its last event at or before ``at``."""
+        if at is not None:
+            if version is not None:
+                raise ValueError("expected a version or a time, not both")
+            found = version_at(self, game_id, at)
+            if found is None:
+                self.game(game_id)  # an unknown game is reported as such
+                raise UnknownGameError(f"game {game_id!r} had no event at or before {at.isoformat()}")
+            version = found
+        return self.game(game_id, version=version)
+
+    def append(self, game_id: str, build: Callable[[Game], Sequence[GameEvent]], *,
+               attempts: int = 200) -> list[GameEvent]:
+        """Append the events ``build`` makes from the game's current state.
+
+        Optimistic concurrency: when another writer stored the same version first (the store's
+        ``IntegrityError``), the state is read afresh and ``build`` runs again.
+        """
+        for attempt in range(attempts):
+            events = build(self.game(game_id))
+            try:
+                return self.record(events)
+            except IntegrityError:
+                # Random back-off so two writers that clashed do not clash again in step.
+                time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
+        raise ConflictError(f"could not append to game {game_id!r}: {attempts} attempts clashed "
+                            "with other writers")
 
     def game_events(self, game_id: str, *, after: int | None = None) -> list[GameEvent]:
         """Every stored event of a game (after version ``after``), in order."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 #: Keys whose values are forces: a force is one value, compared whole ({} means "nothing left").
 FORCE_KEYS = frozenset({"units", "attacker_losses", "defender_losses", "attacker_left",
                         "defender_left", "aa_losses"})

@@ -42,17 +42,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="minister",
         description="Audit and replay of PBEM Axis & Allies Classic games under the IAAPA rules.")
+    parser.add_argument("--store", metavar="SPEC",
+                        help="the store for stored games: memory:, sqlite:PATH, "
+                             "postgresql://USER@HOST:PORT/DB or postgres: (default: $MINISTER_STORE, "
+                             "else the SQLite file in the user's data directory)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser("replay", help="report a game's effective history (headless)")
-    replay.add_argument("file", metavar="FILE|GAME", help="a replay file (minister-replay/1) or a stored game id")
+    replay.add_argument("file", metavar="FILE|GAME",
+                        help="a replay file (minister-replay/1) or a stored game id")
     replay.add_argument("--json", action="store_true", help="the JSON report (minister-report/1)")
     replay.add_argument("--as-rolled", action="store_true",
                         help="the record as the dice fell, findings listed, no remedy applied")
+    _store_commands().add_store_option(replay)
     replay.set_defaults(handler=cmd_replay)
 
-    verify = commands.add_parser("verify", help="check every replay's [expect] table")
-    verify.add_argument("paths", nargs="+", metavar="FILE|DIR", help="replay files or folders of them")
+    verify = commands.add_parser("verify", help="check every replay's [expect] table, or a stored "
+                                                "game's integrity and dice")
+    verify.add_argument("paths", nargs="*", metavar="FILE|DIR", help="replay files or folders of them")
+    _store_commands().add_verify_options(verify)
     verify.set_defaults(handler=cmd_verify)
 
     for plugin in _plugins():
@@ -98,8 +106,20 @@ def check_replay(replay: Replay) -> list[str]:
     return problems
 
 
+def _store_commands() -> ModuleType:
+    return importlib.import_module("tui.commands.store")
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``minister verify FILE|DIR...``: exit 1 on any mismatch, 2 on a bad file."""
+    """``minister verify FILE|DIR...`` (and ``--integrity GAME``, ``--dice GAME``): exit 1 on any
+    mismatch, 2 on a bad file."""
+    if getattr(args, "integrity", None) or getattr(args, "dice", None):
+        code: int = _store_commands().verify_store(args)
+        if not args.paths:
+            return code
+        return max(code, cmd_verify(argparse.Namespace(paths=args.paths)))
+    if not args.paths:
+        raise MinisterError("expected replay files or folders, or --integrity GAME / --dice GAME")
     files = replay_files(args.paths)
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")

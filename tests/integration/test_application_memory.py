@@ -48,7 +48,7 @@ def test_unknown_game(app: MinisterApplication) -> None:
 def test_every_topic_is_explicit_and_decodes_its_own_class() -> None:
     for topic, cls in TOPICS.items():
         assert topic.startswith("minister/") and "@" in topic
-        assert cls.TOPIC == topic
+        assert topic == cls.TOPIC
     replay = load_replay(REPLAYS / "part13" / "subs-v-transports-and-fighters.toml")
     for event in replay.events:
         assert decode_event(type(event).TOPIC, encode_event(event)) == event

@@ -1,0 +1,213 @@
+"""Tamper evidence: a hash chain over each game's events (``minister-chain/1``).
+
+Every recorded event carries ``chain``: the hex SHA-256 of ``"minister-chain/1|"``, the
+previous event's link (64 zeros before the first event) and ``"|"``, followed by the event's
+canonical encoding (:func:`application.mapper.encode_event`) with ``chain`` set to nil. So changing,
+removing or reordering any stored event breaks the chain from that event on, and the last link
+(the *head*) stands for the whole record: ``minister export`` prints it so both players can hold
+it, and ``minister verify --integrity GAME --head HASH`` also catches a record rewritten from
+scratch (chain and all) or cut short.
+
+Verification hashes the *stored bytes* (read as plain MessagePack, ``chain`` set to nil and
+written back, which msgspec does byte for byte), not a re-encoding of the decoded event: a field
+added to an event class later must not make every old event look tampered with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from application.mapper import encode_event
+from domain.events import GameEvent
+
+if TYPE_CHECKING:
+    from application.app import MinisterApplication
+
+SCHEME = "minister-chain/1"
+GENESIS = "0" * 64
+_PREFIX = f"{SCHEME}|".encode()
+
+
+def link_bytes(previous: str, canonical: bytes) -> str:
+    """The chain link of an event's canonical bytes after the link ``previous``."""
+    digest = hashlib.sha256(_PREFIX)
+    digest.update(previous.encode("ascii"))
+    digest.update(b"|")
+    digest.update(canonical)
+    return digest.hexdigest()
+
+
+def link(previous: str, event: GameEvent) -> str:
+    """The chain link of ``event`` after the link ``previous``."""
+    body = event if event.chain is None else msgspec.structs.replace(event, chain=None)
+    return link_bytes(previous, encode_event(body))
+
+
+def stored_link(state: bytes) -> tuple[bytes, object]:
+    """A stored event's canonical bytes (its ``chain`` set to nil) and the ``chain`` it holds."""
+    tree = msgspec.msgpack.decode(state)
+    if not isinstance(tree, dict):
+        raise ValueError("not an encoded event (a MessagePack map)")
+    chain = tree.get("chain")
+    tree["chain"] = None
+    return msgspec.msgpack.encode(tree), chain
+
+
+def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[GameEvent]:
+    """The events with their ``chain`` links set, continuing from ``previous``."""
+    chained: list[GameEvent] = []
+    for event in events:
+        previous = link(previous, event)
+        chained.append(msgspec.structs.replace(event, chain=previous))
+    return chained
+
+
+def head_of(events: Sequence[GameEvent]) -> str:
+    """The head hash of a chained record (the genesis value for no events)."""
+    return (events[-1].chain or GENESIS) if events else GENESIS
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    """The first stored event that breaks the record, and why."""
+
+    version: int
+    kind: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"event {self.version} ({self.kind}): {self.reason}"
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The result of recomputing a game's chain: events read, head found, first problem."""
+
+    events: int
+    head: str
+    problem: RowProblem | None
+
+    @property
+    def ok(self) -> bool:
+        """Whether every event matched its link."""
+        return self.problem is None
+
+
+def _kind(topic: str) -> str:
+    """``minister/RollRecorded@1`` -> ``RollRecorded``."""
+    return topic.rsplit("/", maxsplit=1)[-1].split("@", maxsplit=1)[0]
+
+
+def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
+               plain: Callable[[Any], bytes]) -> ChainCheck:
+    """Recompute the chain over stored rows (with ``originator_version`` and ``topic``).
+
+    ``decode`` turns a row into its event, ``plain`` gives its state bytes as encoded (any
+    compression or encryption undone). Stops at the first row that is missing, cannot be
+    decoded, claims another version, or no longer matches its link.
+    """
+    previous = GENESIS
+    expected = 1
+    count = 0
+    for row in rows:
+        version: int = row.originator_version
+        kind = _kind(row.topic)
+        if version != expected:
+            reason = (f"events {expected} to {version - 1} are missing"
+                      if version > expected + 1 else f"event {expected} is missing")
+            return ChainCheck(count, previous, RowProblem(version, kind, reason))
+        try:
+            event = decode(row)
+            canonical, held = stored_link(plain(row))
+        except Exception as error:  # a hand-edited row may be any kind of garbage
+            return ChainCheck(count, previous, RowProblem(
+                version, kind, f"cannot be decoded any more ({error})"))
+        if event.originator_version != version:
+            return ChainCheck(count, previous, RowProblem(
+                version, kind, f"is stored as event {version} but says it is event "
+                               f"{event.originator_version}"))
+        if type(event).__name__ != kind:
+            kind = f"{kind}, decoded as {type(event).__name__}"
+        recomputed = link_bytes(previous, canonical)
+        if held != recomputed:
+            reason = ("has no chain link (recorded without one)" if held is None
+                      else "does not match the hash chain: it was changed after it was recorded"
+                      + (" (or an earlier event was)" if version > 1 else ""))
+            return ChainCheck(count, previous, RowProblem(version, kind, reason))
+        previous = recomputed
+        expected += 1
+        count += 1
+    return ChainCheck(count, previous, None)
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """``verify --integrity``: the chain, the head against a known one, and the snapshots."""
+
+    game_id: str
+    chain: ChainCheck
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing was found."""
+        return not self.problems
+
+
+def _decode(app: MinisterApplication, row: Any) -> GameEvent:
+    event = app.mapper.to_domain_event(row)
+    if not isinstance(event, GameEvent):
+        raise TypeError(f"not a game event: {type(event).__name__}")
+    return event
+
+
+def _plain_state(app: MinisterApplication, row: Any) -> bytes:
+    """A stored row's state as the mapper encoded it (compression and encryption undone)."""
+    state: bytes = row.state
+    if app.mapper.cipher:
+        state = app.mapper.cipher.decrypt(state)
+    if app.mapper.compressor:
+        state = app.mapper.compressor.decompress(state)
+    return state
+
+
+def check_game(app: MinisterApplication, game_id: str, *, head: str | None = None) -> GameCheck:
+    """Recompute a stored game's chain; compare its head with ``head``; check its snapshots.
+
+    Snapshots are outside the chain (derived data), so each is compared with the state the
+    events give at its version: a stale or edited snapshot would make time travel lie.
+    """
+    from application.timetravel import STATE_TOPIC, no_gc, snapshot_of
+    from domain.events import GameSnapshot, game_uuid
+    from domain.game import Game, project_game
+
+    originator_id = game_uuid(game_id)
+    rows: Any = app.recorder.select_events(originator_id)
+    chain = check_rows(rows, lambda row: _decode(app, row), lambda row: _plain_state(app, row))
+    problems = [str(chain.problem)] if chain.problem else []
+    if head is not None and chain.ok and head.strip().lower() != chain.head:
+        problems.append(f"the head hash is {chain.head} ({chain.events} events), not the {head!r} "
+                        "given: the record was rewritten or cut short since that head was taken")
+    if chain.ok and app.snapshots is not None:
+        wanted: dict[int, GameSnapshot] = {}
+        for found in app.snapshots.get(originator_id):
+            if isinstance(found, GameSnapshot) and found.topic == STATE_TOPIC:
+                wanted[found.originator_version] = found
+        game: Game | None = None
+        with no_gc():
+            for row in rows:
+                if not wanted:
+                    break
+                game = project_game(game, (_decode(app, row),))
+                snapshot = wanted.pop(row.originator_version, None)
+                if game is not None and snapshot is not None \
+                        and snapshot_of(game, snapshot.timestamp).state != snapshot.state:
+                    problems.append(f"the snapshot at event {row.originator_version} does not match "
+                                    "the events (time travel past it would show a wrong state)")
+        problems += [f"the snapshot at event {version} is past the last event" for version in wanted]
+    return GameCheck(game_id, chain, tuple(problems))

@@ -1,0 +1,234 @@
+"""Import replay files into a store and export stored games back to replay files.
+
+An import stores all of a game's events in one atomic save, so a malformed file, a crash or a
+kill part-way leaves either nothing or the whole game. Importing a game the store already holds
+is refused unless the events are the same (then it is reported as already stored).
+
+An export writes ``minister-replay/1`` TOML that imports to byte-identical events: every record
+keeps the line of the file it was first read from (``source_line``, 0 for none), ``drawn``
+records carry the verifiable dice, and an ``[integrity]`` table states the hash-chain head, which
+the import checks. The TOML is written here (tomllib only reads), with every string escaped so
+that quotes, backslashes, trailing spaces, control characters and unicode survive.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError
+
+from application.app import MinisterApplication
+from application.integrity import SCHEME, chain_events, head_of
+from application.mapper import encode_event
+from application.replayfile import FORMAT, Replay
+from domain.errors import MinisterError, ReplayError
+from domain.events import (
+    CasualtiesChosen,
+    DeclarationRecorded,
+    DiceDrawn,
+    DiceSupplied,
+    GameEvent,
+    GameStarted,
+    NonCombatRecorded,
+    OrdersRecorded,
+    PositionRecorded,
+    ReportFiled,
+    RetreatDeclared,
+    RollRecorded,
+    RulingIssued,
+    TechRolled,
+)
+
+
+class ImportConflictError(MinisterError):
+    """The store holds a different game under the same id."""
+
+
+class Outcome(enum.Enum):
+    """What an import did."""
+
+    IMPORTED = "imported"
+    ALREADY_STORED = "already stored"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The game an import concerned, its events in the file, and what happened."""
+
+    game_id: str
+    events: int
+    head: str
+    outcome: Outcome
+    #: Events the store holds after the file's (appended since the file was written).
+    later: int = 0
+
+
+def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = False) -> ImportResult:
+    """Record a replay's game in one atomic save; see the module docs for repeated imports.
+
+    ``if_new``: when the store already holds a game with this id, leave it as it is.
+    """
+    chained = chain_events(replay.events)
+    head = head_of(chained)
+    _check_head(replay, head, len(chained))
+    for _ in range(2):  # a second pass only when another writer stored the game meanwhile
+        stored = app.game_events(replay.game_id)
+        if stored:
+            if if_new:
+                return ImportResult(replay.game_id, len(chained), head, Outcome.ALREADY_STORED,
+                                    max(len(stored) - len(chained), 0))
+            return _compare(replay, chained, stored)
+        try:
+            app.record(replay.events)
+        except IntegrityError:
+            continue
+        return ImportResult(replay.game_id, len(chained), head, Outcome.IMPORTED)
+    raise ImportConflictError(f"{replay.path}: game {replay.game_id!r} is being written by another "
+                              "process; try again")
+
+
+def _check_head(replay: Replay, head: str, count: int) -> None:
+    """An ``[integrity]`` table (written by export) must match the events read."""
+    table = replay.raw.get("integrity")
+    if not isinstance(table, dict) or "head" not in table:
+        return
+    if table.get("scheme", SCHEME) != SCHEME:
+        raise ReplayError(f"expected [integrity] scheme = {SCHEME!r}, found {table.get('scheme')!r}",
+                          source=replay.path)
+    if table["head"] != head:
+        raise ReplayError(
+            f"the events do not match [integrity] head = {table['head']!r} (they give {head!r}, "
+            f"{count} events): the file was changed after it was exported. Remove the [integrity] "
+            "table to import it as a new record", source=replay.path)
+
+
+def _compare(replay: Replay, chained: Sequence[GameEvent], stored: Sequence[GameEvent]) -> ImportResult:
+    for index, event in enumerate(chained):
+        if index >= len(stored) or encode_event(stored[index]) != encode_event(event):
+            theirs = (f"stored {type(stored[index]).__name__}" if index < len(stored)
+                      else f"the store has only {len(stored)} events")
+            raise ImportConflictError(
+                f"{replay.path}: game {replay.game_id!r} is already stored with different events "
+                f"(first difference at event {index + 1}: {theirs}, the file has "
+                f"{type(event).__name__}); export the stored game or give the file another game id")
+    return ImportResult(replay.game_id, len(chained), head_of(chained), Outcome.ALREADY_STORED,
+                        len(stored) - len(chained))
+
+
+def export_game(app: MinisterApplication, game_id: str) -> str:
+    """A stored game as replay-file text that imports to the same events."""
+    events = app.game_events(game_id)
+    if not events:
+        app.game(game_id)  # raises UnknownGameError naming the game
+    return write_replay(events)
+
+
+# -- writing TOML -------------------------------------------------------------------------------
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _escape(text: str, *, multiline: bool) -> str:
+    out = []
+    for char in text:
+        if multiline and char == "\n":
+            out.append(char)
+        elif char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def toml_string(text: str) -> str:
+    """A TOML string that reads back as ``text``: multi-line when it has line breaks."""
+    if "\n" in text:
+        # The newline after the opening quotes is dropped by TOML; the text follows it as is.
+        return '"""\n' + _escape(text, multiline=True) + '"""'
+    return '"' + _escape(text, multiline=False) + '"'
+
+
+def _time(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, datetime):
+        return _time(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    return toml_string(str(value))
+
+
+#: The record type each kind of event is written as.
+RECORD_TYPES: dict[type[GameEvent], str] = {
+    PositionRecorded: "position", DeclarationRecorded: "declaration", OrdersRecorded: "orders",
+    RollRecorded: "roll", CasualtiesChosen: "casualties", RetreatDeclared: "retreat",
+    ReportFiled: "report", RulingIssued: "ruling", DiceSupplied: "dice", DiceDrawn: "drawn",
+    TechRolled: "tech", NonCombatRecorded: "noncombat",
+}
+#: Fields the loader derives from what is written (names resolved, text parsed): not written.
+DERIVED = frozenset({"territory", "battles", "parsed"})
+_BASE = frozenset(GameEvent.__struct_fields__)
+
+
+def _fields(event: GameEvent) -> tuple[str, dict[str, Any]]:
+    """The record type and fields of an event, as the replay format writes them."""
+    kind = RECORD_TYPES.get(type(event))
+    if kind is None:
+        raise ValueError(f"cannot export a {type(event).__name__} event (no record type for it)")
+    fields: dict[str, Any] = {name: getattr(event, name) for name in type(event).__struct_fields__
+                              if name not in _BASE and name not in DERIVED}
+    if isinstance(event, PositionRecorded):
+        fields = {"units": [h.written or f"{h.power} {h.territory}: {h.units}" for h in event.holdings]}
+    elif isinstance(event, RollRecorded):
+        fields["log"] = fields.pop("log")  # last: the long text reads best after the short keys
+    elif isinstance(event, DiceSupplied):
+        written = fields.pop("written")
+        same = [int(c) for c in written if c.isdigit()] == list(event.dice)
+        fields["dice"] = written if same and written else list(event.dice)
+    return kind, fields
+
+
+def write_replay(events: Sequence[GameEvent]) -> str:
+    """Replay-file text for a game's stored events (GameStarted first)."""
+    if not events or not isinstance(events[0], GameStarted):
+        raise ValueError("a game's events start with GameStarted")
+    started = events[0]
+    out = [f'format = "{FORMAT}"',
+           "# Exported by minister. source_line keeps each record's line in the original file;",
+           "# [integrity] head is the hash-chain head: keep it to check the record later.",
+           "", "[game]", f"id = {toml_string(started.game_id)}",
+           f"edition = {toml_string(started.edition)}"]
+    if started.title is not None:
+        out.append(f"title = {toml_string(started.title)}")
+    if started.dice_seed is not None:
+        out.append(f"dice_seed = {toml_string(started.dice_seed)}")
+    if started.game_number is not None:
+        out.append(f"number = {toml_string(started.game_number)}")
+    out.append(f"source_line = {started.source_line or 0}")
+    for event in events[1:]:
+        kind, fields = _fields(event)
+        at = event.at if event.at is not None else event.timestamp
+        out += ["", "[[event]]", f'type = "{kind}"', f"at = {_time(at)}",
+                f"source_line = {event.source_line or 0}"]
+        for key, value in fields.items():
+            if value is None:
+                continue
+            if key == "units" and isinstance(value, list):
+                out.append("units = [" + "".join(f"\n  {toml_string(v)}," for v in value)
+                           + ("\n]" if value else "]"))
+            else:
+                out.append(f"{key} = {_value(value)}")
+    out += ["", "[integrity]", f'scheme = "{SCHEME}"', f"events = {len(events)}",
+            f'head = "{head_of(events)}"', ""]
+    return "\n".join(out)

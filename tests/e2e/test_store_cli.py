@@ -1,0 +1,164 @@
+"""The store commands end to end: import, games, replay/show by id, export, roll, verify."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from application.mapper import encode_event
+from application.stores import open_store
+from tests.conftest import REPLAYS, ROOT
+from tests.integration.store_helpers import edit_sqlite_event, generated_text, sqlite_rows
+from tui.cli import main
+
+EXAMPLE = REPLAYS / "part13" / "overkill-6arm-v-2inf.toml"
+EXAMPLE_ID = "part13-overkill-6arm-v-2inf"
+
+
+def minister(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The real ``minister`` program."""
+    return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_default_store_from_the_data_directory(tmp_path: Path) -> None:
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "MINISTER_STORE": ""}
+    done = minister("import", str(EXAMPLE), env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"imported {EXAMPLE_ID}: 4 events, head " in done.stdout
+    assert (tmp_path / "data" / "minister" / "minister.sqlite3").exists()
+    listed = minister("games", env=env)
+    assert listed.returncode == 0
+    for shown in (EXAMPLE_ID, "iaapa-1999", "1999-07-20T18:10:00Z", "     4  "):
+        assert shown in listed.stdout
+    by_id = minister("replay", EXAMPLE_ID, env=env)
+    by_file = minister("replay", str(EXAMPLE), env=env)
+    assert by_id.returncode == 0 and by_id.stdout == by_file.stdout
+    again = minister("import", "--if-new", str(EXAMPLE), env=env)
+    assert again.returncode == 0 and "already stored" in again.stdout
+
+
+def test_store_option_before_or_after_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MINISTER_STORE", f"sqlite:{tmp_path / 'env.sqlite3'}")
+    first = f"sqlite:{tmp_path / 'one.sqlite3'}"
+    assert run(capsys, "--store", first, "import", str(EXAMPLE))[0] == 0
+    assert EXAMPLE_ID in run(capsys, "games", "--store", first)[1]
+    assert run(capsys, "games")[1].strip() == "no games stored"  # MINISTER_STORE
+    code, out, _ = run(capsys, "replay", EXAMPLE_ID, "--store", first, "--json")
+    assert code == 0 and f'"id":"{EXAMPLE_ID}"' in out.replace(" ", "")
+
+
+def test_import_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text(encoding="utf-8").replace("A1 1*2*3*1*2*5", "A1 1*2*3*1*2*9"),
+                   encoding="utf-8")
+    code, _, err = run(capsys, "--store", store, "import", str(bad))
+    assert code == 2 and str(bad) in err
+    assert run(capsys, "--store", store, "games")[1].strip() == "no games stored"
+    assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0
+    code, out, _ = run(capsys, "--store", store, "import", str(EXAMPLE))
+    assert code == 0 and "is already stored (4 events)" in out
+    other = tmp_path / "other.toml"
+    other.write_text(EXAMPLE.read_text(encoding="utf-8").replace("18:10:00Z", "18:11:00Z"),
+                     encoding="utf-8")
+    code, _, err = run(capsys, "--store", store, "import", str(other))
+    assert code == 2
+    assert f"game '{EXAMPLE_ID}' is already stored with different events" in err
+    assert "first difference at event 4" in err
+
+
+def test_export_then_import_elsewhere(tmp_path: Path) -> None:
+    source = tmp_path / "g.toml"
+    source.write_text(generated_text(200, 61), encoding="utf-8")
+    one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
+    assert minister("--store", f"sqlite:{one}", "import", str(source)).returncode == 0
+    rolled = minister("--store", f"sqlite:{one}", "roll", "generated-200-61", "--battle",
+                      _battle_of(one, "generated-200-61"), "--count", "3", "--purpose", "attacker round 1")
+    assert rolled.returncode == 0, rolled.stderr
+    assert rolled.stdout.startswith("roll #0 for ")
+    exported = tmp_path / "export.toml"
+    done = minister("export", "generated-200-61", "-o", str(exported), "--store", f"sqlite:{one}")
+    assert done.returncode == 0, done.stderr
+    assert minister("--store", f"sqlite:{two}", "import", str(exported)).returncode == 0
+    assert [s for _, _, s in sqlite_rows(one, "generated-200-61")] == \
+        [s for _, _, s in sqlite_rows(two, "generated-200-61")]
+    stdout = minister("--store", f"sqlite:{one}", "export", "generated-200-61").stdout
+    assert stdout == exported.read_text(encoding="utf-8")
+
+
+def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    source = tmp_path / "g.toml"
+    source.write_text(generated_text(100, 62), encoding="utf-8")
+    assert run(capsys, "--store", store, "import", str(source))[0] == 0
+    battle = _battle_of(tmp_path / "s.sqlite3", "generated-100-62")
+    for count in (2, 3, 1):
+        code, out, _ = run(capsys, "--store", store, "roll", "generated-100-62", "--battle", battle,
+                           "--count", str(count))
+        assert code == 0 and len(out.split(":", 1)[1].split("[")[0].split()) == count
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62",
+                       "--integrity", "generated-100-62")
+    assert code == 0
+    assert "3 verifiable rolls reproduce from the revealed seed (sequence 0-2)" in out
+    assert "103 events, hash chain intact" in out
+    # A roll whose dice were changed in the store no longer reproduces; the chain breaks too.
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 102, dice=[6, 6, 6])
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
+    assert code == 1 and "roll #1 (event 102" in out and "does not reproduce: recorded 6 6 6" in out
+    # Two rolls with one sequence number, one missing: both show.
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, sequence=1)
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
+    assert code == 1 and "roll #1 is recorded 2 times (events 102, 103)" in out
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, sequence=3)
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
+    assert code == 1 and "rolls missing: #2" in out
+
+
+def test_roll_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0
+    code, _, err = run(capsys, "--store", store, "roll", EXAMPLE_ID, "--battle", "Caucasus", "--count", "2")
+    assert code == 2 and "has no dice_seed" in err
+    code, _, err = run(capsys, "--store", store, "roll", "nope", "--battle", "Caucasus", "--count", "2")
+    assert code == 2 and "no game with id 'nope'" in err
+
+
+def test_verify_integrity_after_editing_the_sqlite_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    assert minister("--store", f"sqlite:{path}", "import", str(EXAMPLE)).returncode == 0
+    edit_sqlite_event(path, EXAMPLE_ID, 3, text="Attack #1 - Caucasus (2 INF)\nUkr 7 ARM\n")
+    done = minister("--store", f"sqlite:{path}", "verify", "--integrity", EXAMPLE_ID)
+    assert done.returncode == 1
+    assert "event 3 (DeclarationRecorded): does not match the hash chain" in done.stdout
+
+
+def _battle_of(path: Path, game_id: str) -> str:
+    app = open_store(f"sqlite:{path}")
+    try:
+        return app.game(game_id).battles[-1].territory
+    finally:
+        app.close()
+
+
+def test_stored_events_are_what_the_file_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from application.replayfile import load_replay
+
+    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0
+    app = open_store(store)
+    assert [encode_event(e) for e in app.game_events(EXAMPLE_ID)] == \
+        [encode_event(e) for e in load_replay(EXAMPLE).events]
+    app.close()

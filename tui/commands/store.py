@@ -1,0 +1,196 @@
+"""Store sub-commands: ``import``, ``export``, ``games``, ``roll``, and ``verify --integrity/--dice``.
+
+Every command works on the store named by ``--store`` (before or after the sub-command), else
+``MINISTER_STORE``, else the default SQLite file (:mod:`application.stores`). Exit codes as
+everywhere: 0 success, 1 verification failure, 2 bad input (errors are raised as
+:class:`~domain.errors.MinisterError` and printed by ``tui.cli.main``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from application.app import MinisterApplication
+from application.stores import open_store
+from domain.errors import MinisterError
+from domain.events import game_uuid
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    """``--store SPEC`` on a sub-command (it does not override one given before the sub-command)."""
+    parser.add_argument("--store", default=argparse.SUPPRESS, metavar="SPEC",
+                        help="the store: memory:, sqlite:PATH, postgresql://USER@HOST:PORT/DB or "
+                             "postgres: (default: $MINISTER_STORE, else the SQLite file in the "
+                             "user's data directory)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``import``, ``export``, ``games`` and ``roll``."""
+    parser = subparsers.add_parser("import", help="record a replay file's game in the store",
+                                   description="Record a replay file's game in the store, all its "
+                                               "events in one atomic save.")
+    parser.add_argument("file", metavar="FILE", help="a replay file (minister-replay/1)")
+    parser.add_argument("--if-new", action="store_true",
+                        help="do nothing when the store already holds a game with this id")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_import)
+
+    parser = subparsers.add_parser("export", help="write a stored game as a replay file",
+                                   description="Write a stored game as a replay file that imports "
+                                               "to the same events, with its hash-chain head.")
+    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_export)
+
+    parser = subparsers.add_parser("games", help="list the stored games")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_games)
+
+    parser = subparsers.add_parser(
+        "roll", help="draw verifiable dice for a stored game's battle",
+        description="Draw dice from the game's commit-reveal source (minister-dice/1) with its "
+                    "next roll sequence number and record them.")
+    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
+    parser.add_argument("--count", required=True, type=int, help="how many dice")
+    parser.add_argument("--purpose", default="roll", help="what the dice are for (kept on record)")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_roll)
+
+
+def add_verify_options(parser: argparse.ArgumentParser) -> None:
+    """``--integrity GAME``, ``--dice GAME`` and ``--head HASH`` on ``minister verify``."""
+    parser.add_argument("--integrity", metavar="GAME",
+                        help="recompute a stored game's hash chain; name the first event that "
+                             "no longer matches")
+    parser.add_argument("--head", metavar="HASH",
+                        help="with --integrity: the head hash an export stated, to compare")
+    parser.add_argument("--dice", metavar="GAME",
+                        help="re-check every verifiable roll of a stored game from its revealed seed")
+    add_store_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the store sub-command ``args`` was parsed for."""
+    commands = {"import": cmd_import, "export": cmd_export, "games": cmd_games, "roll": cmd_roll,
+                "verify": verify_store}
+    return commands[args.command](args)
+
+
+@contextmanager
+def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
+    app = open_store(getattr(args, "store", None))
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """``minister import FILE [--if-new]``."""
+    from application.replayfile import load_replay
+    from application.transfer import Outcome, import_replay
+
+    replay = load_replay(args.file)  # the whole file is read and checked before the store is
+    with _store(args) as app:
+        result = import_replay(app, replay, if_new=args.if_new)
+    if result.outcome is Outcome.IMPORTED:
+        print(f"imported {result.game_id}: {result.events} events, head {result.head}")
+    else:
+        later = f"; the store also holds {result.later} later events" if result.later else ""
+        print(f"{result.game_id} is already stored ({result.events} events{later})")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``minister export GAME [-o FILE]``."""
+    from application.transfer import export_game
+
+    with _store(args) as app:
+        text = export_game(app, args.game)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise MinisterError(f"{args.output}: cannot write the file ({error.strerror})") from None
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """``minister games``: id, edition, events, last event time and title of each stored game."""
+    from application.stores import list_games
+
+    with _store(args) as app:
+        games = list_games(app)
+    if not games:
+        print("no games stored")
+        return EXIT_OK
+    width = max(len(game.game_id) for game in games)
+    print(f"{'GAME':<{width}}  {'EDITION':<10}  {'EVENTS':>6}  {'LAST EVENT':<20}  TITLE")
+    for game in games:
+        when = game.last_event_at.strftime("%Y-%m-%dT%H:%M:%SZ") if game.last_event_at else "-"
+        print(f"{game.game_id:<{width}}  {game.edition:<10}  {game.events:>6}  {when:<20}  "
+              f"{game.title or ''}")
+    return EXIT_OK
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    """``minister roll GAME --battle X --count N [--purpose P]``."""
+    from application.dicecmd import draw
+
+    with _store(args) as app:
+        event = draw(app, args.game, args.battle, args.count, args.purpose)
+    print(f"roll #{event.sequence} for {event.battle} ({event.purpose}): "
+          f"{' '.join(str(die) for die in event.dice)}  [event {event.originator_version}]")
+    return EXIT_OK
+
+
+def verify_store(args: argparse.Namespace) -> int:
+    """``minister verify --integrity GAME [--head HASH]`` and/or ``--dice GAME``: 1 on a problem."""
+    failed = False
+    with _store(args) as app:
+        if args.integrity:
+            failed |= not _verify_integrity(app, args.integrity, args.head)
+        if args.dice:
+            failed |= not _verify_dice(app, args.dice)
+    return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None) -> bool:
+    from application.integrity import check_game
+
+    if not app.recorder.select_events(game_uuid(game_id), limit=1):
+        app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
+    check = check_game(app, game_id, head=head)
+    if check.ok:
+        print(f"ok   {game_id}: {check.chain.events} events, hash chain intact, "
+              f"head {check.chain.head}")
+        return True
+    print(f"FAIL {game_id}: integrity")
+    for problem in check.problems:
+        print(f"  {problem}")
+    return False
+
+
+def _verify_dice(app: MinisterApplication, game_id: str) -> bool:
+    from application.dicecmd import check_dice
+
+    check = check_dice(app, game_id)
+    if check.ok:
+        print(f"ok   {game_id}: {check.rolls} verifiable rolls reproduce from the revealed seed "
+              f"(sequence 0-{check.rolls - 1})" if check.rolls
+              else f"ok   {game_id}: no verifiable rolls recorded")
+        return True
+    print(f"FAIL {game_id}: dice")
+    for problem in check.problems:
+        print(f"  {problem}")
+    return False
