@@ -7,6 +7,9 @@ instead of module paths, so stored events survive renames.
 
 from __future__ import annotations
 
+import calendar
+import struct
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -15,7 +18,22 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 
 from domain.events import TOPICS, GameEvent
 
-_ENCODER = msgspec.msgpack.Encoder()
+def _timestamp(obj: Any) -> Any:
+    """Encode a ``datetime`` subclass (a test clock's, say) exactly as msgspec encodes a datetime:
+    the MessagePack timestamp extension, in its smallest form."""
+    if not isinstance(obj, datetime):
+        raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+    aware = obj if obj.tzinfo is not None else obj.replace(tzinfo=UTC)
+    seconds = calendar.timegm(aware.utctimetuple())
+    nanos = aware.microsecond * 1000
+    if nanos == 0 and 0 <= seconds < 2**32:
+        return msgspec.msgpack.Ext(-1, struct.pack(">I", seconds))
+    if 0 <= seconds < 2**34:
+        return msgspec.msgpack.Ext(-1, struct.pack(">Q", (nanos << 34) | seconds))
+    return msgspec.msgpack.Ext(-1, struct.pack(">Iq", nanos, seconds))
+
+
+_ENCODER = msgspec.msgpack.Encoder(enc_hook=_timestamp)
 _DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {
     topic: msgspec.msgpack.Decoder(cls) for topic, cls in TOPICS.items()
 }

@@ -23,7 +23,7 @@ from projections.report import report_dict, report_json, report_text
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Sub-commands that live in their own modules (each has ``add_parser`` and ``run``).
-PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.show")
+PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.ministry", "tui.commands.show")
 
 
 def _plugins() -> list[ModuleType]:
