@@ -18,6 +18,7 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 
 from domain.events import TOPICS, GameEvent
 
+
 def _timestamp(obj: Any) -> Any:
     """Encode a ``datetime`` subclass (a test clock's, say) exactly as msgspec encodes a datetime:
     the MessagePack timestamp extension, in its smallest form."""
