@@ -2,9 +2,9 @@
 
 A die in column ``c`` hits with probability ``c/6`` (AA shots at 1, support shots at the
 battleship's attack 4: :func:`domain.board_layout.hit_value`), so the expected hits of a battle are
-the sum of those probabilities over every die that counts (voided dice do not). The chance of
-scoring at most / at least the actual hits comes from the exact distribution of a sum of
-independent dice with different hit chances (a Poisson binomial distribution).
+the sum of those probabilities over every die that counts: kept and added dice, AA shots included,
+voided dice not. The distribution, the expectation and the mid-rank percentile are the domain's
+(:mod:`domain.odds_dist`), so the panel and the report agree on what "lucky" means.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.board_layout import hit_value
+from domain.odds_dist import expected_hits, hit_distribution, luck_percentile
 from domain.views import BattleView, DiceEntry, SideRound
 
-SIDES = ("attacker", "defender")
+#: A side's dice as (value hit on, number of dice), one entry per value.
+Columns = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,21 +27,29 @@ class SideLuck:
     dice: int
     hits: int
     expected: float
-    #: Hit chance of each die that counts, in the order thrown (for the distribution).
-    chances: tuple[float, ...] = ()
+    columns: Columns = ()
 
     @property
     def surplus(self) -> float:
         """Hits above expectation (negative: below)."""
         return self.hits - self.expected
 
+    def distribution(self) -> list[float]:
+        """P(exactly k hits) for these dice, k = 0..dice."""
+        return hit_distribution(self.columns)
+
     def at_most(self) -> float:
         """The chance of scoring no more hits than this side did (1.0 with no dice)."""
-        return sum(hit_distribution(self.chances)[: self.hits + 1])
+        return sum(self.distribution()[: self.hits + 1])
 
     def at_least(self) -> float:
         """The chance of scoring at least as many hits as this side did."""
-        return sum(hit_distribution(self.chances)[self.hits:])
+        return sum(self.distribution()[self.hits:])
+
+    def percentile(self) -> float | None:
+        """Mid-rank percentile of the hits (50 average, near 0 cold dice, near 100 hot); None
+        without dice."""
+        return luck_percentile(self.columns, self.hits) if self.dice else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +64,6 @@ class BattleLuck:
         return self.attacker if name == "attacker" else self.defender
 
 
-def die_chance(entry: DiceEntry) -> float:
-    """The chance that one die of this entry's column hits."""
-    return hit_value(entry.column) / 6
-
-
 def entry_hits(entry: DiceEntry) -> int:
     """Hits of an entry's dice: the recomputed marks, or the column's value when none are given."""
     if len(entry.hits) == len(entry.values):
@@ -69,34 +74,23 @@ def entry_hits(entry: DiceEntry) -> int:
 
 def side_luck(rounds: Iterable[SideRound]) -> SideLuck:
     """The luck of one side over the given rounds; voided dice do not count."""
-    chances: list[float] = []
+    counts: dict[int, int] = {}
     hits = 0
     for side_round in rounds:
         for entry in side_round.dice:
-            if entry.status == "voided":
+            if entry.status == "voided" or not entry.values:
                 continue
-            chances.extend([die_chance(entry)] * len(entry.values))
+            value = hit_value(entry.column)
+            counts[value] = counts.get(value, 0) + len(entry.values)
             hits += entry_hits(entry)
-    return SideLuck(dice=len(chances), hits=hits, expected=sum(chances), chances=tuple(chances))
+    columns = tuple(sorted(counts.items()))
+    return SideLuck(dice=sum(counts.values()), hits=hits, expected=expected_hits(columns), columns=columns)
 
 
 def battle_luck(battle: BattleView) -> BattleLuck:
     """Hits against expected hits for each side of a battle (its rounds as the view gives them)."""
     return BattleLuck(attacker=side_luck(r.attacker for r in battle.rounds),
                       defender=side_luck(r.defender for r in battle.rounds))
-
-
-def hit_distribution(chances: Sequence[float]) -> list[float]:
-    """P(exactly k hits) for k = 0..len(chances), dice independent with the given hit chances."""
-    dist = [1.0]
-    for p in chances:
-        q = 1.0 - p
-        nxt = [0.0] * (len(dist) + 1)
-        for k, mass in enumerate(dist):
-            nxt[k] += mass * q
-            nxt[k + 1] += mass * p
-        dist = nxt
-    return dist
 
 
 def signed_bars(values: Sequence[float], *, scale: float | None = None) -> tuple[str, str]:

@@ -19,21 +19,39 @@ from typing import Literal
 
 import msgspec
 
-from domain.board_layout import hit_value
 from domain.combat import Column
-from domain.forces import Force
-from domain.units import UnitType, combat_value
-from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound, VoidedDice
-from projections.luck import entry_hits
+from domain.views import BattleView, Finding, GameView, RoundView
+from projections.timeline_text import (
+    ColumnKey,
+    SideName,
+    Span,
+    Tag,
+    battle_spans,
+    casualty_spans,
+    column_dice_spans,
+    column_entries,
+    column_name,
+    column_order,
+    column_spans,
+    force_text,
+    result_text,
+    round_columns,
+    round_spans,
+    round_voided,
+    voided_first_strike,
+)
+
+__all__ = ["ColumnKey", "Node", "NodeKey", "NodeKind", "SideName", "Span", "Tag", "Timeline",
+           "column_dice_spans", "column_entries", "column_name", "column_order", "column_spans",
+           "force_text", "result_text", "round_columns", "round_spans", "round_voided",
+           "voided_first_strike"]
 
 NodeKind = Literal["turn", "battle", "round", "column", "casualties"]
-SideName = Literal["attacker", "defender"]
-#: Span tags the renderers map to styles: plain text, headings, dice and marks.
-Tag = Literal["text", "title", "dim", "hit", "miss", "voided", "added", "reroll", "finding", "variation"]
-Span = tuple[str, Tag]
 Progress = Callable[[int, int], None]
 
 _PROGRESS_EVERY = 500
+#: Battles in the opening part of a big game (a few screens' worth, laid out at once).
+OPENING_BATTLES = 200
 
 
 class Node(msgspec.Struct, frozen=True, array_like=True, gc=False):
@@ -68,50 +86,6 @@ class NodeKey(msgspec.Struct, frozen=True):
     side: SideName | None = None
     column: Column | None = None
     first_strike: bool = False
-
-
-ColumnKey = tuple[SideName, Column, bool]
-
-
-def column_order(key: ColumnKey) -> tuple[int, int]:
-    """The order a round rolls its dice: AA guns and support shots, the attacking submarines'
-    first strike, the attacker's columns ascending, the defender's ascending
-    (spec/replay-format.md, dice queue order)."""
-    side, column, first_strike = key
-    if column == "AA":
-        return (0, 0)
-    if column == "BB":
-        return (1, 0)
-    number = column if isinstance(column, int) else 9
-    if side == "attacker":
-        return (2 if first_strike else 3, number)
-    return (4, number)
-
-
-def round_voided(battle: BattleView, rnd: RoundView, side: SideName) -> list[VoidedDice]:
-    """Original dice of this round and side that no longer count (the round was re-rolled)."""
-    if rnd.origin != "rerolled":
-        return []
-    return [v for v in battle.voided if v.round == rnd.round and v.side == side]
-
-
-def voided_first_strike(side_round: SideRound, column: Column) -> bool:
-    """Whether voided originals of ``column`` belong to its first-strike run: only when the
-    re-rolled round has a first strike in that column and no regular dice there."""
-    kinds = {e.first_strike for e in side_round.dice if e.column == column}
-    return kinds == {True}
-
-
-def round_columns(battle: BattleView, rnd: RoundView) -> list[ColumnKey]:
-    """The columns a round rolled (and the voided columns it replaces), in rolling order."""
-    keys: dict[ColumnKey, None] = {}
-    sides: tuple[tuple[SideName, SideRound], ...] = (("attacker", rnd.attacker), ("defender", rnd.defender))
-    for name, side_round in sides:
-        for entry in side_round.dice:
-            keys[(name, entry.column, entry.first_strike)] = None
-        for voided in round_voided(battle, rnd, name):
-            keys[(name, voided.column, voided_first_strike(side_round, voided.column))] = None
-    return sorted(keys, key=column_order)
 
 
 class Timeline:
@@ -167,13 +141,18 @@ class Timeline:
 
     def _add_round(self, turn: int, b: int, r: int, battle: BattleView, rnd: RoundView, *,
                    variation: bool) -> None:
-        nodes = self.nodes
-        nodes.append(Node("round", turn, b, r, variation=variation))
+        append = self.nodes.append
+        append(Node("round", turn, b, r, None, None, False, variation))
         for side, column, first_strike in round_columns(battle, rnd):
-            nodes.append(Node("column", turn, b, r, side, column, first_strike, variation))
-        nodes.append(Node("casualties", turn, b, r, variation=variation))
+            append(Node("column", turn, b, r, side, column, first_strike, variation))
+        append(Node("casualties", turn, b, r, None, None, False, variation))
 
     def _anchor_findings(self) -> None:
+        # The first battle of each (turn, territory) and of each territory: findings name them so.
+        self._battles_by_name: dict[tuple[str | None, str], int] = {}
+        for b, battle in enumerate(self.main.battles):
+            self._battles_by_name.setdefault((battle.turn, battle.battle), b)
+            self._battles_by_name.setdefault((None, battle.battle), b)
         for finding in self.main.findings:
             at = self._anchor(finding)
             self._finding_node[finding.id] = at
@@ -212,10 +191,7 @@ class Timeline:
     def _battle_named(self, name: str | None, turn: str | None) -> int | None:
         if name is None:
             return None
-        for b, battle in enumerate(self.main.battles):
-            if battle.battle == name and (turn is None or battle.turn == turn):
-                return b
-        return None
+        return self._battles_by_name.get((turn, name))
 
     # -- access --------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -450,135 +426,24 @@ class Timeline:
         return " › ".join(parts)
 
 
-# -- labels -----------------------------------------------------------------------------------
-def battle_spans(battle: BattleView) -> list[Span]:
-    """A battle's heading: territory, kind, status, result, re-roll."""
-    spans: list[Span] = [(battle.battle, "title"), (f" ({battle.kind}) · {battle.status}", "text")]
-    if battle.resume_round is not None:
-        spans.append((f" · re-rolled from round {battle.resume_round}", "reroll"))
-    spans.append((" · " + result_text(battle), "dim"))
-    if battle.finding_ids:
-        count = len(battle.finding_ids)
-        spans.append((f" · {count} finding{'s' if count != 1 else ''}", "finding"))
-    return spans
-
-
-def result_text(battle: BattleView) -> str:
-    """Who won, briefly."""
-    outcome = battle.result
-    if battle.status in ("void", "not_fought", "awaiting") and not battle.rounds:
-        return {"void": "void", "not_fought": "not fought", "awaiting": "awaiting"}[battle.status]
-    if outcome is None or outcome.winner is None:
-        return "unfinished"
-    if outcome.retreated:
-        return "attacker retreated"
-    if outcome.winner.value == "none":
-        return "both destroyed"
-    return f"{outcome.winner.value} wins"
-
-
-def round_spans(battle: BattleView, rnd: RoundView) -> list[Span]:
-    """A round's heading: number, re-roll mark, both sides at its start."""
-    spans: list[Span] = [(f"Round {rnd.round}", "title")]
-    if rnd.origin == "rerolled":
-        begins = battle.resume_round == rnd.round
-        spans.append((" ↻ re-roll begins" if begins else " ↻ re-rolled", "reroll"))
-    spans.append((f" · {force_text(rnd.attacker.units)} v {force_text(rnd.defender.units)}", "text"))
-    return spans
-
-
-def casualty_spans(rnd: RoundView) -> list[Span]:
-    """The round's losses, side by side."""
-    spans: list[Span] = [("Casualties", "title")]
-    if rnd.aa_losses:
-        spans.append((f" · AA took {rnd.aa_losses}", "text"))
-    spans.append((" · Att " + (f"−{rnd.attacker_losses}" if rnd.attacker_losses else "none"), "text"))
-    spans.append((" · Def " + (f"−{rnd.defender_losses}" if rnd.defender_losses else "none"), "text"))
-    return spans
-
-
-def column_name(side: SideName, column: Column, first_strike: bool = False) -> str:
-    """"Att col 3", "Def AA guns", "Att BB support", "Att col 2 first strike"."""
-    who = "Att" if side == "attacker" else "Def"
-    if column == "AA":
-        return f"{who} AA guns"
-    if column == "BB":
-        return f"{who} BB support"
-    return f"{who} col {column}" + (" first strike" if first_strike else "")
-
-
-def column_spans(battle: BattleView, rnd: RoundView, side: SideName, column: Column,
-                 first_strike: bool) -> list[Span]:
-    """One column of one side in one round: its dice, voided and added runs marked, and hits."""
-    side_round = rnd.attacker if side == "attacker" else rnd.defender
-    spans: list[Span] = [(column_name(side, column, first_strike), "title"), (": ", "text")]
-    spans.extend(column_dice_spans(battle, rnd, side, column, first_strike))
-    hits = sum(entry_hits(e) for e in column_entries(side_round, column, first_strike)
-               if e.status != "voided")
-    spans.append((f" = {hits} hit{'s' if hits != 1 else ''}", "dim"))
-    return spans
-
-
-def column_entries(side_round: SideRound, column: Column, first_strike: bool) -> list[DiceEntry]:
-    """The dice entries of one column (one per run of equal status)."""
-    return [e for e in side_round.dice if e.column == column and e.first_strike == first_strike]
-
-
-def column_dice_spans(battle: BattleView, rnd: RoundView, side: SideName, column: Column,
-                      first_strike: bool) -> list[Span]:
-    """The dice of a column as tagged text: ``4*`` hits, ``✗`` voided runs, ``+`` added runs.
-
-    Voided originals of a re-rolled round (``battle.voided``) come first, struck through, unless
-    the round already lists them as a voided entry.
-    """
-    side_round = rnd.attacker if side == "attacker" else rnd.defender
-    entries = column_entries(side_round, column, first_strike)
-    spans: list[Span] = []
-    listed = {e.values for e in entries if e.status == "voided"}
-    if voided_first_strike(side_round, column) == first_strike:
-        for voided in round_voided(battle, rnd, side):
-            if voided.column == column and voided.values not in listed:
-                spans.extend(_dice_run(voided.values, None, column, "voided"))
-                spans.append(("→ ", "dim"))  # the re-rolled dice replace them
-    for entry in entries:
-        spans.extend(_dice_run(entry.values, entry.hits, column, entry.status))
-    if spans and spans[-1] == (" ", "text"):
-        spans.pop()
-    if not spans:
-        spans.append(("no dice", "dim"))
-    return spans
-
-
-def _dice_run(values: tuple[int, ...], hits: tuple[bool, ...] | None, column: Column,
-              status: str) -> list[Span]:
-    threshold = hit_value(column)
-    marks = hits if hits is not None and len(hits) == len(values) else tuple(v <= threshold for v in values)
-    faces = [f"{v}*" if m else str(v) for v, m in zip(values, marks, strict=True)]
-    if status == "voided":
-        return [("✗(" + " ".join(faces) + ")", "voided"), (" ", "text")]
-    if status == "added":
-        return [("+(" + " ".join(faces) + ")", "added"), (" ", "text")]
-    spans: list[Span] = []
-    for face, mark in zip(faces, marks, strict=True):
-        spans.append((face, "hit" if mark else "miss"))
-        spans.append((" ", "text"))
-    return spans
-
-
-def force_text(force: Force) -> str:
-    """A force as notation, or "nothing"."""
-    return str(force) or "nothing"
-
-
-def units_by_column(force: Force, *, attacking: bool) -> dict[int, Force]:
-    """A side's units on the battle board: column (its attack or defence value) → units.
-
-    Units that do not fire (transports, AA guns, industrial complexes) sit in column 0.
-    """
-    columns: dict[int, dict[UnitType, int]] = {}
-    for unit, count in force:
-        columns.setdefault(combat_value(unit, attacking), {})[unit] = count
-    return {value: Force.of(units) for value, units in sorted(columns.items())}
+def opening_part(view: GameView, battles: int = OPENING_BATTLES) -> GameView:
+    """The first battles of a big game (through the first one with a finding, where a viewer
+    opens) and their findings: a timeline of it lays out in no time. The view itself when small."""
+    if len(view.battles) <= battles:
+        return view
+    first: dict[tuple[str | None, str], int] = {}
+    for b, battle in enumerate(view.battles):
+        first.setdefault((battle.turn, battle.battle), b)
+        first.setdefault((None, battle.battle), b)
+    named = [first.get((f.turn, f.battle), first.get((None, f.battle), -1)) for f in view.findings
+             if f.battle is not None]
+    count = max(battles, min((b for b in named if b >= 0), default=0) + 1)
+    if count >= len(view.battles):
+        return view
+    kept: set[tuple[str | None, str]] = {(b.turn, b.battle) for b in view.battles[:count]}
+    kept |= {(None, name) for _, name in kept}
+    findings = tuple(f for f in view.findings if f.battle is None or (f.turn, f.battle) in kept)
+    return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings)
 
 
 # -- helpers ----------------------------------------------------------------------------------

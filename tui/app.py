@@ -1,0 +1,389 @@
+"""The terminal timeline: scrub through a game's battles as rolled and as corrected.
+
+The app shows the projections (:mod:`projections.timeline`, :mod:`projections.luck`) of the
+review's :class:`~domain.views.GameView`; it never reaches into domain internals. The game is read
+and reviewed in a worker thread behind a progress bar. Nothing on screen depends on the clock or
+on animation, so the same game and keys give the same screen on every run.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Mapping
+from typing import ClassVar
+
+import msgspec
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Footer, Header, Label, ProgressBar, Static
+
+from domain.errors import MinisterError
+from domain.views import GameView
+from projections.timeline import Timeline, opening_part
+from tui.loading import GameSource
+from tui.screens.find import FindScreen
+from tui.screens.help import HelpScreen
+from tui.widgets.board import BattleBoard, signatures
+from tui.widgets.findings import FindingsPanel
+from tui.widgets.luck import LuckPanel
+from tui.widgets.palette import TimelineCommands
+from tui.widgets.timeline_view import TimelineView
+
+#: Jumps the ``jump`` action accepts: the Timeline methods of the same name.
+JUMPS = ("first", "last", "next_turn", "prev_turn", "next_battle", "prev_battle", "next_round",
+         "prev_round", "next_finding", "prev_finding")
+#: Actions that need the record as rolled (reviewed after the timeline opens).
+NEEDS_BOTH = ("toggle_view", "toggle_diff")
+
+
+class Progress(Message):
+    """How far the worker has got (stage, fraction done)."""
+
+    def __init__(self, stage: str, fraction: float) -> None:
+        self.stage = stage
+        self.fraction = fraction
+        super().__init__()
+
+
+def _binding(keys: str, action: str, description: str, binding_id: str, help_text: str, *,
+             display: str | None = None, show: bool = True) -> Binding:
+    """A binding with an id (users remap keys by id) and a longer text for the help screen."""
+    return Binding(keys, action, description, show=show, key_display=display, id=binding_id,
+                   tooltip=help_text)
+
+
+def binding_ids() -> set[str]:
+    """Every binding id a keymap may name (the app's, its panels' and its screens')."""
+    found: set[str] = set()
+    for bindings in (MinisterApp.BINDINGS, FindingsPanel.BINDINGS, HelpScreen.BINDINGS, FindScreen.BINDINGS):
+        found.update(b.id for b in bindings if isinstance(b, Binding) and b.id)
+    return found
+
+
+class MinisterApp(App[None]):
+    """``minister show``: the timeline, the battle board, findings and rulings, and luck."""
+
+    TITLE = "minister"
+    COMMANDS: ClassVar = App.COMMANDS | {TimelineCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _binding("right,l,j,down", "step(1)", "next", "timeline.next", "step forward", display="→"),
+        _binding("left,h,k,up", "step(-1)", "prev", "timeline.previous", "step back", display="←"),
+        _binding("home,g", "jump('first')", "first", "timeline.first", "the start", show=False),
+        _binding("end,G", "jump('last')", "last", "timeline.last", "the end", show=False),
+        _binding("t", "jump('next_turn')", "turn", "timeline.next_turn", "next turn"),
+        _binding("T", "jump('prev_turn')", "prev turn", "timeline.previous_turn", "previous turn",
+                 show=False),
+        _binding("b", "jump('next_battle')", "battle", "timeline.next_battle", "next battle"),
+        _binding("B", "jump('prev_battle')", "prev battle", "timeline.previous_battle", "previous battle",
+                 show=False),
+        _binding("r", "jump('next_round')", "round", "timeline.next_round", "next round"),
+        _binding("R", "jump('prev_round')", "prev round", "timeline.previous_round", "previous round",
+                 show=False),
+        _binding("n", "jump('next_finding')", "finding", "timeline.next_finding", "next finding"),
+        _binding("N", "jump('prev_finding')", "prev finding", "timeline.previous_finding",
+                 "previous finding", show=False),
+        _binding("v", "toggle_view", "rolled/corrected", "view.toggle",
+                 "switch the main line: as corrected / as rolled"),
+        _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
+        _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
+        _binding("f1,question_mark", "help", "help", "app.help", "this help", display="?"),
+        _binding("q", "quit", "quit", "app.quit", "quit"),
+    ]
+
+    CSS = """
+    #crumb { height: 1; padding: 0 1; background: $boost; }
+    #loading { height: auto; padding: 1 2; }
+    #loading ProgressBar { margin-top: 1; }
+    #main { height: 1fr; display: none; }
+    #left { width: 46; }
+    .-diff #left { width: 34; }
+    TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
+    TimelineView:focus { border: round $accent; }
+    LuckPanel { height: 14; }
+    #right { width: 1fr; }
+    #boards { height: 1fr; }
+    #boards BattleBoard { height: 1fr; width: 1fr; }
+    #other-board { display: none; }
+    FindingsPanel { height: 12; }
+    FindingsPanel:focus { border: round $accent; }
+    """
+
+    def __init__(self, source: GameSource, *, keymap: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self._source = source
+        self._keymap_given: dict[str, str] = dict(keymap or {})
+        if keymap:
+            self.set_keymap(keymap)
+        self.corrected: GameView | None = None
+        #: The record as rolled: None until the worker has reviewed it (after the timeline opens).
+        self.rolled: GameView | None = None
+        self._timelines: dict[bool, Timeline] = {}
+        #: Which history is the main line: False as corrected (the default), True as rolled.
+        self.as_rolled = False
+        #: Whether the two histories are shown side by side.
+        self.diff = False
+        #: The current node of the timeline shown.
+        self.position = 0
+        self.last_query = ""
+        self.last_message = ""
+        self._background = ""
+        self._painted = threading.Event()
+
+    # -- layout and loading ----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        """Header, where-am-I line, the loading bar (until loaded), the panels, the key footer."""
+        yield Header(show_clock=False)
+        yield Static("Loading…", id="crumb")
+        with Vertical(id="loading"):
+            yield Label("Reading the game…", id="loading-stage")
+            yield ProgressBar(total=100, show_eta=False, id="progress")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield TimelineView(id="timeline")
+                yield LuckPanel(id="luck")
+            with Vertical(id="right"):
+                with Horizontal(id="boards"):
+                    yield BattleBoard(id="board")
+                    yield BattleBoard(id="other-board")
+                yield FindingsPanel(id="findings")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start reading the game in a worker thread."""
+        self.run_worker(self._load, thread=True, exclusive=True, name="load", group="load")
+
+    @property
+    def ready(self) -> bool:
+        """Whether both histories are loaded (the ``v`` switch and the diff need both)."""
+        return self.rolled is not None
+
+    def _load(self) -> None:
+        """Worker: the corrected history first (the timeline opens on it), then the record as rolled."""
+        def report(stage: str, fraction: float) -> None:
+            # post_message is thread-safe and does not wait for the screen (call_from_thread would).
+            self.post_message(Progress(stage, fraction))
+
+        try:
+            corrected = self._source.corrected(report)
+            # A big game is millions of objects that live as long as the app: keep the cyclic
+            # garbage collector from walking them again and again (its pauses show on key presses).
+            gc.freeze()
+            report("Laying out the timeline", 0.9)
+            # Open on the first battles at once; lay out the rest while the user looks around.
+            head = opening_part(corrected)
+            self.call_from_thread(self._on_loaded, corrected, Timeline(head))
+            self._painted.wait(timeout=5.0)  # the first paint has the interpreter to itself
+            if head is not corrected:
+                self.call_from_thread(self._replace, Timeline(corrected), "reviewing the record as rolled…")
+            rolled = self._source.as_rolled(lambda stage, fraction: None)
+            both = Timeline(corrected, rolled)
+            # The record as the main line too, so the first ``v`` does not wait for its layout.
+            record = Timeline(rolled, corrected)
+            gc.freeze()
+        except MinisterError as error:
+            self.call_from_thread(self.exit, None, 2, f"minister: {error}")
+            return
+        self.call_from_thread(self._on_complete, rolled, both, record)
+
+    def on_progress(self, message: Progress) -> None:
+        """The loader's progress, on the loading screen."""
+        if self.current_timeline is not None:
+            return
+        self.query_one("#loading-stage", Label).update(message.stage)
+        self.query_one("#progress", ProgressBar).update(progress=round(100 * message.fraction))
+
+    def _on_loaded(self, corrected: GameView, timeline: Timeline) -> None:
+        self.corrected = corrected
+        self._timelines[False] = timeline
+        self.title = f"minister · {corrected.title or corrected.game_id}"
+        self.query_one("#loading").display = False
+        self.query_one("#main").display = True
+        self._background = ("laying out the rest of the game…" if len(timeline.main.battles)
+                            < len(corrected.battles) else "reviewing the record as rolled…")
+        self._show(timeline, timeline.opening())
+        self.query_one(TimelineView).focus()
+        self.call_after_refresh(self._painted.set)
+
+    def _on_complete(self, rolled: GameView, timeline: Timeline, record: Timeline) -> None:
+        """The record as rolled is in: swap in the timeline with its variations."""
+        self.rolled = rolled
+        self._timelines.setdefault(True, record)
+        self._replace(timeline, "")
+        self.refresh_bindings()
+
+    def _replace(self, timeline: Timeline, background: str) -> None:
+        """A fuller corrected timeline is ready: show it in place of the one shown, keeping the place."""
+        self._background = background
+        previous = self._timelines.get(False)
+        self._timelines[False] = timeline
+        if not self.as_rolled:
+            key = previous.key(self.position) if previous is not None and len(previous) else None
+            self._show(timeline, timeline.locate(key) if key is not None else timeline.opening())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The switch and the diff wait for the record as rolled (shown greyed out until then)."""
+        if action in NEEDS_BOTH and not self.ready:
+            return None
+        return True
+
+    # -- state -----------------------------------------------------------------------------------
+    @property
+    def current_timeline(self) -> Timeline | None:
+        """The timeline shown (None while loading)."""
+        return self._timelines.get(self.as_rolled)
+
+    def timeline_for(self, as_rolled: bool) -> Timeline:
+        """The timeline with the given history as main line (the as-rolled one made on first use)."""
+        found = self._timelines.get(as_rolled)
+        if found is None:
+            assert self.corrected is not None and self.rolled is not None
+            main, other = ((self.rolled, self.corrected) if as_rolled else (self.corrected, self.rolled))
+            found = Timeline(main, other)
+            self._timelines[as_rolled] = found
+        return found
+
+    def _mode(self, as_rolled: bool) -> str:
+        return "as rolled (the record)" if as_rolled else "as corrected (main line)"
+
+    def _show(self, timeline: Timeline, index: int) -> None:
+        view = self.query_one(TimelineView)
+        view.border_title = f"Timeline · {self._mode(self.as_rolled)}"
+        view.show(timeline, index)
+        self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled)
+        self.position = view.cursor
+        self._refresh_point()
+
+    def goto(self, index: int) -> None:
+        """Move the timeline to node ``index`` and show that point everywhere."""
+        timeline = self.current_timeline
+        if timeline is None or not len(timeline):
+            return
+        index = min(max(0, index), len(timeline) - 1)
+        if index == self.position:
+            return
+        self.position = index
+        self.query_one(TimelineView).move_to(index)
+        self._refresh_point()
+
+    def _refresh_point(self) -> None:
+        timeline = self.current_timeline
+        if timeline is None:
+            return
+        crumb = self.query_one("#crumb", Static)
+        if not len(timeline):
+            crumb.update("This game has no battles.", layout=False)
+            return
+        i = self.position
+        note = "".join(f"   ·   {text}" for text in (self.last_message, self._background) if text)
+        crumb.update(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}", layout=False)
+        self.last_message = ""
+        board = self.query_one("#board", BattleBoard)
+        other_board = self.query_one("#other-board", BattleBoard)
+        if self.diff:
+            other = self.timeline_for(not self.as_rolled)
+            j = other.locate(msgspec.structs.replace(timeline.key(i), as_rolled=other.as_rolled))
+            board.show(timeline, i, title=f"Board · {self._mode(self.as_rolled)}", compact=True,
+                       compare=signatures(other, j))
+            other_board.show(other, j, title=f"Board · {self._mode(not self.as_rolled)}", compact=True,
+                             compare=signatures(timeline, i))
+        else:
+            board.show(timeline, i, title=f"Battle board · {self._mode(self.as_rolled)}")
+        findings = timeline.findings_at(i) or timeline.findings_of(i)
+        self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
+        self.query_one(LuckPanel).show(timeline, i)
+
+    # -- actions ---------------------------------------------------------------------------------
+    def action_step(self, delta: int) -> None:
+        """Move ``delta`` points along the line."""
+        timeline = self.current_timeline
+        if timeline is not None:
+            self.goto(timeline.step(self.position, delta))
+
+    def action_jump(self, where: str) -> None:
+        """Jump: first, last, or next/previous turn, battle, round or finding."""
+        timeline = self.current_timeline
+        if timeline is None or where not in JUMPS:
+            return
+        if where in ("first", "last"):
+            target = timeline.first() if where == "first" else timeline.last()
+        else:
+            target = getattr(timeline, where)(self.position)
+        if target == self.position and where.endswith("finding"):
+            self.last_message = "no further finding" if where.startswith("next") else "no earlier finding"
+            self._refresh_point()
+        self.goto(target)
+
+    def action_toggle_view(self) -> None:
+        """Switch the main line between as corrected and as rolled, keeping the place."""
+        timeline = self.current_timeline
+        if timeline is None:
+            return
+        key = timeline.key(self.position) if len(timeline) else None
+        self.as_rolled = not self.as_rolled
+        target = self.timeline_for(self.as_rolled)
+        # Land on the other history at the same point (its main line), not on the variation.
+        if key is not None:
+            key = msgspec.structs.replace(key, as_rolled=target.as_rolled)
+        self._show(target, target.locate(key) if key is not None else 0)
+
+    def action_toggle_diff(self) -> None:
+        """Show or hide the other history's board beside this one."""
+        if self.current_timeline is None:
+            return
+        self.diff = not self.diff
+        self.query_one("#other-board").display = self.diff
+        self.set_class(self.diff, "-diff")
+        self._refresh_point()
+
+    def action_find(self) -> None:
+        """Ask for a text and move to the next line containing it."""
+        if self.current_timeline is None:
+            return
+
+        def found(query: str | None) -> None:
+            timeline = self.current_timeline
+            if not query or timeline is None:
+                return
+            self.last_query = query
+            target = timeline.search(query, self.position)
+            if target is None:
+                self.last_message = f"“{query}” not found"
+                self._refresh_point()
+            else:
+                self.goto(target)
+
+        self.push_screen(FindScreen(self.last_query), found)
+
+    def help_keys(self) -> list[tuple[str, str]]:
+        """Each binding's keys (as remapped) and description, for the help screen."""
+        rows: list[tuple[str, str]] = []
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            keys = self._keymap_given.get(binding.id or "", binding.key)
+            shown = ", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(","))
+            rows.append((shown, f"{binding.tooltip or binding.description}  [{binding.id}]"))
+        palette = self.get_key_display(Binding("ctrl+p", ""))
+        rows.append((palette, "command palette: go to turn …, go to battle …, go to finding …"))
+        rows.append(("tab", "move between the timeline and the findings (Enter on a finding jumps to it)"))
+        return rows
+
+    def action_help(self) -> None:
+        """Show the keys and the legend."""
+        self.push_screen(HelpScreen(self.help_keys()))
+
+    # -- messages --------------------------------------------------------------------------------
+    def on_timeline_view_moved(self, message: TimelineView.Moved) -> None:
+        """A click on the timeline."""
+        self.goto(message.index)
+
+    def on_findings_panel_selected(self, message: FindingsPanel.Selected) -> None:
+        """Enter on a finding: move the timeline to it."""
+        timeline = self.current_timeline
+        if timeline is None:
+            return
+        index = timeline.finding_node(message.finding_id)
+        if index is not None:
+            self.goto(index)

@@ -1,0 +1,83 @@
+"""Where the timeline app gets its game: the two reviews, made in a worker thread.
+
+The corrected history comes first so the timeline can open on it; the record as rolled (the
+variations, the ``v`` switch and the diff) follows while the user already looks around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import msgspec
+
+from domain.views import GameView
+
+#: ``progress(stage, fraction done)`` as a source works.
+ProgressFn = Callable[[str, float], None]
+
+
+class GameSource(Protocol):
+    """Both reviews of one game, in the order the app needs them."""
+
+    def corrected(self, progress: ProgressFn) -> GameView:
+        """The history as corrected (read the game first if needed)."""
+        ...
+
+    def as_rolled(self, progress: ProgressFn) -> GameView:
+        """The record as rolled (called after :meth:`corrected`)."""
+        ...
+
+
+class FileSource:
+    """A replay file or a stored game id, read and reviewed on demand."""
+
+    def __init__(self, ref: str, *, store: str | None = None) -> None:
+        self.ref = ref
+        self.store = store
+        self._game: object | None = None
+
+    def _read(self, progress: ProgressFn) -> object:
+        if self._game is None:
+            from application.services import open_game
+
+            progress(f"Reading {self.ref}", 0.0)
+            self._game = open_game(self.ref, store=self.store)
+        return self._game
+
+    def corrected(self, progress: ProgressFn) -> GameView:
+        """Read the game and review it as corrected."""
+        from domain.game import Game
+        from domain.review import review
+
+        game = self._read(progress)
+        assert isinstance(game, Game)
+        progress("Reviewing the record: the history as corrected", 0.5)
+        return review(game)
+
+    def as_rolled(self, progress: ProgressFn) -> GameView:
+        """Review the game as rolled."""
+        from domain.game import Game
+        from domain.review import review
+
+        game = self._read(progress)
+        assert isinstance(game, Game)
+        progress("Reviewing the record as rolled", 0.0)
+        return review(game, as_rolled=True)
+
+
+class ViewsSource:
+    """Views already made (tests, benchmarks)."""
+
+    def __init__(self, corrected: GameView, as_rolled: GameView | None = None) -> None:
+        self._corrected = corrected
+        self._as_rolled = as_rolled if as_rolled is not None else msgspec.structs.replace(
+            corrected, as_rolled=True)
+
+    def corrected(self, progress: ProgressFn) -> GameView:
+        """The corrected view given."""
+        return self._corrected
+
+    def as_rolled(self, progress: ProgressFn) -> GameView:
+        """The as-rolled view given (the corrected one marked as rolled, when none was)."""
+        return self._as_rolled

@@ -1,0 +1,1 @@
+"""The timeline app's widgets."""

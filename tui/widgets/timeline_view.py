@@ -1,0 +1,145 @@
+"""The timeline as one scrolling line of points, drawn with Textual's Line API.
+
+Only the rows on screen are rendered (``render_line``), so a game of hundreds of thousands of
+points costs no more to show than a short one.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.segment import Segment
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from projections.timeline import Timeline
+from tui.widgets.styles import TAG_STYLES
+
+#: Rows kept visible above and below the cursor when scrolling.
+SCROLL_MARGIN = 3
+#: Rendered rows kept (a screenful many times over).
+STRIP_CACHE = 4096
+_INDENT = 2
+
+
+class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
+    """A virtual list of timeline nodes with a cursor; keys are the app's (so they can be remapped)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"timeline--cursor", "timeline--finding"}
+
+    DEFAULT_CSS = """
+    TimelineView {
+        overflow-x: hidden;
+        overflow-y: auto;
+        /* No scrollbar: repainting one costs more than the rows (the header says where you are). */
+        scrollbar-size-vertical: 0;
+    }
+    TimelineView > .timeline--cursor {
+        background: $accent 40%;
+        text-style: bold;
+    }
+    TimelineView:focus > .timeline--cursor {
+        background: $accent;
+        color: $text;
+    }
+    TimelineView > .timeline--finding {
+        color: $error;
+        text-style: bold;
+    }
+    """
+
+    class Moved(Message):
+        """The cursor moved to another node."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.timeline: Timeline | None = None
+        self.cursor = 0
+        self._strips: dict[tuple[int, bool, int], Strip] = {}
+        #: Rows rendered since the timeline was set (the benchmark's "first paint" signal).
+        self.rendered_rows = 0
+
+    def show(self, timeline: Timeline, cursor: int = 0) -> None:
+        """Show a timeline with the cursor at ``cursor``."""
+        self.timeline = timeline
+        self._strips.clear()
+        self.rendered_rows = 0
+        self.virtual_size = Size(self.size.width, len(timeline))
+        self.cursor = min(max(0, cursor), max(0, len(timeline) - 1))
+        self._keep_visible()
+        self.refresh()
+
+    def move_to(self, index: int) -> None:
+        """Put the cursor on node ``index`` and bring it into view."""
+        if self.timeline is None:
+            return
+        index = min(max(0, index), max(0, len(self.timeline) - 1))
+        old, self.cursor = self.cursor, index
+        if old != index:
+            self.refresh_line(old)
+            self.refresh_line(index)
+        self._keep_visible()
+
+    def _keep_visible(self) -> None:
+        """Scroll when the cursor nears an edge: by a third of a page at a time, not a line, so
+        that most steps repaint two rows rather than the whole view."""
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_y)
+        margin = min(SCROLL_MARGIN, (height - 1) // 2)
+        if self.cursor < top + margin:
+            self.scroll_to(y=max(0, self.cursor - (2 * height) // 3), animate=False)
+        elif self.cursor >= top + height - margin:
+            self.scroll_to(y=max(0, self.cursor - height // 3), animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the virtual width equal to the widget (labels are cropped, never scrolled)."""
+        if self.timeline is not None:
+            self.virtual_size = Size(event.size.width, len(self.timeline))
+            self._keep_visible()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click moves the cursor to the clicked row."""
+        if self.timeline is None:
+            return
+        index = round(self.scroll_y) + event.y
+        if 0 <= index < len(self.timeline):
+            self.post_message(self.Moved(index))
+
+    def render_line(self, y: int) -> Strip:
+        """One row: cursor gutter, finding mark, indentation and the node's label."""
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        timeline = self.timeline
+        index = round(self.scroll_y) + y
+        if timeline is None or index >= len(timeline):
+            return Strip.blank(width, base)
+        self.rendered_rows += 1
+        key = (index, index == self.cursor and self.has_focus, width)
+        cached = self._strips.get(key)
+        if cached is not None:
+            return cached
+        if len(self._strips) > STRIP_CACHE:
+            self._strips.clear()
+        node = timeline.nodes[index]
+        finding = bool(timeline.findings_at(index))
+        gutter = "▶" if index == self.cursor else " "
+        segments = [Segment(gutter, base)]
+        if finding:
+            segments.append(Segment("!", self.get_component_rich_style("timeline--finding")))
+        else:
+            segments.append(Segment(" ", base))
+        segments.append(Segment(" " * (node.depth * _INDENT), base))
+        for part, tag in timeline.spans(index):
+            segments.append(Segment(part, base + TAG_STYLES[tag]))
+        strip = Strip(segments).crop_extend(0, width, base)
+        if index == self.cursor:
+            strip = strip.apply_style(self.get_component_rich_style("timeline--cursor"))
+        self._strips[key] = strip
+        return strip
