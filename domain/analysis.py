@@ -11,6 +11,7 @@ units typed are kept beside as the record's claims; the findings compare them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.board_layout import hit_value, layout
 from domain.combat import Column, Outcome, RetreatCondition, Side, Winner
@@ -82,8 +83,7 @@ class _Assigned:
         return sum(1 for unit, hit in self.dice if hit and unit is not None and unit.is_sub)
 
 
-@dataclass(frozen=True)
-class TypedDie:
+class TypedDie(NamedTuple):
     """One recorded die with the column and unit type the typed units give it."""
 
     column: int

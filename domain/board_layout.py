@@ -9,6 +9,7 @@ BMB, TRN, SUB, AC, BB (replay format, "Supplied dice form one queue per battle")
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from domain.combat import Column, DiceRequest, Die
 from domain.forces import Force
@@ -19,6 +20,12 @@ BoardColumn = tuple[int, tuple[UnitType, ...]]
 
 
 def layout(force: Force, attacking: bool) -> list[BoardColumn]:
+    """The columns ``force`` fires in (a fresh list: callers may extend it); see :func:`_layout`."""
+    return list(_layout(force, attacking))
+
+
+@lru_cache(maxsize=8192)
+def _layout(force: Force, attacking: bool) -> tuple[BoardColumn, ...]:
     """The columns ``force`` fires in, ascending, each with one entry per die.
 
     Heavy Bombers throw three dice each when attacking (rules matrix, Heavy Bombers); units
@@ -32,7 +39,7 @@ def layout(force: Force, attacking: bool) -> list[BoardColumn]:
         if value <= 0 or per_unit <= 0:
             continue
         columns.setdefault(value, []).extend([unit] * (count * per_unit))
-    return [(value, tuple(columns[value])) for value in sorted(columns)]
+    return tuple((value, tuple(columns[value])) for value in sorted(columns))
 
 
 def dice_needed(force: Force, attacking: bool) -> int:

@@ -102,11 +102,16 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
     def __sub__(self, other: Force) -> Force:
         if not self.contains(other):
             raise ValueError(f"cannot remove {other} from {self}")
-        return Force.of({unit: count - other[unit] for unit, count in self.items})
+        return self.minus_available(other)
 
     def minus_available(self, other: Force) -> Force:
         """Subtract what is there to subtract, ignoring the rest."""
-        return Force.of({unit: max(0, count - other[unit]) for unit, count in self.items})
+        if not other.items:
+            return self
+        # Removing keeps the canonical order, so no sorting is needed.
+        less = dict(other.items)
+        return Force(tuple((unit, count - less.get(unit, 0)) for unit, count in self.items
+                           if count > less.get(unit, 0)))
 
     # -- output ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, int]:

@@ -9,10 +9,11 @@ units." Part 13 (1999) defers to "the IAAPA default orders of losses", the same 
 from __future__ import annotations
 
 import enum
+from functools import lru_cache
 
 import msgspec
 
-from domain.forces import Force
+from domain.forces import EMPTY, Force
 from domain.units import UnitType
 
 U = UnitType
@@ -55,6 +56,12 @@ class OrderOfLoss(msgspec.Struct, frozen=True):
 
     def choose(self, present: Force, hits: int, *, sub_hits: int = 0,
                air_only_hits: int = 0) -> Force:
+        """Casualties for ``hits`` hits on ``present``; see :func:`_choose`."""
+        if hits <= 0:
+            return EMPTY
+        return _choose(self, present, hits, sub_hits, air_only_hits)
+
+    def _choose(self, present: Force, hits: int, sub_hits: int, air_only_hits: int) -> Force:
         """Casualties for ``hits`` hits on ``present``.
 
         ``sub_hits`` of the hits were scored by submarines and never fall on aircraft;
@@ -90,6 +97,13 @@ class OrderOfLoss(msgspec.Struct, frozen=True):
             if not (any_hits or sub_left):
                 break
         return Force.from_units(taken)
+
+
+@lru_cache(maxsize=16384)
+def _choose(order: OrderOfLoss, present: Force, hits: int, sub_hits: int, air_only_hits: int) -> Force:
+    """Casualties are a pure function of the order, the units and the hits: reviews of long
+    games meet the same few thousand cases again and again, so they are remembered."""
+    return order._choose(present, hits, sub_hits, air_only_hits)
 
 
 _LAND_ATTACK = (U.INF, U.ARM, U.FTR, U.BMB)

@@ -29,45 +29,59 @@ class UnitType(enum.Enum):
     AA = "AA"
     IC = "IC"
 
+    # Members are singletons compared by identity: hash them by identity too, in C (Enum's
+    # own __hash__ is Python code hashing the name, and units are dict keys everywhere).
+    __hash__ = object.__hash__
+
+    # The facts below are looked up millions of times while a game is reviewed; each member
+    # caches them as plain attributes (set once, after PROFILES exists) so no lookup hashes it.
+    _profile: UnitProfile
+    _base: UnitType
+    _order: int
+    _air: bool
+    _sea: bool
+    _sub: bool
+    _combatant: bool
+
     @property
     def profile(self) -> UnitProfile:
         """The unit's combat profile."""
-        return PROFILES[self]
+        return self._profile
 
     @property
     def base(self) -> UnitType:
         """The undeveloped type (``JFTR`` -> ``FTR``); the type itself otherwise."""
-        return PROFILES[self].base or self
+        return self._base
 
     @property
     def order(self) -> int:
         """Position in the canonical order INF, ARM, FTR, BMB, TRN, SUB, AC, BB."""
-        return _ORDER[self]
+        return self._order
 
     @property
     def is_air(self) -> bool:
         """Aircraft: hit by AA guns, never by submarines."""
-        return PROFILES[self].air
+        return self._air
 
     @property
     def is_sea(self) -> bool:
         """Naval units."""
-        return PROFILES[self].sea
+        return self._sea
 
     @property
     def is_land(self) -> bool:
         """Ground units (including AA guns and industrial complexes)."""
-        return not (PROFILES[self].air or PROFILES[self].sea)
+        return not (self._air or self._sea)
 
     @property
     def is_sub(self) -> bool:
         """Submarines (developed or not)."""
-        return self.base is UnitType.SUB
+        return self._sub
 
     @property
     def is_combatant(self) -> bool:
         """Units that can be taken as casualties (AA guns and ICs are captured, never hit)."""
-        return self not in (UnitType.AA, UnitType.IC)
+        return self._combatant
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +118,15 @@ PROFILES: dict[UnitType, UnitProfile] = {
     UnitType.IC: UnitProfile(0, 0, 0, 15),
 }
 
-_ORDER = {unit: index for index, unit in enumerate(UnitType)}
+for _index, _unit in enumerate(UnitType):
+    _unit._profile = PROFILES[_unit]
+    _unit._base = PROFILES[_unit].base or _unit
+    _unit._order = _index
+    _unit._air = PROFILES[_unit].air
+    _unit._sea = PROFILES[_unit].sea
+    _unit._combatant = _unit not in (UnitType.AA, UnitType.IC)
+for _unit in UnitType:
+    _unit._sub = _unit._base is UnitType.SUB
 
 #: Names accepted for each unit type (upper case, singular); plurals are handled by the parser.
 ALIASES: dict[str, UnitType] = {
