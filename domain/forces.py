@@ -85,7 +85,10 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
 
     def combatants(self) -> Force:
         """Units that can be hit (without AA guns and industrial complexes)."""
-        return self.where(lambda unit: unit.is_combatant)
+        for unit, _ in self.items:
+            if not unit.is_combatant:
+                return self.where(lambda u: u.is_combatant)
+        return self
 
     def contains(self, other: Force) -> bool:
         """Whether every unit of ``other`` is in this force."""
