@@ -98,7 +98,7 @@ class MinisterApp(App[None]):
     #loading { height: auto; padding: 1 2; }
     #loading ProgressBar { margin-top: 1; }
     #main { height: 1fr; display: none; }
-    #left { width: 46; }
+    #left { width: 42%; min-width: 46; }
     .-diff #left { width: 34; }
     TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
     TimelineView:focus { border: round $accent; }
