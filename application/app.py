@@ -5,7 +5,8 @@ own defaults live in :mod:`application.stores`. Saving a game's events is one at
 a malformed record never leaves a partial game behind. Recording links the events into the game's
 hash chain (:mod:`application.integrity`) and snapshots the state every few events
 (:mod:`application.timetravel`); :meth:`MinisterApplication.append` retries on a version clash so
-concurrent writers never lose an event.
+concurrent writers never lose an event. The latest state of the games last read is kept in
+memory, so the game at any of its events is derived from it (:meth:`domain.game.Game.at`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -24,7 +25,7 @@ from eventsourcing.utils import get_topic
 
 from application.integrity import GENESIS, chain_events
 from application.mapper import MsgspecMapper, NullTranscoder
-from application.timetravel import SNAPSHOT_INTERVAL, state_at, take_snapshots, version_at
+from application.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
 from domain.errors import MinisterError
 from domain.events import GameEvent, game_uuid
 from domain.game import Game
@@ -49,6 +50,11 @@ class MinisterApplication(Application[UUID]):
         "MAPPER_TOPIC": get_topic(MsgspecMapper),
         "TRANSCODER_TOPIC": get_topic(NullTranscoder),
     }
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        #: The latest state of the games last read (time travel derives earlier ones from it).
+        self.latest_games = LatestGames()
 
     def record(self, events: Sequence[GameEvent]) -> list[GameEvent]:
         """Store events atomically (all or nothing), linked into their game's hash chain.
@@ -87,8 +93,11 @@ class MinisterApplication(Application[UUID]):
         return previous or GENESIS
 
     def game(self, game_id: str, *, version: int | None = None) -> Game:
-        """The Game called ``game_id`` (at ``version`` when given), from the nearest snapshot."""
-        game = state_at(self, game_uuid(game_id), version)
+        """The Game called ``game_id`` (at ``version`` when given; the latest stored otherwise).
+
+        A fresh object each time: changing it changes nothing the application keeps.
+        """
+        game = self.latest_games.game_at(self, game_uuid(game_id), version)
         if game is None:
             raise UnknownGameError(f"no game with id {game_id!r} in the store")
         return game

@@ -1,12 +1,18 @@
 """Time travel: a stored game as of any event, by version or by the time an event happened.
 
-Snapshots of the Game state (:class:`domain.events.GameSnapshot`, msgspec MessagePack of
-:class:`domain.game.Game`) are taken every :data:`SNAPSHOT_INTERVAL` events when events are
-recorded, so the game at version ``N`` is the latest snapshot at or before ``N`` plus at most
-``SNAPSHOT_INTERVAL - 1`` events folded on top. Snapshots are derived data: they live in the
-snapshot store, outside the hash chain, and one that does not decode (the Game's shape changed
-since it was taken: its topic carries a fingerprint of the state's schema) is ignored in favour
-of folding the events. ``minister verify --integrity`` checks them against the events.
+The Game state only grows and numbers every entry, so the game at any earlier event is a
+filter of a later state (:meth:`domain.game.Game.at`, exact by construction and by test). The
+application keeps the latest state of the games it was asked about (:class:`LatestGames`); a
+game at version ``N`` is then that state filtered, after reading only the events stored since
+(by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
+
+Cold, the latest state is the latest snapshot plus the events after it. Snapshots of the Game
+state (:class:`domain.events.GameSnapshot`, msgspec MessagePack of :class:`domain.game.Game`)
+are taken every :data:`SNAPSHOT_INTERVAL` events when events are recorded. They are derived
+data: they live in the snapshot store, outside the hash chain, and one that does not decode (the
+Game's shape changed since it was taken: its topic carries a fingerprint of the state's schema)
+is ignored in favour of folding the events. ``minister verify --integrity`` checks them against
+the events.
 
 Folding and decoding create many small objects that all stay alive, so the cyclic garbage
 collector only costs time here; it is paused while a Game is built (see :func:`no_gc`).
@@ -16,6 +22,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -25,19 +33,20 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
-from application.reading import read_events
+from application.reading import iter_events, read_events
 from domain.events import GameEvent, GameSnapshot, game_uuid
 from domain.game import Game, project_game
 
 if TYPE_CHECKING:
     from application.app import MinisterApplication
 
-#: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game. Time
-#: travel costs fetching and decoding the nearest snapshot (the whole Game state: ~3 MB and
-#: ~19 ms at the end of that game) plus folding the events after it (~14 us each with reading).
-#: Measured medians were flat from 100 to 1000 events (decoding dominates) while snapshot
-#: storage fell from 154 MB to 17 MB; 500 keeps the worst tail under ~7 ms at 32 MB.
-SNAPSHOT_INTERVAL = 500
+#: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
+#: Snapshots only serve a cold start (the first look at a game in a process): decoding the
+#: latest one (the whole Game state, ~3.4 MB at the end of that game: most of the ~40 ms) plus
+#: folding the events after it (~2 us each). Measured cold times were flat from 100 to 2500
+#: events while storage fell from 170 MB to 8 MB; 1000 keeps the tail to fold at ~2 ms and
+#: the snapshots at ~18 MB (import 0.8 s).
+SNAPSHOT_INTERVAL = 1000
 
 _STATE_DECODER = msgspec.msgpack.Decoder(Game)
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -129,7 +138,65 @@ def state_at(app: MinisterApplication, originator_id: UUID, version: int | None)
             if found and isinstance(found[0], GameSnapshot):
                 game = decode_snapshot(found[0])
                 after = found[0].originator_version if game is not None else None
-        return project_game(game, stored_events(app, originator_id, gt=after, lte=version))
+        return project_game(game, iter_events(app, originator_id, gt=after, lte=version))
+
+
+class LatestGames:
+    """The latest state of the games last asked about, to derive any earlier state from.
+
+    Stored events never change, so a state stays right for every version it has seen; events
+    stored since are read and folded in when a later version (or the latest) is asked for. At
+    most ``size`` games are kept (the least recently used goes). Thread-safe.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def game_at(self, app: MinisterApplication, originator_id: UUID, version: int | None) -> Game | None:
+        """The Game at ``version`` (the latest when None or past the last event), or None when
+        the store has no such game (or none yet at that version)."""
+        with self._lock, no_gc():
+            game = self._kept(app, originator_id, version)
+            if game is None or (version is not None and version < game.version - game.seq):
+                return None
+            return game.at(game.version if version is None else min(version, game.version))
+
+    def version_at(self, app: MinisterApplication, originator_id: UUID, moment: datetime) -> int | None:
+        """The version of the game's last event that happened at or before ``moment`` (None:
+        none did, or no such game)."""
+        with self._lock, no_gc():
+            game = self._kept(app, originator_id, None)
+            return None if game is None else game.version_at(moment)
+
+    def _kept(self, app: MinisterApplication, originator_id: UUID, version: int | None) -> Game | None:
+        """The kept state, brought up to ``version`` (to the last stored event when None)."""
+        game = self._games.pop(originator_id, None)
+        if game is None:
+            game = state_at(app, originator_id, None)  # cold: the latest snapshot + the rest
+            if game is None:
+                return None
+        elif version is None or version > game.version:
+            # Taken out of the cache first: if folding fails, no half-folded state stays.
+            project_game(game, iter_events(app, originator_id, gt=game.version, lte=version))
+        self._games[originator_id] = game
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+        return game
+
+    def kept(self) -> list[UUID]:
+        """The games whose latest state is kept, the least recently used first."""
+        with self._lock:
+            return list(self._games)
+
+    def forget(self, originator_id: UUID | None = None) -> None:
+        """Drop one game's state (all when None); the next look rebuilds it from the store."""
+        with self._lock:
+            if originator_id is None:
+                self._games.clear()
+            else:
+                self._games.pop(originator_id, None)
 
 
 def stored_events(app: MinisterApplication, originator_id: UUID, *, gt: int | None = None,
@@ -144,29 +211,11 @@ def event_time(event: GameEvent) -> datetime:
     return event.at if event.at is not None else event.timestamp
 
 
-def last_version(app: MinisterApplication, originator_id: UUID) -> int:
-    """The version of a game's last event (0 when it has none)."""
-    last = stored_events(app, originator_id, desc=True, limit=1)
-    return int(last[0].originator_version) if last else 0
-
-
 def version_at(app: MinisterApplication, game_id: str, at: datetime) -> int | None:
     """The version of the game's last event that happened at or before ``at`` (None: none did).
 
-    A game's events happen in order (the replay loader and :meth:`append` keep times from going
-    backwards), so a binary search over versions needs about log2(events) one-row reads.
+    A binary search over the event times of the game's latest state (kept in memory).
     """
     if at.tzinfo is None:
         raise ValueError(f"expected a time with a zone, found {at.isoformat()!r}")
-    originator_id = game_uuid(game_id)
-    low, high = 0, last_version(app, originator_id)  # invariant: time(low) <= at < time(high+1)
-    while low < high:
-        middle = (low + high + 1) // 2
-        found = stored_events(app, originator_id, gt=middle - 1, lte=middle)
-        if not found:
-            raise LookupError(f"game {game_id!r} has no event {middle} (run verify --integrity)")
-        if event_time(found[0]) <= at:
-            low = middle
-        else:
-            high = middle - 1
-    return low or None
+    return app.latest_games.version_at(app, game_uuid(game_id), at)

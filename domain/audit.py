@@ -107,7 +107,9 @@ def dice_differences(counts: SideCount) -> tuple[dict[UnitType | None, int], dic
     """Per unit type: dice rolled beyond what the units throw, and dice missing."""
     extra: dict[UnitType | None, int] = {}
     missing: dict[UnitType, int] = {}
-    types = {u for _, u in counts.expected} | {u for _, u in counts.rolled}
+    # In the canonical order, so findings come out in the same order on every run.
+    types = sorted({u for _, u in counts.expected} | {u for _, u in counts.rolled},
+                   key=lambda u: u.order if u is not None else 99)
     for unit in types:
         rolled = sum(n for (_, u), n in counts.rolled.items() if u is unit)
         wanted = sum(n for (_, u), n in counts.expected.items() if u is unit) if unit is not None else 0

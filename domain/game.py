@@ -6,16 +6,28 @@ never judges them. What the records mean — rounds, losses, results, findings, 
 computed from this state by pure functions (:mod:`domain.analysis`, :mod:`domain.corrections`).
 So the record "as rolled" is never altered, and any rule can be re-applied to it retroactively.
 The state is a msgspec Struct so a snapshot is just its encoding.
+
+The state only grows: every entry carries its record number (``seq``), battles an amendment
+replaced are kept (``withdrawn``) and so is every map update's effect on the holdings
+(``holding_log``). So the state at any earlier event is a filter of a later one
+(:meth:`Game.at`), exactly what the fold would have built then: time travel needs no re-fold.
+The records the state is made of are in :mod:`domain.game_records`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from functools import lru_cache
+from itertools import islice
+from operator import attrgetter
+from typing import Any
 from uuid import UUID
 
 import msgspec
+from msgspec.structs import replace
 
 from domain.board import Board
 from domain.errors import InvalidNotationError
@@ -26,9 +38,8 @@ from domain.events import (
     DiceDrawn,
     DiceSupplied,
     GameEvent,
+    GameSnapshot,
     GameStarted,
-    Holding,
-    Move,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
@@ -39,12 +50,36 @@ from domain.events import (
     TechRolled,
 )
 from domain.forces import EMPTY, Force
+from domain.game_records import (
+    BattleRecord,
+    CasualtyEntry,
+    DeclarationEntry,
+    DrawnEntry,
+    MapUpdate,
+    NonCombatEntry,
+    OrdersEntry,
+    ReportEntry,
+    RetreatEntry,
+    RollEntry,
+    RulingEntry,
+    SuppliedEntry,
+    TechEntry,
+    allied,
+    upto,
+)
 from domain.recording import battle_territory, declaration_facts, noncombat_move
-from domain.units import AXIS, POWERS, UnitType
+from domain.units import POWERS
+
+__all__ = [
+    "BattleRecord", "CasualtyEntry", "DeclarationEntry", "DrawnEntry", "Game", "MapUpdate",
+    "NonCombatEntry", "OrdersEntry", "ReportEntry", "RetreatEntry", "RollEntry", "RulingEntry",
+    "SuppliedEntry", "TechEntry", "allied", "parse_turn", "project_game", "start_game", "turn_label",
+]
 
 _TURN = re.compile(r"^\s*(USSR|Germany|UK|Japan|USA)\s+(\d+)\s*$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def parse_turn(text: str) -> tuple[str, int]:
     """``"USSR 3"`` -> ``("USSR", 3)``: a power and the game round."""
     match = _TURN.match(text)
@@ -57,175 +92,6 @@ def parse_turn(text: str) -> tuple[str, int]:
 def turn_label(power: str, game_round: int) -> str:
     """Canonical turn label."""
     return f"{power} {game_round}"
-
-
-def allied(a: str, b: str) -> bool:
-    """Whether two powers are on the same side (Axis: Germany, Japan; Allies: the rest)."""
-    return (a in AXIS) == (b in AXIS)
-
-
-class RollEntry(msgspec.Struct, frozen=True):
-    """A dice-server record filed under its battle."""
-
-    seq: int
-    log: str
-    at: datetime | None
-    source_line: int | None
-    game_number: str | None = None
-    turn_number: int | None = None
-    round_number: int | None = None
-    country: str | None = None
-
-
-class OrdersEntry(msgspec.Struct, frozen=True):
-    """Special orders filed under a battle for one side."""
-
-    seq: int
-    side: str
-    text: str
-    at: datetime | None
-    source_line: int | None
-
-
-class BattleRecord(msgspec.Struct):
-    """A declared battle and every record filed under it, in the order recorded."""
-
-    turn: str
-    territory: str
-    written: str
-    kind: str
-    attacker_power: str
-    number: int | None
-    moves: list[Move]
-    declared_defenders: Force | None
-    #: Enemy units in the territory per the last map update before the declaration.
-    position_defenders: Force
-    #: The attacking power's units at each origin per that map update.
-    available: dict[str, Force]
-    declared_at: datetime | None
-    declaration_line: int | None
-    rolls: list[RollEntry] = msgspec.field(default_factory=list)
-    orders: list[OrdersEntry] = msgspec.field(default_factory=list)
-    casualties: list[tuple[int, str, Force]] = msgspec.field(default_factory=list)
-    #: When each ``casualties`` record was made (its place in the game's sequence of records).
-    casualty_seqs: list[int] = msgspec.field(default_factory=list)
-    retreat: tuple[int, str] | None = None
-    dice: list[int] = msgspec.field(default_factory=list)
-    drawn: list[tuple[int, str, tuple[int, ...]]] = msgspec.field(default_factory=list)
-    typos: list[str] = msgspec.field(default_factory=list)
-    #: Whether a map update named the battle's territory (else its defenders are unknown).
-    defenders_known: bool = False
-    #: The record number of the declaration, and of the map update that last named the
-    #: battle's territory before it (0: none) — to tell which results a position reflects.
-    declared_seq: int = 0
-    defenders_seq: int = 0
-    #: When the retreat was declared.
-    retreat_at: datetime | None = None
-    #: When each ``dice`` record for the battle was made (a correction's time).
-    dice_times: list[datetime | None] = msgspec.field(default_factory=list)
-
-    @property
-    def key(self) -> str:
-        """"USSR 3 / East Europe": a battle is known by its turn and territory."""
-        return f"{self.turn} / {self.territory}"
-
-    def chosen(self, round_number: int, side: str, *, before: int | None = None) -> list[Force]:
-        """Casualties the side named for a round, in the order named (only those recorded
-        before the record number ``before`` when given)."""
-        return [units for (r, s, units), seq in zip(self.casualties, self.casualty_seqs, strict=False)
-                if r == round_number and s == side and (before is None or seq < before)]
-
-    @property
-    def attackers(self) -> Force:
-        """Every declared attacking unit taking part in the battle itself."""
-        total = EMPTY
-        for move in self.moves:
-            total = total + move.units
-        return total.where(lambda u: u is not UnitType.BB) if self.kind != "sea" else total
-
-    @property
-    def support(self) -> Force:
-        """Battleships giving support shots to a land or amphibious battle."""
-        if self.kind == "sea":
-            return EMPTY
-        total = EMPTY
-        for move in self.moves:
-            total = total + move.units.where(lambda u: u is UnitType.BB)
-        return total
-
-    @property
-    def amphibious(self) -> Force:
-        """Ground units landed from transports (they never retreat)."""
-        total = EMPTY
-        for move in self.moves:
-            if move.transports or move.transport_zone:
-                total = total + move.units.where(lambda u: u.is_land)
-        return total
-
-
-class TechEntry(msgspec.Struct, frozen=True):
-    """Weapons-development dice of a turn."""
-
-    seq: int
-    turn: str
-    dice: tuple[int, ...]
-    declared: int | None
-    ipcs: int | None
-    at: datetime | None
-    source_line: int | None
-
-
-class MapUpdate(msgspec.Struct, frozen=True):
-    """A map update as recorded (kept to compare with the non-combat moves before it)."""
-
-    seq: int
-    at: datetime | None
-    holdings: tuple[Holding, ...]
-
-
-class NonCombatEntry(msgspec.Struct, frozen=True):
-    """A power's listed non-combat moves."""
-
-    seq: int
-    turn: str
-    moves: tuple[Move, ...]
-    at: datetime | None
-
-
-class DeclarationEntry(msgspec.Struct, frozen=True):
-    """A declaration as recorded (amendments and late changes are all kept)."""
-
-    seq: int
-    turn: str
-    text: str
-    at: datetime | None
-    source_line: int | None
-    #: False when the turn had already rolled dice: 2008 "No changes will be allowed once any
-    #: combat dice are rolled", so it does not replace the declaration in force.
-    effective: bool
-
-
-class ReportEntry(msgspec.Struct, frozen=True):
-    """A correction request."""
-
-    seq: int
-    by: str
-    text: str
-    battle: str | None
-    at: datetime | None
-    source_line: int | None
-
-
-class RulingEntry(msgspec.Struct, frozen=True):
-    """A ruling or election on a finding."""
-
-    seq: int
-    finding: str
-    decision: str
-    election: str | None
-    text: str
-    at: datetime | None
-    source_line: int | None
 
 
 class Game(msgspec.Struct):
@@ -244,6 +110,7 @@ class Game(msgspec.Struct):
     game_number: str | None = None
     #: territory -> power -> units, as the last map updates state.
     holdings: dict[str, dict[str, Force]] = msgspec.field(default_factory=dict)
+    #: The battles in force, in declaration order.
     battles: list[BattleRecord] = msgspec.field(default_factory=list)
     declarations: list[DeclarationEntry] = msgspec.field(default_factory=list)
     reports: list[ReportEntry] = msgspec.field(default_factory=list)
@@ -251,31 +118,118 @@ class Game(msgspec.Struct):
     tech: list[TechEntry] = msgspec.field(default_factory=list)
     map_updates: list[MapUpdate] = msgspec.field(default_factory=list)
     noncombat: list[NonCombatEntry] = msgspec.field(default_factory=list)
-    #: Turns in the order they were first declared.
-    turns: list[str] = msgspec.field(default_factory=list)
-    #: Times of each turn's first and last die (for the time limits of 2008 §VII).
+    #: Turns in the order they were first declared -> the record number of that declaration.
+    turns: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Times of each turn's first die (for the time limits of 2008 §VII).
     first_roll_at: dict[str, datetime] = msgspec.field(default_factory=dict)
     seq: int = 0
     #: territory -> index in ``battles`` of the latest battle declared there.
     latest: dict[str, int] = msgspec.field(default_factory=dict)
     #: territory -> record number of the last map update that named it.
     stated: dict[str, int] = msgspec.field(default_factory=dict)
+    # -- history, so any earlier state can be derived (see :meth:`at`) ------------------------
+    #: Battles an amendment replaced, in the order replaced (``withdrawn_seq`` says when).
+    withdrawn: list[BattleRecord] = msgspec.field(default_factory=list)
+    #: territory -> power -> (record number, units) of every map update line, in order.
+    holding_log: dict[str, dict[str, list[tuple[int, Force]]]] = msgspec.field(default_factory=dict)
+    #: The record number of each turn's first die (same keys and order as ``first_roll_at``).
+    first_roll_seq: dict[str, int] = msgspec.field(default_factory=dict)
+    #: When each event was stored (``stamps[seq]``; ``stamps[0]`` is the game's start).
+    stamps: list[datetime] = msgspec.field(default_factory=list)
+    #: When each event happened in the game (its record's time, else when it was stored).
+    moments: list[datetime] = msgspec.field(default_factory=list)
 
     # -- queries ----------------------------------------------------------------------------
     def battle(self, name: str, turn: str | None = None, *, territory: str = "") -> BattleRecord:
         """The battle a record names: the latest declared battle in that territory."""
-        territory = territory or battle_territory(name)
-        index = self.latest.get(territory)
-        if index is not None and (turn is None or self.battles[index].turn == turn):
-            return self.battles[index]
-        for record in reversed(self.battles):
-            if record.territory == territory and (turn is None or record.turn == turn):
-                return record
-        raise KeyError(name)
+        index = self._index(territory or battle_territory(name), turn)
+        if index is None:
+            raise KeyError(name)
+        return self.battles[index]
 
     def battles_of(self, turn: str) -> list[BattleRecord]:
         """The battles declared for a turn, in declaration order."""
         return [b for b in self.battles if b.turn == turn]
+
+    def _index(self, territory: str, turn: str | None) -> int | None:
+        index = self.latest.get(territory)
+        if index is not None and (turn is None or self.battles[index].turn == turn):
+            return index
+        for index in range(len(self.battles) - 1, -1, -1):
+            record = self.battles[index]
+            if record.territory == territory and (turn is None or record.turn == turn):
+                return index
+        return None
+
+    # -- time travel ------------------------------------------------------------------------
+    def at(self, version: int) -> Game:
+        """The game as the fold had built it when event ``version`` was filed.
+
+        Derived from this (later) state by keeping what was recorded by then; the result
+        encodes exactly as folding the first ``version`` events would. It shares with this
+        state only frozen values (records, entries, forces), never a list or dict the fold
+        changes, so folding more events into either never changes the other.
+        """
+        seq = version - (self.version - self.seq)
+        if not 0 <= seq <= self.seq:
+            raise ValueError(f"expected a version from {self.version - self.seq} to {self.version}, "
+                             f"found {version}")
+        battles = self._battles_at(seq)
+        holdings, stated, log = self._holdings_at(seq)
+        first_roll_seq = _through(self.first_roll_seq, seq)
+        return Game(
+            id=self.id, game_id=self.game_id, edition=self.edition, version=version,
+            created_on=self.created_on, modified_on=self.stamps[seq], title=self.title,
+            dice_seed=self.dice_seed, dice_commitment=self.dice_commitment,
+            game_number=self.game_number, holdings=holdings, battles=battles,
+            declarations=upto(self.declarations, seq), reports=upto(self.reports, seq),
+            rulings=upto(self.rulings, seq), tech=upto(self.tech, seq),
+            map_updates=upto(self.map_updates, seq), noncombat=upto(self.noncombat, seq),
+            turns=_through(self.turns, seq), first_roll_seq=first_roll_seq,
+            first_roll_at=dict(islice(self.first_roll_at.items(), len(first_roll_seq))),
+            # The fold keeps ``latest`` equal to this: each territory's last battle, keys in
+            # the order the territories first appear in ``battles``.
+            seq=seq, latest=dict(zip(map(_TERRITORY, battles), range(len(battles)), strict=True)),
+            stated=stated, withdrawn=[b for b in self.withdrawn if b.withdrawn_seq <= seq],
+            holding_log=log, stamps=self.stamps[:seq + 1], moments=self.moments[:seq + 1])
+
+    def version_at(self, moment: datetime) -> int | None:
+        """The version of the last event that happened at or before ``moment`` (None: none did).
+
+        A game's events happen in order (the replay loader and the application keep times from
+        going backwards), so this is a binary search.
+        """
+        count = bisect_right(self.moments, moment)
+        return count - 1 + self.version - self.seq if count else None
+
+    def _battles_at(self, seq: int) -> list[BattleRecord]:
+        # In force or not, battles are ordered by their declaration: the fold only appends.
+        found = self.battles[:bisect_right(self.battles, seq, key=_DECLARED)]
+        replaced_later = [b.at(seq) for b in self.withdrawn if b.declared_seq <= seq < b.withdrawn_seq]
+        if replaced_later:
+            found = sorted(found + replaced_later, key=_DECLARED)  # stable: a declaration's order
+        # Records are frozen: those with nothing filed since are shared as they are.
+        return [record if record.last_seq <= seq else record.at(seq) for record in found]
+
+    def _holdings_at(self, seq: int) -> tuple[dict[str, dict[str, Force]], dict[str, int],
+                                              dict[str, dict[str, list[tuple[int, Force]]]]]:
+        holdings: dict[str, dict[str, Force]] = {}
+        stated: dict[str, int] = {}
+        log: dict[str, dict[str, list[tuple[int, Force]]]] = {}
+        for territory, powers in self.holding_log.items():
+            here: dict[str, Force] = {}
+            kept: dict[str, list[tuple[int, Force]]] = {}
+            last = 0
+            for power, changes in powers.items():
+                # (s, units) < (seq + 1,) exactly when s <= seq: no key function, no Force compared.
+                count = bisect_left(changes, (seq + 1,))
+                if count:
+                    kept[power] = changes[:count]
+                    last = max(last, changes[count - 1][0])
+                    here[power] = changes[count - 1][1]
+            if here:
+                holdings[territory], stated[territory], log[territory] = here, last, kept
+        return holdings, stated, log
 
     # -- the fold ---------------------------------------------------------------------------
     def apply(self, event: GameEvent) -> None:
@@ -283,67 +237,23 @@ class Game(msgspec.Struct):
         self.seq += 1
         self.version = event.originator_version
         self.modified_on = event.timestamp
-        if isinstance(event, PositionRecorded):
-            for holding in event.holdings:
-                self.holdings.setdefault(holding.territory, {})[holding.power] = holding.units
-                self.stated[holding.territory] = self.seq
-            if self.noncombat:
-                # Kept only once non-combat moves are listed: they are what map updates answer to.
-                self.map_updates.append(MapUpdate(self.seq, event.at, event.holdings))
-        elif isinstance(event, DeclarationRecorded):
-            self._declare(event)
-        elif isinstance(event, RollRecorded):
-            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
-            if record.turn not in self.first_roll_at and event.at is not None:
-                self.first_roll_at[record.turn] = event.at
-            record.rolls.append(RollEntry(
-                self.seq, event.log, event.at, event.source_line, event.game_number,
-                event.turn_number, event.round_number, event.country))
-        elif isinstance(event, OrdersRecorded):
-            record = self._battle_for(event.battle, event.source_line, event.turn,
-                                      territory=event.territory)
-            record.orders.append(OrdersEntry(self.seq, event.side, event.text, event.at,
-                                             event.source_line))
-        elif isinstance(event, CasualtiesChosen):
-            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
-            record.casualties.append((event.round, event.side, event.units))
-            record.casualty_seqs.append(self.seq)
-        elif isinstance(event, RetreatDeclared):
-            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
-            record.retreat = (event.after_round, event.to)
-            record.retreat_at = event.at
-        elif isinstance(event, DiceSupplied):
-            record = self._battle_for(event.battle, event.source_line, territory=event.territory)
-            record.dice.extend(event.dice)
-            record.dice_times.append(event.at)
-        elif isinstance(event, DiceDrawn):
-            self._battle_for(event.battle, event.source_line, territory=event.territory).drawn.append(
-                (event.sequence, event.purpose, event.dice))
-        elif isinstance(event, ReportFiled):
-            self.reports.append(ReportEntry(self.seq, event.by, event.text, event.battle,
-                                            event.at, event.source_line))
-        elif isinstance(event, NonCombatRecorded):
-            moves = event.parsed or tuple(noncombat_move(text) for text in event.moves)
-            self.noncombat.append(NonCombatEntry(self.seq, event.turn, moves, event.at))
-        elif isinstance(event, TechRolled):
-            self.tech.append(TechEntry(self.seq, event.turn, event.dice, event.declared, event.ipcs,
-                                       event.at, event.source_line))
-        elif isinstance(event, RulingIssued):
-            self.rulings.append(RulingEntry(self.seq, event.finding, event.decision, event.election,
-                                            event.text, event.at, event.source_line))
+        self.stamps.append(event.timestamp)
+        self.moments.append(event.timestamp if event.at is None else event.at)
+        file = _FILERS.get(type(event))
+        if file is not None:
+            file(self, event)
 
-    def _battle_for(self, name: str, line: int | None, turn: str | None = None, *,
-                    territory: str = "") -> BattleRecord:
-        try:
-            return self.battle(name, turn, territory=territory)
-        except KeyError:
+    def _battle_index(self, name: str, line: int | None, turn: str | None = None, *,
+                      territory: str = "") -> int:
+        index = self._index(territory or battle_territory(name), turn)
+        if index is None:
             raise InvalidNotationError(
                 "the record names a battle that no declaration lists"
-                + (f" for {turn}" if turn else ""), line=line, text=name) from None
+                + (f" for {turn}" if turn else ""), line=line, text=name)
+        return index
 
     def _declare(self, event: DeclarationRecorded) -> None:
-        power, game_round = parse_turn(event.turn)
-        turn = turn_label(power, game_round)
+        power, turn = _turn(event.turn)
         rolled = turn in self.first_roll_at
         self.declarations.append(DeclarationEntry(self.seq, turn, event.text, event.at,
                                                   event.source_line, effective=not rolled))
@@ -352,10 +262,16 @@ class Game(msgspec.Struct):
         # Events recorded by minister carry the facts; read the text only if they do not.
         facts = event.battles or declaration_facts(event.text, event.source_line)
         if turn not in self.turns:
-            self.turns.append(turn)
+            self.turns[turn] = self.seq
         elif any(b.turn == turn for b in self.battles):
-            # An amendment before any die replaces the turn's battles.
-            self.battles = [b for b in self.battles if b.turn != turn]
+            # An amendment before any die replaces the turn's battles; they are kept aside.
+            kept = []
+            for record in self.battles:
+                if record.turn == turn:
+                    self.withdrawn.append(replace(record, withdrawn_seq=self.seq))
+                else:
+                    kept.append(record)
+            self.battles = kept
             self.latest = {b.territory: i for i, b in enumerate(self.battles)}
         for battle in facts:
             self.latest[battle.territory] = len(self.battles)
@@ -363,26 +279,126 @@ class Game(msgspec.Struct):
 
     def _battle_record(self, turn: str, power: str, battle: BattleFacts,
                        event: DeclarationRecorded) -> BattleRecord:
-        moves = list(battle.moves)
+        moves = battle.moves
         name = battle.territory
-        if Board.classic().territory(name).sea:
-            kind = "sea"
-        elif any(m.transports or m.transport_zone for m in moves):
-            kind = "amphibious"
-        else:
-            kind = "land"
-        enemy = [units for owner, units in sorted(self.holdings.get(name, {}).items())
-                 if not allied(owner, power)]
-        defenders = enemy[0] if len(enemy) == 1 else Force.of([p for f in enemy for p in f.items])
-        # Only origins a map update named are known; elsewhere nothing can be checked.
-        available = {m.origin: self.holdings[m.origin].get(power, EMPTY)
-                     for m in moves if m.origin in self.holdings}
+        kind = "sea" if _is_sea(name) else "land"
+        holdings = self.holdings
+        available: dict[str, Force] = {}
+        for move in moves:
+            if kind == "land" and (move.transports or move.transport_zone):
+                kind = "amphibious"
+            # Only origins a map update named are known; elsewhere nothing can be checked.
+            held = holdings.get(move.origin)
+            if held is not None:
+                available[move.origin] = held.get(power, EMPTY)
+        here = holdings.get(name)
+        seq = self.seq
         return BattleRecord(
-            turn=turn, territory=name, written=battle.written, kind=kind, attacker_power=power,
-            number=battle.number, moves=moves, declared_defenders=battle.defenders,
-            position_defenders=defenders, available=available, declared_at=event.at,
-            declaration_line=battle.line, typos=list(battle.typos), defenders_known=name in self.holdings,
-            declared_seq=self.seq, defenders_seq=self.stated.get(name, 0))
+            turn, name, battle.written, kind, power, battle.number, moves, battle.defenders,
+            {} if here is None else dict(here), available, event.at, battle.line, typos=battle.typos,
+            defenders_known=here is not None, declared_seq=seq,
+            defenders_seq=self.stated.get(name, 0), last_seq=seq)
+
+
+# -- filing each kind of record --------------------------------------------------------------
+def _file_position(game: Game, event: PositionRecorded) -> None:
+    seq = game.seq
+    holdings, stated, log = game.holdings, game.stated, game.holding_log
+    for holding in event.holdings:
+        territory = holding.territory
+        here = holdings.get(territory)
+        if here is None:
+            here = holdings[territory] = {}
+            log[territory] = {}
+        here[holding.power] = holding.units
+        stated[territory] = seq
+        changes = log[territory].get(holding.power)
+        if changes is None:
+            log[territory][holding.power] = [(seq, holding.units)]
+        else:
+            changes.append((seq, holding.units))
+    if game.noncombat:
+        # Kept only once non-combat moves are listed: they are what map updates answer to.
+        game.map_updates.append(MapUpdate(seq, event.at, event.holdings))
+
+
+def _file_roll(game: Game, event: RollRecorded) -> None:
+    # The usual case first: the latest battle in a territory resolved when recorded.
+    index = game.latest.get(event.territory) if event.territory else None
+    if index is None:
+        index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    record = game.battles[index]
+    seq = game.seq
+    if event.at is not None and record.turn not in game.first_roll_at:
+        game.first_roll_at[record.turn] = event.at
+        game.first_roll_seq[record.turn] = seq
+    game.battles[index] = replace(record, last_seq=seq, rolls=(*record.rolls, RollEntry(
+        seq, event.log, event.at, event.source_line, event.game_number, event.turn_number,
+        event.round_number, event.country)))
+
+
+def _file_orders(game: Game, event: OrdersRecorded) -> None:
+    index = game._battle_index(event.battle, event.source_line, event.turn, territory=event.territory)
+    record = game.battles[index]
+    game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
+        game.seq, event.side, event.text, event.at, event.source_line)))
+
+
+def _file_casualties(game: Game, event: CasualtiesChosen) -> None:
+    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    record = game.battles[index]
+    game.battles[index] = replace(record, last_seq=game.seq, casualties=(*record.casualties, CasualtyEntry(
+        game.seq, event.round, event.side, event.units)))
+
+
+def _file_retreat(game: Game, event: RetreatDeclared) -> None:
+    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    record = game.battles[index]
+    game.battles[index] = replace(record, last_seq=game.seq, retreats=(*record.retreats, RetreatEntry(
+        game.seq, event.after_round, event.to, event.at)))
+
+
+def _file_dice(game: Game, event: DiceSupplied) -> None:
+    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    record = game.battles[index]
+    game.battles[index] = replace(record, last_seq=game.seq, supplied=(*record.supplied, SuppliedEntry(
+        game.seq, event.dice, event.at)))
+
+
+def _file_drawn(game: Game, event: DiceDrawn) -> None:
+    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    record = game.battles[index]
+    game.battles[index] = replace(record, last_seq=game.seq, draws=(*record.draws, DrawnEntry(
+        game.seq, event.sequence, event.purpose, event.dice)))
+
+
+def _file_report(game: Game, event: ReportFiled) -> None:
+    game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
+                                    event.source_line))
+
+
+def _file_noncombat(game: Game, event: NonCombatRecorded) -> None:
+    moves = event.parsed or tuple(noncombat_move(text) for text in event.moves)
+    game.noncombat.append(NonCombatEntry(game.seq, event.turn, moves, event.at))
+
+
+def _file_tech(game: Game, event: TechRolled) -> None:
+    game.tech.append(TechEntry(game.seq, event.turn, event.dice, event.declared, event.ipcs,
+                               event.at, event.source_line))
+
+
+def _file_ruling(game: Game, event: RulingIssued) -> None:
+    game.rulings.append(RulingEntry(game.seq, event.finding, event.decision, event.election,
+                                    event.text, event.at, event.source_line))
+
+
+#: Event type -> how the fold files it (a dict: one look-up instead of a chain of isinstance).
+_FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
+    PositionRecorded: _file_position, DeclarationRecorded: Game._declare, RollRecorded: _file_roll,
+    OrdersRecorded: _file_orders, CasualtiesChosen: _file_casualties, RetreatDeclared: _file_retreat,
+    DiceSupplied: _file_dice, DiceDrawn: _file_drawn, ReportFiled: _file_report,
+    NonCombatRecorded: _file_noncombat, TechRolled: _file_tech, RulingIssued: _file_ruling,
+}
 
 
 def start_game(event: GameStarted) -> Game:
@@ -390,20 +406,62 @@ def start_game(event: GameStarted) -> Game:
     return Game(id=event.originator_id, game_id=event.game_id, edition=event.edition,
                 version=event.originator_version, created_on=event.timestamp,
                 modified_on=event.timestamp, title=event.title, dice_seed=event.dice_seed,
-                dice_commitment=event.dice_commitment, game_number=event.game_number)
+                dice_commitment=event.dice_commitment, game_number=event.game_number,
+                stamps=[event.timestamp],
+                moments=[event.timestamp if event.at is None else event.at])
 
 
 def project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
     """The projector eventsourcing's repository calls: fold events into the Game."""
-    from domain.events import GameSnapshot
-
-    for event in events:
-        if isinstance(event, GameSnapshot):
-            game = msgspec.msgpack.decode(event.state, type=Game)
-        elif isinstance(event, GameStarted):
-            game = start_game(event)
-        elif game is None:
-            raise ValueError(f"{type(event).__name__} before GameStarted")
-        else:
-            game.apply(event)
+    filers = _FILERS
+    last: GameEvent | None = None  # the last event filed into ``game``
+    try:
+        for event in events:
+            file = filers.get(type(event))
+            if file is not None and game is not None:
+                # Game.apply, with the version and time set once at the end: this loop runs
+                # once per event of every rebuild.
+                game.seq += 1
+                game.stamps.append(event.timestamp)
+                game.moments.append(event.timestamp if event.at is None else event.at)
+                last = event
+                file(game, event)
+            elif isinstance(event, GameSnapshot):
+                game, last = msgspec.msgpack.decode(event.state, type=Game), None
+            elif isinstance(event, GameStarted):
+                game, last = start_game(event), None
+            elif game is None:
+                raise ValueError(f"{type(event).__name__} before GameStarted")
+            else:
+                game.apply(event)
+                last = None
+    finally:
+        if last is not None and game is not None:
+            game.version = last.originator_version
+            game.modified_on = last.timestamp
     return game
+
+
+# -- helpers ---------------------------------------------------------------------------------
+_TERRITORY = attrgetter("territory")
+_DECLARED = attrgetter("declared_seq")
+
+
+def _through(numbered: dict[str, int], seq: int) -> dict[str, int]:
+    """The entries of a dict whose values (record numbers) rise in insertion order, up to ``seq``."""
+    return dict(islice(numbered.items(), bisect_right(list(numbered.values()), seq)))
+
+
+def _turn(text: str) -> tuple[str, str]:
+    """The power and canonical label of a turn as written."""
+    # Recorded turns are canonical already ("USSR 3"): skip the parse (every turn is new).
+    power, _, number = text.rpartition(" ")
+    if power in POWERS and number.isascii() and number.isdigit() and number[0] != "0":
+        return power, text
+    power, game_round = parse_turn(text)
+    return power, turn_label(power, game_round)
+
+
+@lru_cache(maxsize=512)
+def _is_sea(territory: str) -> bool:
+    return Board.classic().territory(territory).sea

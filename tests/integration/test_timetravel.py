@@ -1,4 +1,5 @@
-"""Time travel: the game as of any event, by version or by time, through snapshots."""
+"""Time travel: the game as of any event, by version or by time, through snapshots and from
+the latest state kept in memory (Game.at)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from application.app import MinisterApplication
+from application.app import MinisterApplication, UnknownGameError
+from application.replayfile import parse_replay
 from application.stores import open_store
 from application.timetravel import STATE_TOPIC, event_time, snapshot_of, version_at
 from domain.events import GameSnapshot, ReportFiled, game_uuid
@@ -105,3 +107,66 @@ def test_snapshots_taken_by_later_appends(app: MinisterApplication) -> None:
     assert versions == [25]
     assert len(app.game_at(replay.game_id, version=30).reports) == \
         len(project_game(None, replay.events).reports) + 10
+
+
+# -- the state at any version derived from a later one (Game.at) ------------------------------
+REPLAYS = sorted(Path(__file__).parents[2].joinpath("replays").rglob("*.toml"))
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_replay_at_every_version_is_the_fold_of_that_many_events(path: Path) -> None:
+    replay = parse_replay(path.read_text(encoding="utf-8"), str(path))
+    full = replay.game
+    for version in range(1, len(replay.events) + 1):
+        assert _same(full.at(version), project_game(None, replay.events[:version])), version
+
+
+def test_a_generated_game_at_many_versions_is_the_fold_of_that_many_events() -> None:
+    replay = generated(2000, 57)
+    full = project_game(None, replay.events)
+    assert full is not None
+    rng = random.Random(57)
+    for version in [1, 2, 1999, 2000, *rng.sample(range(1, 2001), 60)]:
+        assert _same(full.at(version), project_game(None, replay.events[:version])), version
+
+
+def test_time_travel_derives_from_the_latest_state_and_sees_other_writers(tmp_path: Path) -> None:
+    """A warm game answers from memory; events another process stored since are read in."""
+    path = tmp_path / "shared.sqlite3"
+    replay = generated(120, 58)
+    reader, writer = open_store(f"sqlite:{path}"), open_store(f"sqlite:{path}")
+    try:
+        writer.record(replay.events[:80])
+        assert reader.game(replay.game_id).version == 80  # cold: now kept by the reader
+        writer.record(replay.events[80:])
+        assert _same(reader.game_at(replay.game_id, version=60), project_game(None, replay.events[:60]))
+        assert _same(reader.game(replay.game_id), project_game(None, replay.events))
+        assert _same(reader.game_at(replay.game_id, version=100), project_game(None, replay.events[:100]))
+        assert reader.game_at(replay.game_id, version=500).version == 120  # past the end: the last
+        with pytest.raises(UnknownGameError):
+            reader.game_at(replay.game_id, version=0)
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_a_game_handed_out_is_the_callers_own(app: MinisterApplication) -> None:
+    """Folding more events into a Game the application returned changes nothing it keeps."""
+    replay = generated(90, 59)
+    app.record(replay.events)
+    early = app.game_at(replay.game_id, version=40)
+    project_game(early, replay.events[40:])
+    early.battles.clear()
+    assert _same(app.game_at(replay.game_id, version=40), project_game(None, replay.events[:40]))
+    assert _same(app.game(replay.game_id), project_game(None, replay.events))
+
+
+def test_only_the_games_last_read_are_kept(app: MinisterApplication) -> None:
+    replays = [generated(30, 60 + i) for i in range(3)]
+    app.latest_games.size = 2
+    for replay in replays:
+        app.record(replay.events)
+        app.game(replay.game_id)
+    assert app.latest_games.kept() == [game_uuid(replays[1].game_id), game_uuid(replays[2].game_id)]
+    assert _same(app.game_at(replays[0].game_id, version=12), project_game(None, replays[0].events[:12]))
+    assert app.latest_games.kept()[-1] == game_uuid(replays[0].game_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.battle import Resolution
+from domain.board_layout import layout
 from domain.combat import BattleSetup, Side
 from domain.forces import Force, format_units
 
@@ -33,7 +34,11 @@ def write_log(setup: BattleSetup, fought: Resolution, territory: str, origin: st
         defence = [v for v in result.volleys if v.side is Side.DEFENDER and v.column != "AA"]
         attackers = result.attacker_units - aa_losses
         subs = attackers.where(lambda u: u.is_sub)
-        if inline_subs and (strike or attack):
+        rolled_columns = {v.column for v in strike + attack}
+        every_column = {column for column, _ in layout(attackers, True)}
+        # A dice server rolls every column; when the engine skipped one (no defender left) the
+        # inline form cannot say which dice are missing, so the strike gets its own line.
+        if inline_subs and (strike or attack) and rolled_columns == every_column:
             merged = sorted(strike + attack, key=lambda v: (v.column, not v.first_strike))
             lines.append(f"A({format_units(attackers.items)}) {dice_text(merged)}")
         else:
