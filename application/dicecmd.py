@@ -41,7 +41,8 @@ def next_sequence(app: MinisterApplication, game_id: str) -> int:
     return max(event.sequence for event in drawn) + 1 if drawn else 0
 
 
-def _when(game: Game, now: datetime | None) -> datetime:
+def record_time(game: Game, now: datetime | None) -> datetime:
+    """When a record made now is recorded: the clock, never before the game's last record."""
     # A game's events happen in order (time travel searches by time), so a clock behind the
     # last record never puts a roll before it.
     moment = now if now is not None else datetime.now(UTC)
@@ -63,7 +64,7 @@ def draw(app: MinisterApplication, game_id: str, battle: str, count: int, purpos
         except (KeyError, MinisterError):
             raise MinisterError(f"game {game_id!r} has no declared battle {battle!r}") from None
         sequence = next_sequence(app, game_id)
-        at = _when(game, now)
+        at = record_time(game, now)
         return [DiceDrawn(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
                           at=at, battle=battle, territory=battle_territory(battle),
                           sequence=sequence, purpose=purpose,
@@ -79,7 +80,7 @@ def file_report(app: MinisterApplication, game_id: str, by: str, text: str,
     """Record a correction request (a report) at the end of a stored game."""
 
     def build(game: Game) -> list[GameEvent]:
-        at = _when(game, now)
+        at = record_time(game, now)
         return [ReportFiled(originator_id=game.id, originator_version=game.version + 1,
                             timestamp=at, at=at, by=by, text=text, battle=battle)]
 

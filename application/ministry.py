@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from application.app import MinisterApplication
-from application.dicecmd import _when, file_report
+from application.dicecmd import file_report, record_time
 from domain.decisions import ELECTIONS
 from domain.errors import MinisterError
 from domain.events import GameEvent, ReportFiled, RulingIssued
@@ -43,7 +43,7 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
         if not any(finding in (f.id, f.kind) for f in findings):
             known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
             raise MinisterError(f"game {game_id!r} has no finding {finding!r} (its findings: {known})")
-        at = _when(game, now)
+        at = record_time(game, now)
         return [RulingIssued(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
                              at=at, finding=finding, decision=decision, election=election, text=text)]
 
