@@ -266,9 +266,7 @@ class SideLine:
 
     def format(self) -> str:
         """Canonical text."""
-        head = self.side + (str(self.round) if self.round is not None else "")
-        if self.units is not None:
-            head += f"({format_units(self.units)})"
+        head = _side_head(self.side, self.round, self.units)
         return f"{head} {self.dice.format()}{_stated(self.stated_hits)}"
 
 
@@ -291,9 +289,7 @@ class FirstStrikeLine:
 
     def format(self) -> str:
         """Canonical text."""
-        head = "A" + (str(self.round) if self.round is not None else "")
-        if self.units is not None:
-            head += f"({format_units(self.units)})"
+        head = _side_head("A", self.round, self.units)
         return f"{head} first strike {self.dice.format()}{_stated(self.stated_hits)}"
 
 
@@ -332,6 +328,12 @@ class BattleLog:
     def format(self) -> str:
         """Canonical text; see :func:`format_log`."""
         return format_log(self)
+
+
+def _side_head(side: str, round_number: int | None, units: Units | None) -> str:
+    """``A``, ``A1`` or ``A(9 INF, 1 ARM)``: the start of a side line as printed."""
+    head = side + (str(round_number) if round_number is not None else "")
+    return head + (f"({format_units(units)})" if units is not None else "")
 
 
 def _stated(hits: int | None) -> str:
