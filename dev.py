@@ -2,7 +2,7 @@
 """minister's developer entry point: set up ``.venv`` on first use, then run a job.
 
     python3 dev.py show     the timeline on a shipped disputed game, on the embedded store
-    python3 dev.py test     the full test suite (ruff, mypy --strict, pytest, replays)
+    python3 dev.py test     the full test suite (ruff, mypy --strict, import contracts, pytest, replays)
     python3 dev.py bench    the benchmarks
 
 Needs only python3 (3.11). The virtual environment is rebuilt when pyproject.toml changes.
@@ -52,8 +52,8 @@ def run(*command: str) -> int:
 
 
 def job_test(extra: list[str]) -> int:
-    """ruff, mypy --strict, then pytest (which also verifies every replay in replays/)."""
-    for step in (("ruff", "check", "."), ("mypy",)):
+    """ruff, mypy --strict, the import contracts, then pytest (which also verifies every replay)."""
+    for step in (("ruff", "check", "."), ("mypy",), ("lint-imports",)):
         print(f"dev.py: {' '.join(step)}", flush=True)
         code = run(*step)
         if code:

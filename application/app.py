@@ -6,7 +6,7 @@ a malformed record never leaves a partial game behind. Recording links the event
 hash chain (:mod:`application.integrity`) and snapshots the state every few events
 (:mod:`application.timetravel`); :meth:`MinisterApplication.append` retries on a version clash so
 concurrent writers never lose an event. The latest state of the games last read is kept in
-memory, so the game at any of its events is derived from it (:meth:`domain.game.Game.at`).
+memory, so the game at any of its events is derived from it (:meth:`domain.record.game.Game.at`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from application.integrity import GENESIS, chain_events
 from application.mapper import MsgspecMapper, NullTranscoder
 from application.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
 from domain.errors import MinisterError
-from domain.events import GameEvent, game_uuid
-from domain.game import Game
+from domain.record.events import GameEvent, game_uuid
+from domain.record.game import Game
 
 
 class UnknownGameError(MinisterError, LookupError):
@@ -40,7 +40,7 @@ class ConflictError(MinisterError):
 
 
 class MinisterApplication(Application[UUID]):
-    """Records game events; answers with Games rebuilt by :func:`domain.game.project_game`."""
+    """Records game events; answers with Games rebuilt by :func:`domain.record.game.project_game`."""
 
     name = "minister"
     is_snapshotting_enabled = True

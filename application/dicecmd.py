@@ -1,9 +1,9 @@
 """Verifiable dice for stored games: ``minister roll`` and ``minister verify --dice``.
 
-A game's commit–reveal source (:mod:`domain.dice`, ``minister-dice/1``) is seeded by the
+A game's commit–reveal source (:mod:`domain.battle.dice`, ``minister-dice/1``) is seeded by the
 ``dice_seed`` of its record; ``GameStarted.dice_commitment`` publishes the seed's commitment
 before any die is drawn. Every roll takes the game's next sequence number (0, 1, 2, …) and is
-recorded as a :class:`domain.events.DiceDrawn` event, so a repeated or missing roll shows as a
+recorded as a :class:`domain.record.events.DiceDrawn` event, so a repeated or missing roll shows as a
 repeated or missing sequence number. Two processes rolling at once clash on the event version;
 the loser reads the game afresh and rolls the next sequence number (:meth:`append`).
 """
@@ -16,11 +16,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from application.app import MinisterApplication
-from domain.dice import roll_dice, verify_commitment, verify_roll
+from domain.battle.dice import roll_dice, verify_commitment, verify_roll
 from domain.errors import MinisterError
-from domain.events import DiceDrawn, GameEvent, GameStarted, ReportFiled, game_uuid
-from domain.game import Game
-from domain.recording import battle_territory
+from domain.record.events import DiceDrawn, GameEvent, GameStarted, ReportFiled, game_uuid
+from domain.record.game import Game
+from domain.record.intake import battle_territory
 
 
 def _drawn_events(app: MinisterApplication, game_id: str) -> list[DiceDrawn]:

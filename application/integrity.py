@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from application.mapper import encode_event
-from domain.events import GameEvent
+from domain.record.events import GameEvent
 
 if TYPE_CHECKING:
     from application.app import MinisterApplication
@@ -183,8 +183,8 @@ def check_game(app: MinisterApplication, game_id: str, *, head: str | None = Non
     events give at its version: a stale or edited snapshot would make time travel lie.
     """
     from application.timetravel import STATE_TOPIC, no_gc, snapshot_of
-    from domain.events import GameSnapshot, game_uuid
-    from domain.game import Game, project_game
+    from domain.record.events import GameSnapshot, game_uuid
+    from domain.record.game import Game, project_game
 
     originator_id = game_uuid(game_id)
     rows: Any = app.recorder.select_events(originator_id)

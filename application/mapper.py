@@ -1,7 +1,7 @@
 """Maps minister's msgspec events to eventsourcing's stored events and back.
 
 eventsourcing 9.5.6 ships no msgspec mapper; this follows its aggregate9 example (a Mapper
-subclass plus a null transcoder) but with explicit topics from :data:`domain.events.TOPICS`
+subclass plus a null transcoder) but with explicit topics from :data:`domain.record.events.TOPICS`
 instead of module paths, so stored events survive renames.
 """
 
@@ -16,7 +16,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 
-from domain.events import TOPICS, GameEvent
+from domain.record.events import TOPICS, GameEvent
 
 
 def _timestamp(obj: Any) -> Any:

@@ -12,11 +12,11 @@ from datetime import datetime
 
 from application.app import MinisterApplication
 from application.dicecmd import file_report, record_time
-from domain.decisions import ELECTIONS
 from domain.errors import MinisterError
-from domain.events import GameEvent, ReportFiled, RulingIssued
-from domain.game import Game
-from domain.review import review
+from domain.record.events import GameEvent, ReportFiled, RulingIssued
+from domain.record.game import Game
+from domain.review.decisions import ELECTIONS
+from domain.review.game_review import review
 
 DECISIONS = ("apply", "dismiss", "mutual")
 

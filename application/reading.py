@@ -17,7 +17,7 @@ from uuid import UUID
 import msgspec
 
 from application.mapper import MsgspecMapper, decode_event
-from domain.events import TOPICS, GameEvent
+from domain.record.events import TOPICS, GameEvent
 
 if TYPE_CHECKING:
     from eventsourcing.application import Application

@@ -19,9 +19,10 @@ from typing import Any
 import msgspec
 
 from application.integrity import chain_events
-from domain.dice import commitment
+from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
-from domain.events import (
+from domain.notation.battle_log import parse_log
+from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
     DiceDrawn,
@@ -39,11 +40,10 @@ from domain.events import (
     TechRolled,
     game_uuid,
 )
-from domain.forces import Force
-from domain.game import Game, parse_turn, project_game, turn_label
-from domain.names import resolve
-from domain.notation import parse_log
-from domain.recording import battle_territory, declaration_facts, noncombat_move
+from domain.record.game import Game, parse_turn, project_game, turn_label
+from domain.record.intake import battle_territory, declaration_facts, noncombat_move
+from domain.rules.forces import Force
+from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
 EDITIONS = ("iaapa-1999", "iaapa-2008")
@@ -274,7 +274,7 @@ class _Builder:
                  battles=declaration_facts(text, start))
 
     def orders(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        from domain.special_orders import parse_special_orders
+        from domain.notation.special_orders import parse_special_orders
 
         text = self._field(index, record, "text")
         try:

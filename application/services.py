@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from application.replayfile import load_replay
-from domain.game import Game
+from domain.record.game import Game
 
 
 def open_game(ref: str, *, store: str | None = None) -> Game:

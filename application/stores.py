@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from application.app import MinisterApplication
 from application.timetravel import event_time
 from domain.errors import MinisterError
-from domain.events import GameStarted
+from domain.record.events import GameStarted
 
 STORE_VARIABLE = "MINISTER_STORE"
 _SQLITE_SUFFIXES = (".sqlite", ".sqlite3", ".db")

@@ -1,13 +1,13 @@
 """Time travel: a stored game as of any event, by version or by the time an event happened.
 
 The Game state only grows and numbers every entry, so the game at any earlier event is a
-filter of a later state (:meth:`domain.game.Game.at`, exact by construction and by test). The
+filter of a later state (:meth:`domain.record.game.Game.at`, exact by construction and by test). The
 application keeps the latest state of the games it was asked about (:class:`LatestGames`); a
 game at version ``N`` is then that state filtered, after reading only the events stored since
 (by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
 
 Cold, the latest state is the latest snapshot plus the events after it. Snapshots of the Game
-state (:class:`domain.events.GameSnapshot`, msgspec MessagePack of :class:`domain.game.Game`)
+state (:class:`domain.record.events.GameSnapshot`, msgspec MessagePack of :class:`domain.record.game.Game`)
 are taken every :data:`SNAPSHOT_INTERVAL` events when events are recorded. They are derived
 data: they live in the snapshot store, outside the hash chain, and one that does not decode (the
 Game's shape changed since it was taken: its topic carries a fingerprint of the state's schema)
@@ -34,8 +34,8 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from application.reading import iter_events, read_events
-from domain.events import GameEvent, GameSnapshot, game_uuid
-from domain.game import Game, project_game
+from domain.record.events import GameEvent, GameSnapshot, game_uuid
+from domain.record.game import Game, project_game
 
 if TYPE_CHECKING:
     from application.app import MinisterApplication

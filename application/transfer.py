@@ -26,7 +26,7 @@ from application.integrity import SCHEME, chain_events, head_of
 from application.mapper import encode_event
 from application.replayfile import FORMAT, Replay
 from domain.errors import MinisterError, ReplayError
-from domain.events import (
+from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
     DiceDrawn,

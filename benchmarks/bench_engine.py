@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 from application.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
-from domain.battle import fight, provider_from
-from domain.combat import BattleSetup
-from domain.dice import RandomDice
-from domain.forces import Force
-from domain.game import project_game
-from domain.orders import BattleKind
-from domain.review import review
+from domain.battle.dice import RandomDice
+from domain.battle.engine import fight, provider_from
+from domain.battle.model import BattleSetup
+from domain.record.game import project_game
+from domain.review.game_review import review
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
 
 BATTLES = (
     BattleSetup(kind=BattleKind.LAND, attacker=Force.parse("9 INF, 3 ARM, 2 FTR"),

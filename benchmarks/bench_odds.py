@@ -11,11 +11,11 @@ import statistics
 import time
 from collections.abc import Callable
 
-from domain.combat import BattleSetup
-from domain.forces import Force
-from domain.odds import odds
-from domain.orders import BattleKind
-from domain.simulate import simulate
+from domain.battle.model import BattleSetup
+from domain.odds.exact import odds
+from domain.odds.montecarlo import simulate
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
 
 THIRTY = BattleSetup(BattleKind.LAND, Force.parse("20 INF, 10 ARM"), Force.parse("25 INF, 5 ARM"))
 HUNDRED = BattleSetup(BattleKind.LAND, Force.parse("60 INF, 30 ARM, 10 FTR"),

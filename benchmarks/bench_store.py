@@ -16,7 +16,7 @@ are compared with each other are timed in interleaved rounds (best of each):
   measured fold time: the fold is the same code whichever mapper decoded the events);
 * time travel: the game at random versions (seeded) through ``MinisterApplication.game_at``:
   cold (the first look at the game in a process: the latest snapshot plus the events after it,
-  then :meth:`domain.game.Game.at`) and warm (later looks: ``Game.at`` on the state kept in
+  then :meth:`domain.record.game.Game.at`) and warm (later looks: ``Game.at`` on the state kept in
   memory); every answer is checked to be a complete Game at that version;
 * snapshot intervals: cold time travel, import time and snapshot storage for several intervals.
 
@@ -48,10 +48,10 @@ from application.replayfile import Replay, parse_replay
 from application.stores import open_store
 from application.timetravel import SNAPSHOT_INTERVAL, no_gc, state_at, stored_events
 from benchmarks.gen_game import generate_replay
-from domain.events import TOPICS, GameEvent, game_uuid
-from domain.forces import Force
-from domain.game import Game, project_game
-from domain.units import UnitType
+from domain.record.events import TOPICS, GameEvent, game_uuid
+from domain.record.game import Game, project_game
+from domain.rules.forces import Force
+from domain.rules.units import UnitType
 
 N_EVENTS = 10_000
 SEED = 1
@@ -349,7 +349,7 @@ def _mappers(folder: Path, replay: Replay, lines: list[str]) -> float:
         f"reading alone (no fold): application/reading.py {1000 * best['read']:.1f} ms, "
         f"eventsourcing + MsgspecMapper {1000 * best['read_es']:.1f} ms, default mapper "
         f"{1000 * best['plain_read']:.1f} ms",
-        f"fold alone (domain.game.project_game): {1000 * fold:.1f} ms = {fold / rebuild:.0%} of the "
+        f"fold alone (domain.record.game.project_game): {1000 * fold:.1f} ms = {fold / rebuild:.0%} of the "
         "rebuild; by kind (events: ms in all, us each): " + ", ".join(
             f"{kind} {count}: {ms:.0f}, {1000 * ms / count:.0f}" for kind, (count, ms)
             in sorted(per_kind.items(), key=lambda item: -item[1][1])),

@@ -26,7 +26,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
 from benchmarks.gen_game import generate_replay
-from domain.views import GameView
+from domain.review.views import GameView
 from projections.timeline import Timeline
 from tui.app import MinisterApp
 from tui.loading import ViewsSource
@@ -48,7 +48,7 @@ def _verdict(ok: bool) -> str:
 def load_views(n_events: int, seed: int) -> tuple[GameView, GameView, list[str]]:
     """Generate, read and review the game; the figures of each step."""
     from application.services import open_game
-    from domain.review import review
+    from domain.review.game_review import review
 
     start = time.perf_counter()
     text = generate_replay(n_events, seed)

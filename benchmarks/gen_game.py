@@ -18,10 +18,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
-from domain.board import Board
-from domain.forces import EMPTY, Force
-from domain.orders import BattleKind, default_order
-from domain.units import AXIS, POWERS, UnitType
+from domain.rules.board import Board
+from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind, default_order
+from domain.rules.units import AXIS, POWERS, UnitType
 
 U = UnitType
 _START = datetime(1999, 7, 20, 18, 0, tzinfo=UTC)

@@ -1,10 +1,10 @@
 """Luck at a glance: the hits each side scored in a battle against the hits its dice should score.
 
 A die in column ``c`` hits with probability ``c/6`` (AA shots at 1, support shots at the
-battleship's attack 4: :func:`domain.board_layout.hit_value`), so the expected hits of a battle are
+battleship's attack 4: :func:`domain.battle.columns.hit_value`), so the expected hits of a battle are
 the sum of those probabilities over every die that counts: kept and added dice, AA shots included,
 voided dice not. The distribution, the expectation and the mid-rank percentile are the domain's
-(:mod:`domain.odds_dist`), so the panel and the report agree on what "lucky" means.
+(:mod:`domain.odds.distributions`), so the panel and the report agree on what "lucky" means.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from domain.board_layout import hit_value
-from domain.odds_dist import expected_hits, hit_distribution, luck_percentile
-from domain.views import BattleView, DiceEntry, SideRound
+from domain.battle.columns import hit_value
+from domain.odds.distributions import expected_hits, hit_distribution, luck_percentile
+from domain.review.views import BattleView, DiceEntry, SideRound
 
 #: A side's dice as (value hit on, number of dice), one entry per value.
 Columns = tuple[tuple[int, int], ...]

@@ -10,10 +10,10 @@ from typing import Any
 
 import msgspec
 
-from domain.combat import Outcome, Side, Winner
-from domain.forces import Force
-from domain.impact import round_luck
-from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
+from domain.battle.model import Outcome, Side, Winner
+from domain.review.impact import round_luck
+from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
+from domain.rules.forces import Force
 
 FORMAT = "minister-report/1"
 

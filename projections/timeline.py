@@ -1,6 +1,6 @@
 """The timeline read model: a game as one flat, navigable line of points.
 
-A :class:`Timeline` lays a :class:`~domain.views.GameView` out as turn → battle → round → column
+A :class:`Timeline` lays a :class:`~domain.review.views.GameView` out as turn → battle → round → column
 (AA guns, support shots, first strike, each column, casualties), one :class:`Node` per point, in
 the order a battle is played. The view shown is the *main line*; where the other view of the game
 (as rolled against as corrected) differs, its rounds follow as a *variation*, the way a chess viewer
@@ -19,8 +19,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.combat import Column
-from domain.views import BattleView, Finding, GameView, RoundView
+from domain.battle.model import Column
+from domain.review.views import BattleView, Finding, GameView, RoundView
 from projections.timeline_text import (
     ColumnKey,
     SideName,

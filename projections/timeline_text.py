@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domain.board_layout import hit_value
-from domain.combat import Column
-from domain.forces import Force
-from domain.views import BattleView, DiceEntry, RoundView, SideRound, VoidedDice
+from domain.battle.columns import hit_value
+from domain.battle.model import Column
+from domain.review.views import BattleView, DiceEntry, RoundView, SideRound, VoidedDice
+from domain.rules.forces import Force
 from projections.luck import entry_hits
 
 SideName = Literal["attacker", "defender"]

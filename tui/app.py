@@ -1,7 +1,7 @@
 """The terminal timeline: scrub through a game's battles as rolled and as corrected.
 
 The app shows the projections (:mod:`projections.timeline`, :mod:`projections.luck`) of the
-review's :class:`~domain.views.GameView`; it never reaches into domain internals. The game is read
+review's :class:`~domain.review.views.GameView`; it never reaches into domain internals. The game is read
 and reviewed in a worker thread behind a progress bar. Nothing on screen depends on the clock or
 on animation, so the same game and keys give the same screen on every run.
 """
@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Label, ProgressBar, Static
 
 from domain.errors import MinisterError
-from domain.views import GameView
+from domain.review.views import GameView
 from projections.timeline import Timeline, opening_part
 from tui.loading import GameSource
 from tui.screens.find import FindScreen

@@ -16,7 +16,7 @@ from types import ModuleType
 from application.replayfile import Replay, load_replay
 from application.services import open_game
 from domain.errors import MinisterError
-from domain.review import review
+from domain.review.game_review import review
 from projections.expect import mismatches
 from projections.report import report_dict, report_json, report_text
 

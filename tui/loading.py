@@ -11,7 +11,7 @@ from typing import Protocol
 
 import msgspec
 
-from domain.views import GameView
+from domain.review.views import GameView
 
 #: ``progress(stage, fraction done)`` as a source works.
 ProgressFn = Callable[[str, float], None]
@@ -47,8 +47,8 @@ class FileSource:
 
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""
-        from domain.game import Game
-        from domain.review import review
+        from domain.record.game import Game
+        from domain.review.game_review import review
 
         game = self._read(progress)
         assert isinstance(game, Game)
@@ -57,8 +57,8 @@ class FileSource:
 
     def as_rolled(self, progress: ProgressFn) -> GameView:
         """Review the game as rolled."""
-        from domain.game import Game
-        from domain.review import review
+        from domain.record.game import Game
+        from domain.review.game_review import review
 
         game = self._read(progress)
         assert isinstance(game, Game)

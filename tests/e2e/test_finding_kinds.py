@@ -1,7 +1,7 @@
 """Every finding kind of the rules matrix is exercised by a shipped regression replay.
 
 The replays under ``replays/`` are reviewed in-process (``load_replay`` + ``review``), the way
-``minister verify`` does. For each kind of ``domain.editions.KINDS`` some replay must produce a
+``minister verify`` does. For each kind of ``domain.rules.editions.KINDS`` some replay must produce a
 finding of that kind; for each place where the two editions' texts differ, both editions must
 have a replay whose finding cites that edition's rule. Replays whose [expect] follows the rule
 texts but which the engine does not yet satisfy live in ``tests/fixtures/pending/`` (outside
@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from application.replayfile import load_replay
-from domain.editions import IAAPA_1999, IAAPA_2008, KINDS, Edition, edition
-from domain.review import review
-from domain.views import Finding, GameView
+from domain.review.game_review import review
+from domain.review.views import Finding, GameView
+from domain.rules.editions import IAAPA_1999, IAAPA_2008, KINDS, Edition, edition
 from tests.conftest import REPLAYS, ROOT
 from tui.cli import check_replay
 

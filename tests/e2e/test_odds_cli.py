@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from domain.combat import BattleSetup, RetreatCondition
-from domain.forces import Force
-from domain.odds import odds
-from domain.orders import BattleKind, OrderOfLoss
-from domain.units import UnitType
+from domain.battle.model import BattleSetup, RetreatCondition
+from domain.odds.exact import odds
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.units import UnitType
 from tui.commands import odds as command
 
 ROOT = Path(__file__).resolve().parents[2]

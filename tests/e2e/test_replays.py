@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from application.replayfile import load_replay
-from domain.dice import commitment, verify_roll
-from domain.review import review
+from domain.battle.dice import commitment, verify_roll
+from domain.review.game_review import review
 from projections.report import report_json
 from tests.conftest import REPLAYS, ROOT
 from tui.cli import check_replay
@@ -109,7 +109,7 @@ def test_reports_do_not_depend_on_the_hash_seed() -> None:
     # Sets of unit types iterate in an order that varies between processes: nothing in a
     # report may depend on it.
     script = ("import sys; from pathlib import Path; from application.replayfile import load_replay;"
-              "from domain.review import review; from projections.report import report_json;"
+              "from domain.review.game_review import review; from projections.report import report_json;"
               "[sys.stdout.buffer.write(report_json(review(load_replay(p).game)))"
               " for p in sorted(Path('replays').rglob('*.toml'))]")
     outputs = set()

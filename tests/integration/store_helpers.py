@@ -22,7 +22,7 @@ import pytest
 
 from application.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
-from domain.events import game_uuid
+from domain.record.events import game_uuid
 
 POSTGRES_VARIABLE = "MINISTER_TEST_POSTGRES"
 NO_POSTGRES = f"{POSTGRES_VARIABLE} is not set: no PostgreSQL server configured for the store tests"

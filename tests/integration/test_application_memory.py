@@ -8,7 +8,7 @@ import pytest
 from application.app import MinisterApplication, UnknownGameError
 from application.mapper import decode_event, encode_event
 from application.replayfile import load_replay
-from domain.events import TOPICS
+from domain.record.events import TOPICS
 from tests.conftest import REPLAYS
 
 

@@ -14,7 +14,7 @@ from application.dicecmd import check_dice
 from application.integrity import check_game
 from application.stores import open_store
 from application.transfer import import_replay
-from domain.events import DiceDrawn, ReportFiled
+from domain.record.events import DiceDrawn, ReportFiled
 from tests.integration.store_helpers import generated, postgres_schema, write_events
 
 WRITERS = ("w1", "w2")

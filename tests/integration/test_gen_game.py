@@ -6,8 +6,8 @@ import pytest
 
 from application.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
-from domain.events import DeclarationRecorded, RollRecorded
-from domain.review import review
+from domain.record.events import DeclarationRecorded, RollRecorded
+from domain.review.game_review import review
 from projections.report import report_dict
 
 

@@ -32,14 +32,14 @@ from application.transfer import (
     toml_string,
 )
 from domain.errors import ReplayError
-from domain.events import (
+from domain.record.events import (
     RECORD_EVENTS,
     DiceSupplied,
     GameEvent,
     PositionRecorded,
     game_uuid,
 )
-from domain.forces import Force
+from domain.rules.forces import Force
 from tests.conftest import REPLAYS, ROOT
 from tests.integration.store_helpers import generated, generated_text, sqlite_rows
 

@@ -13,7 +13,7 @@ from application.integrity import GENESIS, check_game, check_rows, link, link_by
 from application.mapper import decode_event, encode_event
 from application.stores import open_store
 from application.transfer import import_replay
-from domain.events import GameEvent, game_uuid
+from domain.record.events import GameEvent, game_uuid
 from tests.integration.store_helpers import edit_sqlite_event, generated, sqlite_rows
 from tui.cli import main
 

@@ -1,4 +1,4 @@
-"""The exact solver against a Monte Carlo over the mechanical engine (domain.battle.fight).
+"""The exact solver against a Monte Carlo over the mechanical engine (domain.battle.engine.fight).
 
 Every battle is fought a few thousand times with seeded random dice, so the test is
 deterministic; each exact probability must lie in the 99.9% Wilson interval of its simulated
@@ -12,12 +12,12 @@ import math
 
 import pytest
 
-from domain.combat import BattleSetup, RetreatCondition, Side
-from domain.forces import Force
-from domain.odds import Odds, Result, odds, odds_from_round
-from domain.orders import BattleKind, OrderOfLoss
-from domain.simulate import Z_999, Estimate, simulate, wilson
-from domain.units import UnitType
+from domain.battle.model import BattleSetup, RetreatCondition, Side
+from domain.odds.exact import Odds, Result, odds, odds_from_round
+from domain.odds.montecarlo import Z_999, Estimate, simulate, wilson
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.units import UnitType
 
 F = Force.parse
 U = UnitType

@@ -15,8 +15,8 @@ from application.integrity import GENESIS, check_game, link
 from application.mapper import encode_event
 from application.stores import StoreSpecError, list_games, open_store, parse_store_spec
 from application.timetravel import STATE_TOPIC, decode_snapshot
-from domain.events import GameSnapshot, ReportFiled, game_uuid
-from domain.game import project_game
+from domain.record.events import GameSnapshot, ReportFiled, game_uuid
+from domain.record.game import project_game
 from tests.integration.store_helpers import generated, postgres_schema
 
 INTERVAL = 10

@@ -15,8 +15,8 @@ from application.app import MinisterApplication, UnknownGameError
 from application.replayfile import parse_replay
 from application.stores import open_store
 from application.timetravel import STATE_TOPIC, event_time, snapshot_of, version_at
-from domain.events import GameSnapshot, ReportFiled, game_uuid
-from domain.game import project_game
+from domain.record.events import GameSnapshot, ReportFiled, game_uuid
+from domain.record.game import project_game
 from tests.integration.store_helpers import generated
 
 INTERVAL = 25

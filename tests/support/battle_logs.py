@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.battle import Resolution
-from domain.board_layout import layout
-from domain.combat import BattleSetup, Side
-from domain.forces import Force, format_units
+from domain.battle.columns import layout
+from domain.battle.engine import Resolution
+from domain.battle.model import BattleSetup, Side
+from domain.rules.forces import Force, format_units
 
 
 def dice_text(volleys: list[object]) -> str:

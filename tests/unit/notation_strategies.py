@@ -6,9 +6,8 @@ import random
 
 from hypothesis import strategies as st
 
-from domain.combat import RetreatCondition
-from domain.declarations import Declaration, DeclaredBattle, DeclaredMove, DeclaredTotal
-from domain.notation import (
+from domain.battle.model import RetreatCondition
+from domain.notation.battle_log import (
     AttackLine,
     BattleHeader,
     BattleLog,
@@ -21,8 +20,9 @@ from domain.notation import (
     ShotLine,
     SideLine,
 )
-from domain.special_orders import SpecialOrders
-from domain.units import UnitType
+from domain.notation.declarations import Declaration, DeclaredBattle, DeclaredMove, DeclaredTotal
+from domain.notation.special_orders import SpecialOrders
+from domain.rules.units import UnitType
 
 # Words the notation reads as keywords; a name containing them as a word is ambiguous by design.
 KEYWORDS = frozenset({

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from domain.battle import Resolution, fight, layout, play_round, provider_from
-from domain.combat import (
+from domain.battle.dice import SuppliedDice
+from domain.battle.engine import Resolution, fight, layout, play_round, provider_from
+from domain.battle.model import (
     BattleSetup,
     ChosenCasualties,
     DiceExhausted,
@@ -17,10 +18,9 @@ from domain.combat import (
     Side,
     Winner,
 )
-from domain.dice import SuppliedDice
-from domain.forces import Force
-from domain.orders import BattleKind, OrderOfLoss
-from domain.units import UnitType
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.units import UnitType
 
 U = UnitType
 LAND, SEA, AMPHIBIOUS = BattleKind.LAND, BattleKind.SEA, BattleKind.AMPHIBIOUS

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.battle import Resolution, fight
-from domain.board_layout import dice_needed
-from domain.combat import BattleSetup, DiceRequest, RetreatCondition, RoundResult, Side
-from domain.forces import Force
-from domain.orders import BattleKind
-from domain.units import UnitType
+from domain.battle.columns import dice_needed
+from domain.battle.engine import Resolution, fight
+from domain.battle.model import BattleSetup, DiceRequest, RetreatCondition, RoundResult, Side
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
+from domain.rules.units import UnitType
 
 U = UnitType
 

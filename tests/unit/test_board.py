@@ -10,10 +10,10 @@ from types import ModuleType
 
 import pytest
 
-from domain.board import Board, Territory
 from domain.errors import UnknownTerritoryError
-from domain.forces import Force
-from domain.units import UnitType
+from domain.rules.board import Board, Territory
+from domain.rules.forces import Force
+from domain.rules.units import UnitType
 
 SHARED = Path("/work/shared/data/classic-board.toml")
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,7 +161,7 @@ def test_packaged_file_is_generated_output(shared: dict[str, object]) -> None:
 def test_packaged_file_is_self_contained() -> None:
     packaged = (ROOT / "domain" / "data" / "classic.toml").read_text(encoding="utf-8")
     assert "/work/shared" not in packaged
-    source = (ROOT / "domain" / "board.py").read_text(encoding="utf-8")
+    source = (ROOT / "domain" / "rules" / "board.py").read_text(encoding="utf-8")
     assert "/work/shared" not in source
 
 

@@ -15,14 +15,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from application.replayfile import parse_replay
-from domain.battle import fight, provider_from
-from domain.combat import BattleSetup
-from domain.dice import RandomDice
-from domain.forces import Force
-from domain.orders import BattleKind
-from domain.review import review
-from domain.units import UnitType as U
-from domain.views import BattleView
+from domain.battle.dice import RandomDice
+from domain.battle.engine import fight, provider_from
+from domain.battle.model import BattleSetup
+from domain.review.game_review import review
+from domain.review.views import BattleView
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
+from domain.rules.units import UnitType as U
 from tests.support.battle_logs import replay_text, write_log
 
 REPORT = '''[[event]]

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.declarations import (
+from domain.errors import InvalidNotationError
+from domain.notation.declarations import (
     Declaration,
     DeclaredBattle,
     DeclaredMove,
@@ -14,8 +15,7 @@ from domain.declarations import (
     format_declaration,
     parse_declaration,
 )
-from domain.errors import InvalidNotationError
-from domain.units import UnitType
+from domain.rules.units import UnitType
 from tests.unit.notation_strategies import declarations, mutated
 
 U = UnitType

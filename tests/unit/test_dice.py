@@ -9,8 +9,7 @@ from collections import Counter
 
 import pytest
 
-from domain.combat import DiceExhausted
-from domain.dice import (
+from domain.battle.dice import (
     RandomDice,
     Roll,
     SuppliedDice,
@@ -20,6 +19,7 @@ from domain.dice import (
     verify_commitment,
     verify_roll,
 )
+from domain.battle.model import DiceExhausted
 
 
 class TestSuppliedDice:

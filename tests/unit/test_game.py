@@ -6,8 +6,8 @@ import pytest
 
 from application.replayfile import parse_replay
 from domain.errors import ReplayError
-from domain.forces import Force
-from domain.game import parse_turn
+from domain.record.game import parse_turn
+from domain.rules.forces import Force
 
 HEAD = '''format = "minister-replay/1"
 [game]

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.events import (
+from domain.record.events import (
     BattleFacts,
     CasualtiesChosen,
     DeclarationRecorded,
@@ -37,8 +37,8 @@ from domain.events import (
     RulingIssued,
     TechRolled,
 )
-from domain.forces import Force
-from domain.game import Game, project_game, start_game
+from domain.record.game import Game, project_game, start_game
+from domain.rules.forces import Force
 
 LAND = ("Karelia S.S.R.", "Ukraine S.S.R.", "West Europe", "East Europe", "Caucasus")
 SEA = ("Baltic Sea Zone",)

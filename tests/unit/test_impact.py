@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from application.replayfile import load_replay
-from domain.forces import Force
-from domain.impact import side_expected, side_luck
-from domain.review import review
-from domain.views import DiceEntry, SideRound
+from domain.review.game_review import review
+from domain.review.impact import side_expected, side_luck
+from domain.review.views import DiceEntry, SideRound
+from domain.rules.forces import Force
 from tests.conftest import REPLAYS
 
 

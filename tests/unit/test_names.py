@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.board import Board
 from domain.errors import UnknownTerritoryError
-from domain.names import Resolution, canonical_name, name_key, resolve, resolve_many, typo_allowance
+from domain.rules.board import Board
+from domain.rules.names import Resolution, canonical_name, name_key, resolve, resolve_many, typo_allowance
 
 BOARD = Board.classic()
 REAL_NAMES = [(name, terr.name) for terr in BOARD

@@ -25,7 +25,7 @@ def modules() -> list[str]:
 
 def test_the_packages_have_modules() -> None:
     found = modules()
-    assert "domain.views" in found and "projections.timeline" in found and "projections.luck" in found
+    assert "domain.review.views" in found and "projections.timeline" in found and "projections.luck" in found
 
 
 def test_no_import_statement_names_textual() -> None:

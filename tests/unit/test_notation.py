@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.errors import InvalidNotationError
-from domain.notation import (
+from domain.notation.battle_log import (
     AttackLine,
     BattleHeader,
     BattleLog,
@@ -23,7 +23,7 @@ from domain.notation import (
     parse_log,
     parse_log_line,
 )
-from domain.units import UnitType
+from domain.rules.units import UnitType
 from tests.unit.notation_strategies import battle_logs, dice_texts, log_lines, mutated
 
 U = UnitType

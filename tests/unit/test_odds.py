@@ -16,9 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.combat import BattleSetup, RetreatCondition, Side
-from domain.forces import Force
-from domain.odds import (
+from domain.battle.model import BattleSetup, RetreatCondition, Side
+from domain.odds.exact import (
     Result,
     expected_hits,
     hit_distribution,
@@ -26,8 +25,9 @@ from domain.odds import (
     odds,
     odds_from_round,
 )
-from domain.orders import BattleKind, OrderOfLoss
-from domain.units import UnitType
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.units import UnitType
 
 F = Force.parse
 LAND, SEA, AMPHIBIOUS = BattleKind.LAND, BattleKind.SEA, BattleKind.AMPHIBIOUS

@@ -1,6 +1,6 @@
 """A battle the engine fights, written out as a dice-server log, reads back to the same battle.
 
-The engine (domain.battle) and the reading of records (domain.analysis) are written separately;
+The engine (domain.battle.engine) and the reading of records (domain.review.as_rolled) are written separately;
 this property ties them: for random land and sea battles, the log printed from the engine's
 rounds, parsed and analysed "as rolled", gives the same losses round by round and the same end.
 """
@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from application.replayfile import parse_replay
-from domain.battle import fight, provider_from
-from domain.combat import BattleSetup, Side, Winner
-from domain.dice import RandomDice
-from domain.forces import Force
-from domain.orders import BattleKind
-from domain.review import review
-from domain.units import UnitType as U
+from domain.battle.dice import RandomDice
+from domain.battle.engine import fight, provider_from
+from domain.battle.model import BattleSetup, Side, Winner
+from domain.review.game_review import review
+from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
+from domain.rules.units import UnitType as U
 from tests.support.battle_logs import replay_text, write_log
 
 LAND_ATTACK = (U.INF, U.ARM, U.FTR, U.BMB)

@@ -11,8 +11,8 @@ import pytest
 from application.mapper import encode_event
 from application.replayfile import load_replay, parse_replay
 from domain.errors import ReplayError
-from domain.events import DeclarationRecorded, GameStarted, PositionRecorded, RollRecorded
-from domain.forces import Force
+from domain.record.events import DeclarationRecorded, GameStarted, PositionRecorded, RollRecorded
+from domain.rules.forces import Force
 
 GOOD = '''format = "minister-replay/1"
 

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.combat import RetreatCondition
-from domain.declarations import parse_special_orders as reexported
+from domain.battle.model import RetreatCondition
 from domain.errors import InvalidNotationError
-from domain.special_orders import SpecialOrders, parse_special_orders
-from domain.units import UnitType
+from domain.notation.declarations import parse_special_orders as reexported
+from domain.notation.special_orders import SpecialOrders, parse_special_orders
+from domain.rules.units import UnitType
 from tests.unit.notation_strategies import mutated, special_orders
 
 U = UnitType

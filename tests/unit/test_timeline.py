@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.combat import Outcome, Winner
-from domain.forces import EMPTY, Force
-from domain.views import BattleView, GameView
+from domain.battle.model import Outcome, Winner
+from domain.review.views import BattleView, GameView
+from domain.rules.forces import EMPTY, Force
 from projections.luck import battle_luck, side_luck, signed_bars
 from projections.timeline import Timeline, column_order
 from tests.unit.timeline_views import dice, disputed_game, disputed_pair, rnd, side
@@ -123,7 +123,7 @@ def test_path_names_the_point(corrected: Timeline) -> None:
 
 def test_a_real_replay() -> None:
     from application.services import open_game
-    from domain.review import review
+    from domain.review.game_review import review
 
     game = open_game(str(ROOT / "replays" / "part13" / "overkill-6arm-v-2inf.toml"))
     timeline = Timeline(review(game), review(game, as_rolled=True))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.combat import Column, Outcome, Winner
-from domain.forces import EMPTY, Force
-from domain.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound, VoidedDice
+from domain.battle.model import Column, Outcome, Winner
+from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound, VoidedDice
+from domain.rules.forces import EMPTY, Force
 
 
 def dice(column: Column, values: str, status: str = "kept", *, first_strike: bool = False) -> DiceEntry:

@@ -18,13 +18,13 @@ import json
 import sys
 from collections.abc import Sequence
 
-from domain.combat import BattleSetup, RetreatCondition, Side
+from domain.battle.model import BattleSetup, RetreatCondition, Side
 from domain.errors import InvalidNotationError, MinisterError
-from domain.forces import EMPTY, Force
-from domain.odds import STANDARD_PERCENTILES, Measure, Odds, odds
-from domain.orders import BattleKind, OrderOfLoss
-from domain.special_orders import parse_special_orders
-from domain.units import UnitType
+from domain.notation.special_orders import parse_special_orders
+from domain.odds.exact import STANDARD_PERCENTILES, Measure, Odds, odds
+from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.units import UnitType
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from application.app import MinisterApplication
 from application.stores import open_store
 from domain.errors import MinisterError
-from domain.events import game_uuid
+from domain.record.events import game_uuid
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 

@@ -14,10 +14,10 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from domain.combat import Column
-from domain.forces import Force
-from domain.units import UnitType, combat_value
-from domain.views import BattleView, Chances, Impact, RoundView, SideRound
+from domain.battle.model import Column
+from domain.review.views import BattleView, Chances, Impact, RoundView, SideRound
+from domain.rules.forces import Force
+from domain.rules.units import UnitType, combat_value
 from projections.timeline import (
     SideName,
     Timeline,

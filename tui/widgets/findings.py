@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from domain.views import Finding
+from domain.review.views import Finding
 from tui.widgets.styles import TAG_STYLES
 
 #: Lines each finding takes: what and its status, where, the detail, the rule, the ruling.

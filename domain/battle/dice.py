@@ -1,0 +1,174 @@
+"""Dice sources: supplied dice (a queue), verifiable dice (commit–reveal) and random dice.
+
+Every source implements :class:`domain.battle.model.DiceSource`: ``draw(count, purpose)`` returns
+``count`` faces 1-6. The battle engine asks for dice in the order the replay format fixes
+("Supplied dice form one queue per battle ..."), so the same source gives the same battle.
+
+Verifiable dice (``minister-dice/1``): the roller publishes ``commitment(seed)`` before any roll;
+roll number ``sequence`` of game ``game_id`` takes its dice from
+``HMAC-SHA256(key=seed, msg="minister-dice/1|{game_id}|{sequence}|{block}")`` for blocks 0, 1, …,
+reading each output byte in turn and accepting a byte ``b < 252`` as the die ``b % 6 + 1``
+(rejection sampling: 252 is the largest multiple of 6 not above 256, so no face is favoured).
+Once the seed is revealed anyone can recompute every roll with :func:`verify_roll`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from domain.battle.model import DiceExhausted
+
+#: Version tag mixed into every commitment and HMAC message.
+SCHEME = "minister-dice/1"
+
+# The largest multiple of 6 not above 256: bytes at or above it are rejected (no modulo bias).
+_ACCEPT_BELOW = 252
+
+
+def _check_face(value: object) -> int:
+    """A die face 1-6, or ValueError quoting the value."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise ValueError(f"not a die face (1-6): {value!r}")
+    return value
+
+
+def _check_count(count: int, purpose: str) -> None:
+    if count < 0:
+        raise ValueError(f"{purpose}: negative dice count {count!r}")
+
+
+class SuppliedDice:
+    """Dice given in advance (``dice`` events): a queue taken from the front.
+
+    ``draw`` raises :class:`DiceExhausted` (taking nothing) when fewer dice remain than asked.
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._queue: deque[int] = deque(_check_face(value) for value in values)
+        self._taken = 0
+
+    def draw(self, count: int, purpose: str) -> list[int]:
+        """The next ``count`` dice of the queue."""
+        _check_count(count, purpose)
+        if count > len(self._queue):
+            raise DiceExhausted(purpose, count, len(self._queue))
+        self._taken += count
+        return [self._queue.popleft() for _ in range(count)]
+
+    @property
+    def remaining(self) -> int:
+        """Dice still in the queue."""
+        return len(self._queue)
+
+    @property
+    def taken(self) -> int:
+        """Dice drawn so far."""
+        return self._taken
+
+    def rest(self) -> list[int]:
+        """The dice not drawn, in queue order (left over after a battle: unused dice)."""
+        return list(self._queue)
+
+
+class Roll(msgspec.Struct, frozen=True):
+    """One verifiable roll: its sequence number, what it was for, and its dice."""
+
+    sequence: int
+    purpose: str
+    dice: tuple[int, ...]
+
+
+def commitment(seed: str) -> str:
+    """The published commitment to a seed: hex SHA-256 of ``"minister-dice/1:" + seed``."""
+    return _commit(seed)
+
+
+def _commit(seed: str) -> str:
+    return hashlib.sha256(f"{SCHEME}:{seed}".encode()).hexdigest()
+
+
+def verify_commitment(seed: str, commitment: str) -> bool:
+    """Whether ``seed`` is the seed behind the published ``commitment`` (hex, any case)."""
+    return hmac.compare_digest(_commit(seed), commitment.strip().lower())
+
+
+def roll_dice(game_id: str, seed: str, sequence: int, count: int) -> list[int]:
+    """The ``count`` dice of roll ``sequence`` of ``game_id`` under ``seed`` (the scheme above)."""
+    if sequence < 0:
+        raise ValueError(f"negative roll sequence {sequence!r}")
+    if count < 0:
+        raise ValueError(f"negative dice count {count!r}")
+    key = seed.encode()
+    dice: list[int] = []
+    block = 0
+    while len(dice) < count:
+        message = f"{SCHEME}|{game_id}|{sequence}|{block}".encode()
+        for byte in hmac.new(key, message, hashlib.sha256).digest():
+            if byte < _ACCEPT_BELOW:
+                dice.append(byte % 6 + 1)
+                if len(dice) == count:
+                    break
+        block += 1
+    return dice
+
+
+def verify_roll(game_id: str, seed: str, sequence: int, count: int, dice: Sequence[int]) -> bool:
+    """Whether ``dice`` are exactly what roll ``sequence`` of ``game_id`` gives under ``seed``."""
+    return len(dice) == count and list(dice) == roll_dice(game_id, seed, sequence, count)
+
+
+class VerifiableDice:
+    """Commit–reveal dice: every ``draw`` is one roll with the next sequence number.
+
+    Publish :attr:`commitment` before the first roll; :attr:`rolls` is the log to record as
+    events. ``start_sequence`` resumes a game's sequence after rolls already recorded.
+    """
+
+    def __init__(self, game_id: str, seed: str, start_sequence: int = 0) -> None:
+        if start_sequence < 0:
+            raise ValueError(f"negative start sequence {start_sequence!r}")
+        self.game_id = game_id
+        self._seed = seed
+        self._next = start_sequence
+        self._rolls: list[Roll] = []
+
+    @property
+    def commitment(self) -> str:
+        """The commitment to this source's seed (publish it before rolling)."""
+        return commitment(self._seed)
+
+    @property
+    def next_sequence(self) -> int:
+        """The sequence number the next draw will use."""
+        return self._next
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll drawn from this source, in order."""
+        return tuple(self._rolls)
+
+    def draw(self, count: int, purpose: str) -> list[int]:
+        """One roll of ``count`` dice; it is logged with its sequence number."""
+        _check_count(count, purpose)
+        dice = roll_dice(self.game_id, self._seed, self._next, count)
+        self._rolls.append(Roll(self._next, purpose, tuple(dice)))
+        self._next += 1
+        return dice
+
+
+class RandomDice:
+    """Pseudo-random dice for simulations and odds (not verifiable, not for records)."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self._rng = rng if rng is not None else random.Random()
+
+    def draw(self, count: int, purpose: str) -> list[int]:
+        """``count`` independent dice."""
+        _check_count(count, purpose)
+        return [self._rng.randint(1, 6) for _ in range(count)]

@@ -1,0 +1,2 @@
+"""IAAPA notation read and written: dice-server battle logs, declarations, special orders.
+"""

@@ -1,0 +1,443 @@
+"""IAAPA battle-log notation: dice strings and the lines of a dice-server battle log.
+
+The design follows python-chess's PGN reader: every line is matched by one anchored regular
+expression per line kind (``re.match`` with ``^...$``) and turned into a frozen value; a line that
+fits no kind raises :class:`~domain.errors.InvalidNotationError` naming the 1-based line within the
+parsed text and quoting it. Names (territories, origins, landing places) are kept as written:
+resolving them against the board is the board's job. Unit lists keep their written order as
+tuples of ``(UnitType, count)``.
+
+Line kinds (replay-format.md "IAAPA notation"; the examples of IAAPA Part 14 (1999) "GM Errors"
+and Part 13 (1999) "Miscellaneous")::
+
+    E Europe(AA, 2 INF, 2 FTR, 3 ARM)              BattleHeader
+    9 INF,1 ARM,2 FTRs from Karelia land Russia    AttackLine (landing optional)
+    AA rolls 1*1* = 2 hits!!!                      ShotLine kind "AA" (also "BB rolls 4* = 1 hit")
+    R1 / R 2 / Round 3                             RoundMarker
+    A(9 INF,1 ARM) 52461*5654/3* = 2 hits          SideLine with units
+    A1 1*2*3*1*2*5 5 Hits                          SideLine short form (side and round)
+    A(2 SUB) first strike 2*5 = 1 hit              FirstStrikeLine (this project's extension)
+    # note / -- note                               Comment (kept, printed back as written)
+
+Every parsed line keeps ``lineno`` and ``raw``; they are excluded from equality, so
+``parse_log(format_log(log)) == log`` compares what the lines mean.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from domain.errors import InvalidNotationError
+from domain.rules.forces import format_units, parse_units
+from domain.rules.units import UnitType
+
+#: A unit list as written: types in written order, repetitions kept.
+Units = tuple[tuple[UnitType, int], ...]
+
+#: A name as written (territory, sea zone, origin, power): starts with a letter or digit, may hold
+#: spaces and ``. ' & / -``. Lazy, so a name followed by a keyword ("on", "to", "land") stops there.
+NAME = r"[^\W_](?:[\w.'&/\- ]*?[\w.'])??"
+
+_NAME_RE = re.compile(rf"^{NAME}$")
+
+# Counts are capped at six digits so that ``int()`` never sees a number it refuses.
+NUMBER = r"[0-9]{1,6}"
+
+#: Stated hits after the dice: "= 2 hits", "= 1 hit", "= 2", "5 Hits", "no hits", trailing "!!!".
+_HITS = (rf"(?:\s*=\s*(?P<hits>{NUMBER}|(?i:no))(?:\s*(?i:hits?))?"
+         rf"|\s+(?P<hits2>{NUMBER}|(?i:no))\s*(?i:hits?))?\s*!*")
+#: Dice as the line regexes see them; :func:`parse_dice` checks them die by die.
+_DICE = r"(?P<dice>[0-9*/][0-9*/ \t]*?)"
+
+
+#: Longest line read: no real record comes near it, and it bounds the regex work on junk input.
+MAX_LINE = 2000
+
+
+def check_length(line: str, lineno: int) -> None:
+    """Refuse a line longer than :data:`MAX_LINE` characters."""
+    if len(line) > MAX_LINE:
+        raise InvalidNotationError(f"line longer than {MAX_LINE} characters", line=lineno,
+                                   text=line[:80] + "...")
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` is a well-formed name as the notation writes territories and origins."""
+    return bool(_NAME_RE.match(text))
+
+
+def format_hits(count: int) -> str:
+    """``"1 hit"`` / ``"3 hits"``."""
+    return f"{count} hit" if count == 1 else f"{count} hits"
+
+
+def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None = None) -> Units:
+    """Parse a unit list inside a line, re-raising errors with the line's number and text.
+
+    Typo notes (2008 Section VI, Typographical Errors) are appended to ``typos`` prefixed with
+    the line number.
+    """
+    notes: list[str] = []
+    try:
+        units = tuple(parse_units(text, typos=notes))
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(f"{exc.message} ({exc.text!r})", line=line, text=raw) from exc
+    except ValueError as exc:  # e.g. a count int() refuses
+        raise InvalidNotationError(f"expected a unit list ({exc})", line=line, text=raw) from exc
+    if typos is not None:
+        typos.extend(f"line {line}: {note}" for note in notes)
+    return units
+
+
+# --------------------------------------------------------------------------------------- dice
+class MarkedDie(NamedTuple):
+    """One die as written: its face and whether a ``*`` claimed it as a hit."""
+
+    value: int
+    marked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiceText:
+    """A dice string: ``"52461*5654/3*"`` -> columns split at ``/``, each die with its mark.
+
+    Columns are never empty. The marks are claims: hits are recomputed from the faces elsewhere.
+    """
+
+    columns: tuple[tuple[MarkedDie, ...], ...]
+
+    @property
+    def has_separators(self) -> bool:
+        """Whether the writer split the dice into battle-board columns with ``/``."""
+        return len(self.columns) > 1
+
+    @property
+    def dice(self) -> tuple[MarkedDie, ...]:
+        """Every die in the order written."""
+        return tuple(die for column in self.columns for die in column)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The faces in the order written."""
+        return tuple(die.value for die in self.dice)
+
+    @property
+    def marked_hits(self) -> int:
+        """How many dice carry a ``*``."""
+        return sum(1 for die in self.dice if die.marked)
+
+    def __len__(self) -> int:
+        return sum(len(column) for column in self.columns)
+
+    def format(self) -> str:
+        """Canonical text: no spaces, ``*`` after marked dice, ``/`` between columns."""
+        return "/".join("".join(f"{die.value}{'*' if die.marked else ''}" for die in column)
+                        for column in self.columns)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def parse_dice(text: str) -> DiceText:
+    """Parse dice: one digit 1-6 per die, ``*`` right after a die marks a claimed hit, ``/``
+    separates battle-board columns, whitespace between dice is ignored.
+
+    Errors name the 1-based line within ``text`` (dice may be wrapped) and quote that line.
+    """
+    lines = text.split("\n")
+    columns: list[tuple[MarkedDie, ...]] = []
+    current: list[MarkedDie] = []
+    line = 1
+    previous = ""
+
+    def fail(message: str) -> InvalidNotationError:
+        return InvalidNotationError(message, line=line, text=lines[line - 1].strip())
+
+    for char in text:
+        if char == "\n":
+            line += 1
+        elif char.isspace():
+            pass
+        elif char in "123456":
+            current.append(MarkedDie(int(char), False))
+        elif char == "*":
+            if not previous or previous not in "123456":
+                raise fail("expected a die 1-6 before '*'")
+            current[-1] = MarkedDie(current[-1].value, True)
+        elif char == "/":
+            if not current:
+                raise fail("expected dice before '/' (a column holds at least one die)")
+            columns.append(tuple(current))
+            current = []
+        elif char in "0789":
+            raise fail(f"die {char!r} is not 1-6")
+        else:
+            raise fail(f"expected dice (digits 1-6, '*' after a hit, '/' between columns), "
+                       f"found {char!r}")
+        previous = char
+    if not current:
+        line = len(lines)
+        raise fail("expected a die 1-6" + (" after '/'" if columns else ""))
+    columns.append(tuple(current))
+    return DiceText(tuple(columns))
+
+
+# ------------------------------------------------------------------------------ log lines
+@dataclass(frozen=True, slots=True)
+class BattleHeader:
+    """``E Europe(AA, 2 INF, 2 FTR, 3 ARM)``: the battle's territory and its defenders."""
+
+    territory: str
+    units: Units
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text, as the dice server prints it."""
+        return f"{self.territory}({format_units(self.units)})"
+
+
+@dataclass(frozen=True, slots=True)
+class AttackLine:
+    """``9 INF,1 ARM,2 FTRs from Karelia land Russia``: attackers, origin, aircraft landing."""
+
+    units: Units
+    origin: str
+    landing: str | None = None
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text."""
+        land = f" land {self.landing}" if self.landing is not None else ""
+        return f"{format_units(self.units)} from {self.origin}{land}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShotLine:
+    """``AA rolls 1*1* = 2 hits`` or ``BB rolls 4* = 1 hit``: shots before round 1.
+
+    IAAPA Part 13 (1999) step 2: AA guns and BB support shots are rolled first.
+    """
+
+    kind: Literal["AA", "BB"]
+    dice: DiceText
+    stated_hits: int | None = None
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text."""
+        return f"{self.kind} rolls {self.dice.format()}{_stated(self.stated_hits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMarker:
+    """``R1`` / ``R 2`` / ``Round 3``: the side lines that follow belong to this round."""
+
+    number: int
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text."""
+        return f"R{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class SideLine:
+    """One side's dice in a round.
+
+    ``A(9 INF,1 ARM) 52461*5654/3* = 2 hits`` (units listed) or the short form of IAAPA Part 13
+    (1999) ``A1 1*2*3*1*2*5 5 Hits`` (side and round number, no units). ``round`` is the number
+    written after the side letter, ``None`` when absent (then a preceding :class:`RoundMarker`
+    tells the round).
+    """
+
+    side: Literal["A", "D"]
+    round: int | None
+    units: Units | None
+    dice: DiceText
+    stated_hits: int | None = None
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text."""
+        head = _side_head(self.side, self.round, self.units)
+        return f"{head} {self.dice.format()}{_stated(self.stated_hits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstStrikeLine:
+    """Attacking submarines' first strike: ``A(2 SUB) first strike 2*5 = 1 hit``.
+
+    IAAPA Part 13 (1999) step 3 and 2008 "Using the Dice Server" (the attacker may roll the sub
+    first). The dice server has no notation for it; this project writes it as a side line of the
+    attacker (optional round number and unit list, like :class:`SideLine`) with the words
+    ``first strike`` before the dice.
+    """
+
+    round: int | None
+    units: Units | None
+    dice: DiceText
+    stated_hits: int | None = None
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """Canonical text."""
+        head = _side_head("A", self.round, self.units)
+        return f"{head} first strike {self.dice.format()}{_stated(self.stated_hits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A line starting with ``#`` or ``--``, kept as written (stripped)."""
+
+    text: str
+    lineno: int = field(default=0, compare=False)
+    raw: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """The comment as written."""
+        return self.text
+
+
+LogLine = BattleHeader | AttackLine | ShotLine | RoundMarker | SideLine | FirstStrikeLine | Comment
+
+
+@dataclass(frozen=True, slots=True)
+class BattleLog:
+    """A parsed battle log: its non-blank lines in order.
+
+    ``typos`` lists unit names read under the typo rule (2008 Section VI), each prefixed with
+    its line ("line 3: 'ing' read as INF"); it is not part of equality.
+    """
+
+    lines: tuple[LogLine, ...]
+    typos: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def header(self) -> BattleHeader | None:
+        """The first battle header, if any."""
+        return next((line for line in self.lines if isinstance(line, BattleHeader)), None)
+
+    def format(self) -> str:
+        """Canonical text; see :func:`format_log`."""
+        return format_log(self)
+
+
+def _side_head(side: str, round_number: int | None, units: Units | None) -> str:
+    """``A``, ``A1`` or ``A(9 INF, 1 ARM)``: the start of a side line as printed."""
+    head = side + (str(round_number) if round_number is not None else "")
+    return head + (f"({format_units(units)})" if units is not None else "")
+
+
+def _stated(hits: int | None) -> str:
+    return "" if hits is None else f" = {format_hits(hits)}"
+
+
+def _hits(match: re.Match[str]) -> int | None:
+    text = match.group("hits") or match.group("hits2")
+    if text is None:
+        return None
+    return 0 if text.lower() == "no" else int(text)
+
+
+_COMMENT = re.compile(r"^(?:#|--)")
+_ROUND = re.compile(rf"^(?i:round|rnd|r)\s*(?P<number>{NUMBER})\s*:?$")
+_SHOT = re.compile(rf"^(?P<kind>(?i:AA|BB))(?:\s+(?i:rolls?))?\s*:?\s+{_DICE}{_HITS}$")
+_FIRST_STRIKE = re.compile(
+    rf"^A(?P<round>{NUMBER})?(?:\s*\((?P<units>[^()]*)\))?\s*(?i:first\s+strike)\s*:?\s+{_DICE}{_HITS}$")
+_SIDE = re.compile(
+    rf"^(?P<side>[AD])(?P<round>{NUMBER})?(?:\s*\((?P<units>[^()]*)\)\s*|\s+){_DICE}{_HITS}$")
+_HEADER = re.compile(rf"^(?P<territory>{NAME})\s*\((?P<units>[^()]*)\)\s*:?$")
+_LANDING = (rf"(?:\s+(?i:land)\s+(?P<landing>{NAME})"
+            rf"|\s*\(\s*(?i:land)\s+(?P<landing2>{NAME})\s*\))?")
+_ATTACK = re.compile(rf"^(?P<units>[^()=]+?)\s+(?i:from)\s+(?P<origin>{NAME}){_LANDING}\s*$")
+
+# Hints for lines that fit no kind: what the line most likely tried to be.
+_SIDE_HINT = re.compile(r"^[AD][0-9]*(?:\s*\(|\s)")
+_SHOT_HINT = re.compile(r"^(?i:AA|BB)\b")
+_FROM_HINT = re.compile(r"\s(?i:from)\s")
+
+
+def parse_log_line(text: str, *, lineno: int = 1, raw: str | None = None,
+                   typos: list[str] | None = None) -> LogLine:
+    """Parse one non-blank battle-log line; ``raw`` defaults to ``text`` as given."""
+    raw = text if raw is None else raw
+    text = text.strip()
+
+    def dice(match: re.Match[str]) -> DiceText:
+        try:
+            return parse_dice(match.group("dice"))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(exc.message, line=lineno, text=text) from exc
+
+    def units(group: str | None) -> Units | None:
+        return None if group is None else parse_unit_list(group, line=lineno, raw=text, typos=typos)
+
+    if _COMMENT.match(text):
+        return Comment(text, lineno=lineno, raw=raw)
+    if match := _ROUND.match(text):
+        return RoundMarker(int(match.group("number")), lineno=lineno, raw=raw)
+    if match := _SHOT.match(text):
+        kind: Literal["AA", "BB"] = "AA" if match.group("kind").upper() == "AA" else "BB"
+        return ShotLine(kind, dice(match), _hits(match), lineno=lineno, raw=raw)
+    if match := _FIRST_STRIKE.match(text):
+        number = match.group("round")
+        return FirstStrikeLine(int(number) if number else None, units(match.group("units")),
+                               dice(match), _hits(match), lineno=lineno, raw=raw)
+    if match := _SIDE.match(text):
+        number = match.group("round")
+        side: Literal["A", "D"] = "A" if match.group("side") == "A" else "D"
+        return SideLine(side, int(number) if number else None, units(match.group("units")),
+                        dice(match), _hits(match), lineno=lineno, raw=raw)
+    if match := _ATTACK.match(text):
+        parsed = units(match.group("units"))
+        assert parsed is not None
+        landing = match.group("landing") or match.group("landing2")
+        return AttackLine(parsed, match.group("origin"), landing, lineno=lineno, raw=raw)
+    if match := _HEADER.match(text):
+        territory = match.group("territory")
+        if territory in ("A", "D"):
+            raise InvalidNotationError(
+                f"expected dice after '{territory}(...)' (a side line such as "
+                "'A(9 INF, 1 ARM) 52461*/3* = 2 hits')", line=lineno, text=text)
+        parsed = units(match.group("units"))
+        assert parsed is not None
+        return BattleHeader(territory, parsed, lineno=lineno, raw=raw)
+    raise InvalidNotationError(_hint(text), line=lineno, text=text)
+
+
+def _hint(text: str) -> str:
+    """What a line that fits no kind was expected to be."""
+    if _SIDE_HINT.match(text):
+        return ("expected a side line: 'A' or 'D', optional round number and '(units)', then dice "
+                "(digits 1-6, '*' after a hit, '/' between columns) and optional '= N hits'")
+    if _SHOT_HINT.match(text):
+        return "expected 'AA rolls <dice> = N hits' (or 'BB rolls <dice> = N hits')"
+    if _FROM_HINT.search(text):
+        return "expected an attack line 'units from origin' with optional 'land <territory>'"
+    return ("expected a battle header 'Territory(units)', an attack line 'units from origin', "
+            "'AA rolls <dice>', a round marker 'R1' or a side line 'A(units) <dice> = N hits'")
+
+
+def parse_log(text: str) -> BattleLog:
+    """Parse a battle log; blank lines are skipped, line numbers count every line of ``text``."""
+    lines: list[LogLine] = []
+    typos: list[str] = []
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        stripped = raw.strip()
+        check_length(stripped, lineno)
+        if stripped:
+            lines.append(parse_log_line(stripped, lineno=lineno, raw=raw.rstrip("\r"), typos=typos))
+    return BattleLog(tuple(lines), tuple(typos))
+
+
+def format_log(log: BattleLog) -> str:
+    """Canonical text of a log, one line per parsed line; ``parse_log`` reads it back equal."""
+    return "\n".join(line.format() for line in log.lines)

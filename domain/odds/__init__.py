@@ -1,0 +1,2 @@
+"""Exact battle odds (grid and general solvers over hit distributions) and the Monte Carlo cross-check.
+"""

@@ -1,0 +1,2 @@
+"""The record: events, the text read once at intake, the Game aggregate and its entries.
+"""

@@ -1,0 +1,309 @@
+"""What a Game is made of: each battle declared and the records filed under it, and the
+game-wide entries (declarations, reports, rulings, weapons development, map updates).
+
+Every entry carries its record number (``seq``: its place in the game's sequence of records), so
+the state at any earlier record is a filter (:meth:`BattleRecord.at`, :func:`upto`); the fold
+that builds them is :mod:`domain.record.game`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from datetime import datetime
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any, Protocol, TypeVar, overload
+
+import msgspec
+
+from domain.record.events import Holding, Move
+from domain.rules.forces import EMPTY, Force
+from domain.rules.units import AXIS, UnitType
+
+
+def allied(a: str, b: str) -> bool:
+    """Whether two powers are on the same side (Axis: Germany, Japan; Allies: the rest)."""
+    return (a in AXIS) == (b in AXIS)
+
+
+class RollEntry(msgspec.Struct, frozen=True):
+    """A dice-server record filed under its battle."""
+
+    seq: int
+    log: str
+    at: datetime | None
+    source_line: int | None
+    game_number: str | None = None
+    turn_number: int | None = None
+    round_number: int | None = None
+    country: str | None = None
+
+
+class OrdersEntry(msgspec.Struct, frozen=True):
+    """Special orders filed under a battle for one side."""
+
+    seq: int
+    side: str
+    text: str
+    at: datetime | None
+    source_line: int | None
+
+
+class CasualtyEntry(msgspec.Struct, frozen=True):
+    """Casualties a side named for a round."""
+
+    seq: int
+    round: int
+    side: str
+    units: Force
+
+
+class RetreatEntry(msgspec.Struct, frozen=True):
+    """A retreat the attacker declared (a later one replaces it)."""
+
+    seq: int
+    after_round: int
+    to: str
+    at: datetime | None
+
+
+class SuppliedEntry(msgspec.Struct, frozen=True):
+    """Dice supplied for a correction or re-roll."""
+
+    seq: int
+    dice: tuple[int, ...]
+    at: datetime | None
+
+
+class DrawnEntry(msgspec.Struct, frozen=True):
+    """Dice the verifiable source drew (its sequence number, purpose and faces)."""
+
+    seq: int
+    sequence: int
+    purpose: str
+    dice: tuple[int, ...]
+
+
+class BattleRecord(msgspec.Struct, frozen=True):
+    """A declared battle and every record filed under it, in the order recorded.
+
+    Frozen: filing a record replaces the battle with one more entry (a few per battle), so
+    states at different versions share the battles nothing was filed under since.
+    ``position`` and ``available`` are read-only.
+    """
+
+    turn: str
+    territory: str
+    written: str
+    kind: str
+    attacker_power: str
+    number: int | None
+    moves: tuple[Move, ...]
+    declared_defenders: Force | None
+    #: Every power's units in the territory per the last map update before the declaration.
+    position: dict[str, Force]
+    #: The attacking power's units at each origin per that map update (read-only).
+    available: dict[str, Force]
+    declared_at: datetime | None
+    declaration_line: int | None
+    rolls: tuple[RollEntry, ...] = ()
+    orders: tuple[OrdersEntry, ...] = ()
+    casualties: tuple[CasualtyEntry, ...] = ()
+    retreats: tuple[RetreatEntry, ...] = ()
+    supplied: tuple[SuppliedEntry, ...] = ()
+    draws: tuple[DrawnEntry, ...] = ()
+    typos: tuple[str, ...] = ()
+    #: Whether a map update named the battle's territory (else its defenders are unknown).
+    defenders_known: bool = False
+    #: The record number of the declaration, and of the map update that last named the
+    #: battle's territory before it (0: none) — to tell which results a position reflects.
+    declared_seq: int = 0
+    defenders_seq: int = 0
+    #: The record number of the last record filed under the battle (its declaration at first).
+    last_seq: int = 0
+    #: The record number of the amendment that replaced the battle (0: in force).
+    withdrawn_seq: int = 0
+
+    @property
+    def key(self) -> str:
+        """"USSR 3 / East Europe": a battle is known by its turn and territory."""
+        return f"{self.turn} / {self.territory}"
+
+    def chosen(self, round_number: int, side: str, *, before: int | None = None) -> list[Force]:
+        """Casualties the side named for a round, in the order named (only those recorded
+        before the record number ``before`` when given)."""
+        return [c.units for c in self.casualties
+                if c.round == round_number and c.side == side and (before is None or c.seq < before)]
+
+    @property
+    def position_defenders(self) -> Force:
+        """Enemy units in the territory per the last map update before the declaration."""
+        power = self.attacker_power
+        enemy = tuple(units for owner, units in self.position.items() if not allied(owner, power))
+        if len(enemy) == 1:
+            return enemy[0]
+        return _combined(enemy) if enemy else EMPTY
+
+    @property
+    def retreat(self) -> tuple[int, str] | None:
+        """(after round, to) of the retreat in force: the last one declared."""
+        return (self.retreats[-1].after_round, self.retreats[-1].to) if self.retreats else None
+
+    @property
+    def retreat_at(self) -> datetime | None:
+        """When the retreat in force was declared."""
+        return self.retreats[-1].at if self.retreats else None
+
+    @property
+    def dice(self) -> list[int]:
+        """Every die supplied for corrections, in the order supplied."""
+        return [die for entry in self.supplied for die in entry.dice]
+
+    @property
+    def dice_times(self) -> list[datetime | None]:
+        """When each supply of dice was recorded (a correction's time)."""
+        return [entry.at for entry in self.supplied]
+
+    @property
+    def drawn(self) -> list[tuple[int, str, tuple[int, ...]]]:
+        """(sequence number, purpose, faces) of each draw from the verifiable source."""
+        return [(entry.sequence, entry.purpose, entry.dice) for entry in self.draws]
+
+    @property
+    def attackers(self) -> Force:
+        """Every declared attacking unit taking part in the battle itself."""
+        total = EMPTY
+        for move in self.moves:
+            total = total + move.units
+        return total.where(lambda u: u is not UnitType.BB) if self.kind != "sea" else total
+
+    @property
+    def support(self) -> Force:
+        """Battleships giving support shots to a land or amphibious battle."""
+        if self.kind == "sea":
+            return EMPTY
+        total = EMPTY
+        for move in self.moves:
+            total = total + move.units.where(lambda u: u is UnitType.BB)
+        return total
+
+    @property
+    def amphibious(self) -> Force:
+        """Ground units landed from transports (they never retreat)."""
+        total = EMPTY
+        for move in self.moves:
+            if move.transports or move.transport_zone:
+                total = total + move.units.where(lambda u: u.is_land)
+        return total
+
+    def at(self, seq: int) -> BattleRecord:
+        """The battle as it stood after record ``seq`` (declared by then)."""
+        changed: dict[str, Any] = {}
+        if self.last_seq > seq:
+            filed = {name: upto(getattr(self, name), seq) for name in _FILED}
+            changed.update(filed, last_seq=max((entries[-1].seq for entries in filed.values() if entries),
+                                               default=self.declared_seq))
+        if self.withdrawn_seq > seq:
+            changed["withdrawn_seq"] = 0
+        if not changed:
+            return self
+        record: BattleRecord = msgspec.structs.replace(self, **changed)
+        return record
+
+
+#: The fields of a BattleRecord that grow as records are filed under it.
+_FILED = ("rolls", "orders", "casualties", "retreats", "supplied", "draws")
+
+
+class TechEntry(msgspec.Struct, frozen=True):
+    """Weapons-development dice of a turn."""
+
+    seq: int
+    turn: str
+    dice: tuple[int, ...]
+    declared: int | None
+    ipcs: int | None
+    at: datetime | None
+    source_line: int | None
+
+
+class MapUpdate(msgspec.Struct, frozen=True):
+    """A map update as recorded (kept to compare with the non-combat moves before it)."""
+
+    seq: int
+    at: datetime | None
+    holdings: tuple[Holding, ...]
+
+
+class NonCombatEntry(msgspec.Struct, frozen=True):
+    """A power's listed non-combat moves."""
+
+    seq: int
+    turn: str
+    moves: tuple[Move, ...]
+    at: datetime | None
+
+
+class DeclarationEntry(msgspec.Struct, frozen=True):
+    """A declaration as recorded (amendments and late changes are all kept)."""
+
+    seq: int
+    turn: str
+    text: str
+    at: datetime | None
+    source_line: int | None
+    #: False when the turn had already rolled dice: 2008 "No changes will be allowed once any
+    #: combat dice are rolled", so it does not replace the declaration in force.
+    effective: bool
+
+
+class ReportEntry(msgspec.Struct, frozen=True):
+    """A correction request."""
+
+    seq: int
+    by: str
+    text: str
+    battle: str | None
+    at: datetime | None
+    source_line: int | None
+
+
+class RulingEntry(msgspec.Struct, frozen=True):
+    """A ruling or election on a finding."""
+
+    seq: int
+    finding: str
+    decision: str
+    election: str | None
+    text: str
+    at: datetime | None
+    source_line: int | None
+
+
+# -- helpers ---------------------------------------------------------------------------------
+class _Numbered(Protocol):
+    @property
+    def seq(self) -> int: ...
+
+
+_N = TypeVar("_N", bound=_Numbered)
+
+
+@overload
+def upto(entries: list[_N], seq: int) -> list[_N]: ...
+@overload
+def upto(entries: tuple[_N, ...], seq: int) -> tuple[_N, ...]: ...
+def upto(entries: list[_N] | tuple[_N, ...], seq: int) -> list[_N] | tuple[_N, ...]:
+    """A copy of the entries recorded up to record ``seq`` (entries are in record order)."""
+    if not entries or entries[-1].seq <= seq:
+        return entries[:]
+    return entries[:bisect_right(entries, seq, key=_SEQ)]
+
+
+_SEQ = attrgetter("seq")
+
+
+@lru_cache(maxsize=4096)
+def _combined(forces: tuple[Force, ...]) -> Force:
+    """Several powers' units as one force (the same few sums recur all game long)."""
+    return Force.of([pair for force in forces for pair in force.items])

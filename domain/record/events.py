@@ -1,0 +1,252 @@
+"""The Game's domain events: one frozen msgspec Struct per kind of record, with explicit topics.
+
+Every declaration, die roll, correction request and ruling is recorded as one of these and never
+changed. Topics are explicit strings ("minister/Roll@1"), not module paths, so stored events
+survive renames and moves of the code. ``at`` is when the thing happened in the game (the
+record's RFC 3339 time); ``timestamp`` is when minister stored it. ``source_line`` remembers the
+line of the replay file the event came from, so an error found later can still name it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+from uuid import UUID, uuid5
+
+import msgspec
+
+from domain.rules.forces import Force
+
+#: Game ids are strings chosen by people ("part14-east-europe"); aggregates use a UUID derived
+#: from it, so the same game always gets the same aggregate id in every store.
+GAME_NAMESPACE = UUID("8b0a1f6e-3c55-4a8e-9d6b-6d1f4e0f2a11")
+
+
+def game_uuid(game_id: str) -> UUID:
+    """The aggregate id of the game called ``game_id``."""
+    return uuid5(GAME_NAMESPACE, game_id)
+
+
+class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """Fields every event has; subclasses add the record's own fields."""
+
+    TOPIC: ClassVar[str] = "minister/GameEvent@1"
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    at: datetime | None = None
+    source_line: int | None = None
+    #: Hash chain link (application/integrity.py): sha256 over the previous event's link and
+    #: this event's canonical encoding without it; set by the store when the event is recorded.
+    chain: str | None = None
+
+
+class GameStarted(GameEvent, frozen=True, kw_only=True):
+    """A game record begins: its id, edition and the commitment of its verifiable dice."""
+
+    TOPIC: ClassVar[str] = "minister/GameStarted@1"
+    game_id: str
+    edition: str
+    title: str | None = None
+    #: The seed of the verifiable dice source (revealed: a replay file states it).
+    dice_seed: str | None = None
+    #: sha256 commitment of the seed, published before any die is drawn.
+    dice_commitment: str | None = None
+    #: The dice server's game number (rolls naming another game are a finding).
+    game_number: str | None = None
+
+
+class Holding(msgspec.Struct, frozen=True):
+    """One line of a map update: a power's units in a territory (canonical name)."""
+
+    power: str
+    territory: str
+    units: Force
+    written: str = ""
+
+
+class PositionRecorded(GameEvent, frozen=True, kw_only=True):
+    """A map update: replaces the named holdings."""
+
+    TOPIC: ClassVar[str] = "minister/PositionRecorded@1"
+    holdings: tuple[Holding, ...]
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One declared move into a battle: origin (canonical), units, transport details."""
+
+    origin: str
+    units: Force
+    transports: int = 0
+    transport_zone: str | None = None
+    unload_zone: str | None = None
+    landing: str | None = None
+    line: int | None = None
+    raw: str = ""
+
+
+class BattleFacts(msgspec.Struct, frozen=True):
+    """A declared battle as read when the declaration was recorded (names resolved)."""
+
+    territory: str
+    written: str
+    number: int | None
+    defenders: Force | None
+    moves: tuple[Move, ...]
+    line: int | None = None
+    typos: tuple[str, ...] = ()
+
+
+class DeclarationRecorded(GameEvent, frozen=True, kw_only=True):
+    """A power's pre-combat orders for a turn ("USSR 3"), in IAAPA notation.
+
+    ``battles`` is the text read once, when it was recorded, so rebuilding the game never
+    re-parses it; ``text`` stays the evidence.
+    """
+
+    TOPIC: ClassVar[str] = "minister/DeclarationRecorded@1"
+    turn: str
+    text: str
+    battles: tuple[BattleFacts, ...] = ()
+
+
+class OrdersRecorded(GameEvent, frozen=True, kw_only=True):
+    """Special orders for one side of a battle (order of loss, retreat conditions, …)."""
+
+    TOPIC: ClassVar[str] = "minister/OrdersRecorded@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    turn: str
+    battle: str
+    side: str
+    text: str
+
+
+class RollRecorded(GameEvent, frozen=True, kw_only=True):
+    """One dice-server record: a run of lines of a battle log, with its header fields."""
+
+    TOPIC: ClassVar[str] = "minister/RollRecorded@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    battle: str
+    log: str
+    game_number: str | None = None
+    turn_number: int | None = None
+    round_number: int | None = None
+    country: str | None = None
+
+
+class CasualtiesChosen(GameEvent, frozen=True, kw_only=True):
+    """Casualties a side chose for a round where the rules let it choose."""
+
+    TOPIC: ClassVar[str] = "minister/CasualtiesChosen@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    battle: str
+    round: int
+    side: str
+    units: Force
+
+
+class RetreatDeclared(GameEvent, frozen=True, kw_only=True):
+    """The attacker's retreat after a round, to a territory or sea zone."""
+
+    TOPIC: ClassVar[str] = "minister/RetreatDeclared@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    battle: str
+    after_round: int
+    to: str
+
+
+class ReportFiled(GameEvent, frozen=True, kw_only=True):
+    """A correction request: its time decides whether the error is still correctable."""
+
+    TOPIC: ClassVar[str] = "minister/ReportFiled@1"
+    by: str
+    text: str
+    battle: str | None = None
+
+
+class RulingIssued(GameEvent, frozen=True, kw_only=True):
+    """A decision on a finding, by the Minister of Law or by mutual agreement."""
+
+    TOPIC: ClassVar[str] = "minister/RulingIssued@1"
+    finding: str
+    decision: str
+    election: str | None = None
+    text: str = ""
+
+
+class DiceSupplied(GameEvent, frozen=True, kw_only=True):
+    """Dice rolled for a correction or re-roll, consumed in the order the correction needs."""
+
+    TOPIC: ClassVar[str] = "minister/DiceSupplied@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    battle: str
+    dice: tuple[int, ...]
+    written: str = ""
+
+
+class DiceDrawn(GameEvent, frozen=True, kw_only=True):
+    """Dice the verifiable source drew for a battle (sequence number, purpose, faces)."""
+
+    TOPIC: ClassVar[str] = "minister/DiceDrawn@1"
+    #: The battle territory, resolved when recorded (canonical name).
+    territory: str = ""
+    battle: str
+    sequence: int
+    purpose: str
+    dice: tuple[int, ...]
+
+
+class TechRolled(GameEvent, frozen=True, kw_only=True):
+    """Weapons-development dice rolled for a turn (an extension of format 1: ``type = "tech"``).
+
+    ``declared`` is the number of dice the declaration bought (None: none was sent, so the
+    number rolled is the number bought, 2008 Section IV); ``ipcs`` what the power had to spend.
+    """
+
+    TOPIC: ClassVar[str] = "minister/TechRolled@1"
+    turn: str
+    dice: tuple[int, ...]
+    declared: int | None = None
+    ipcs: int | None = None
+
+
+class NonCombatRecorded(GameEvent, frozen=True, kw_only=True):
+    """A power's listed non-combat moves (an extension of format 1: ``type = "noncombat"``).
+
+    Each move is "Origin units to Destination"; ``parsed`` holds them read when recorded.
+    """
+
+    TOPIC: ClassVar[str] = "minister/NonCombatRecorded@1"
+    turn: str
+    moves: tuple[str, ...]
+    parsed: tuple[Move, ...] = ()
+
+
+class GameSnapshot(GameEvent, frozen=True, kw_only=True):
+    """A snapshot of the Game's state at ``originator_version`` (msgspec-encoded)."""
+
+    TOPIC: ClassVar[str] = "minister/GameSnapshot@1"
+    state: bytes
+    topic: str = "minister/Game@1"
+
+
+RECORD_EVENTS: tuple[type[GameEvent], ...] = (
+    GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
+    CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
+    TechRolled, NonCombatRecorded,
+)
+
+#: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
+_ALL_EVENTS: tuple[type[GameEvent], ...] = (*RECORD_EVENTS, GameSnapshot)
+TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
+
+AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
+                  | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
+                  | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
+                  | NonCombatRecorded)

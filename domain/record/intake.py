@@ -1,0 +1,81 @@
+"""Reading records once, when they are recorded: declarations into battles with resolved names.
+
+The events keep the text as evidence and these facts beside it, so rebuilding a game (and
+time travel through it) never parses or resolves names again. Errors name the line within
+the whole file when ``first_line`` says where the text starts.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+import domain.notation.declarations as decl
+from domain.errors import InvalidNotationError
+from domain.record.events import BattleFacts, Move
+from domain.rules.forces import Force
+from domain.rules.names import resolve
+
+
+def battle_territory(name: str) -> str:
+    """The canonical territory a record's ``battle`` names."""
+    return resolve(name).territory.name
+
+
+def declaration_facts(text: str, first_line: int | None = None) -> tuple[BattleFacts, ...]:
+    """The battles a declaration declares, names resolved (typos noted, 2008 Section VI)."""
+    base = first_line or 1
+    try:
+        parsed = decl.parse_declaration(text)
+    except InvalidNotationError as error:
+        raise error.at_offset(base) from None
+    battles = [_battle(battle, base) for battle in parsed.battles]
+    # Unit-name typos ("3 ing") are noted per declaration line: file each under its battle.
+    for note in parsed.typos:
+        found = re.match(r"line (\d+):", note)
+        where = base + int(found.group(1)) - 1 if found else None
+        owners = [i for i, b in enumerate(battles) if where is None or (b.line or 0) <= where]
+        if owners:
+            index = owners[-1]
+            shown = re.sub(r"^line \d+", f"line {where}", note) if where is not None else note
+            battles[index] = msgspec.structs.replace(battles[index], typos=(*battles[index].typos, shown))
+    return tuple(battles)
+
+
+def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
+    typos: list[str] = []
+
+    def where(name: str, lineno: int | None) -> str:
+        try:
+            found = resolve(name)
+        except InvalidNotationError as error:
+            raise error.at_offset(base + (lineno or 1) - 1) from None
+        if found.typo:
+            typos.append(found.note)
+        return found.territory.name
+
+    territory = where(battle.territory, battle.lineno)
+    moves = tuple(
+        Move(origin=where(m.origin, m.lineno), units=Force.of(m.units), transports=m.transports,
+             transport_zone=where(m.transport_zone, m.lineno) if m.transport_zone else None,
+             unload_zone=where(m.unload_zone, m.lineno) if m.unload_zone else None,
+             landing=where(m.landing, m.lineno) if m.landing else None,
+             line=base + m.lineno - 1 if m.lineno else None, raw=m.raw)
+        for m in battle.moves)
+    return BattleFacts(territory=territory, written=battle.territory, number=battle.number,
+                       defenders=Force.of(battle.defenders) if battle.defenders is not None else None,
+                       moves=moves, line=base + (battle.lineno or 1) - 1, typos=tuple(typos))
+
+
+_MOVE = re.compile(r"^\s*(?P<origin>[^\d]+?)\s+(?P<units>\d.*?)\s+to\s+(?P<dest>.+?)\s*$", re.IGNORECASE)
+
+
+def noncombat_move(text: str) -> Move:
+    """A non-combat move "Kar 2 INF to Russia": origin, units, destination (as ``landing``)."""
+    match = _MOVE.match(text)
+    if not match:
+        raise InvalidNotationError("expected a non-combat move such as 'Kar 2 INF to Russia'", text=text)
+    units = Force.parse(match.group("units"))
+    return Move(origin=battle_territory(match.group("origin")), units=units,
+                landing=battle_territory(match.group("dest")), raw=text)

@@ -1,0 +1,162 @@
+"""A battle's dice-server records read as rounds: what was typed, round by round.
+
+The dice server prints one battle as a run of lines (header, attack lines, AA and support
+shots, round markers, attacker and defender lines); players paste them into several ``roll``
+records. This module joins them and cuts them into rounds, keeping every claim (units typed,
+hit marks, stated hits, round numbers typed) for comparison with what the dice say.
+
+Rounds are counted in the order their lines were recorded, not by the numbers typed: 1999
+"IAAPA Battle Calculator correction guidelines" 2 and 2008 "Using the Dice Server": "the time
+stamped on the Round by the website is the order in which the rounds are considered rolled".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from domain.errors import InvalidNotationError
+from domain.notation.battle_log import (
+    AttackLine,
+    BattleHeader,
+    BattleLog,
+    Comment,
+    FirstStrikeLine,
+    RoundMarker,
+    ShotLine,
+    SideLine,
+    parse_log,
+)
+from domain.record.game import BattleRecord, RollEntry
+from domain.rules.forces import Force
+
+
+@dataclass
+class RecordedRound:
+    """One round's lines as recorded."""
+
+    index: int
+    typed_number: int | None = None
+    attacker: SideLine | None = None
+    first_strike: FirstStrikeLine | None = None
+    defender: SideLine | None = None
+    #: The roll record each line came from (for time stamps and header fields).
+    rolls: list[RollEntry] = field(default_factory=list)
+
+
+@dataclass
+class RecordedBattle:
+    """A battle's records, joined: header, attack lines, shots before round 1, rounds."""
+
+    header: BattleHeader | None = None
+    attack_lines: list[AttackLine] = field(default_factory=list)
+    aa: ShotLine | None = None
+    #: Support shots with the round they were rolled in (1 before any round marker).
+    bb: list[tuple[int, ShotLine]] = field(default_factory=list)
+    rounds: list[RecordedRound] = field(default_factory=list)
+    typos: list[str] = field(default_factory=list)
+
+    def support_shots(self, round_index: int) -> list[ShotLine]:
+        """The support-shot lines rolled in a round."""
+        return [line for index, line in self.bb if index == round_index]
+
+    @property
+    def typed_attackers(self) -> Force | None:
+        """The attackers the attack lines typed, if any were typed."""
+        if not self.attack_lines:
+            return None
+        return Force.of([pair for line in self.attack_lines for pair in line.units])
+
+    @property
+    def typed_defenders(self) -> Force | None:
+        """The defenders the battle header typed, if there was one."""
+        return Force.of(self.header.units) if self.header is not None else None
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> BattleLog:
+    return parse_log(text)
+
+
+def read_record(record: BattleRecord) -> RecordedBattle:
+    """Join a battle's roll records and cut them into rounds."""
+    battle = RecordedBattle()
+    current: RecordedRound | None = None
+
+    def new_round(number: int | None, roll: RollEntry) -> RecordedRound:
+        made = RecordedRound(index=len(battle.rounds) + 1, typed_number=number, rolls=[roll])
+        battle.rounds.append(made)
+        return made
+
+    for roll in record.rolls:
+        try:
+            log = _parse(roll.log)
+        except InvalidNotationError as error:  # validated on import; kept for stored events
+            raise error.at_offset(roll.source_line or 1) from None
+        battle.typos.extend(log.typos)
+        pending_marker: int | None = roll.round_number
+        for line in log.lines:
+            if isinstance(line, Comment):
+                continue
+            if isinstance(line, BattleHeader):
+                battle.header = battle.header or line
+            elif isinstance(line, AttackLine):
+                battle.attack_lines.append(line)
+            elif isinstance(line, ShotLine):
+                if line.kind == "AA":
+                    battle.aa = battle.aa or line
+                else:
+                    battle.bb.append((_shot_round(current), line))
+            elif isinstance(line, RoundMarker):
+                # A marker opens a round unless the open round has no dice yet.
+                if current is not None and _empty(current) and current.rolls[-1] is roll:
+                    current.typed_number = line.number
+                else:
+                    current = new_round(line.number, roll)
+                pending_marker = None
+            elif isinstance(line, FirstStrikeLine):
+                if current is None or current.attacker or current.first_strike or current.defender:
+                    current = new_round(line.round if line.round is not None else pending_marker, roll)
+                current.first_strike = line
+            elif isinstance(line, SideLine):
+                current = _place_side_line(battle, current, line, roll, pending_marker, new_round)
+                pending_marker = None
+    return battle
+
+
+def _shot_round(current: RecordedRound | None) -> int:
+    """The round a support shot belongs to: the open round, or round 1 before any."""
+    return 1 if current is None else current.index
+
+
+def _empty(current: RecordedRound) -> bool:
+    return current.attacker is None and current.defender is None and current.first_strike is None
+
+
+def _place_side_line(battle: RecordedBattle, current: RecordedRound | None, line: SideLine,
+                     roll: RollEntry, marker: int | None, new_round: object) -> RecordedRound:
+    """Put an A or D line in the open round, or open the next round when it belongs there."""
+    assert callable(new_round)
+    number = line.round if line.round is not None else marker
+    starts_new = (
+        current is None
+        # A second line for a side that already rolled this round belongs to the next round.
+        or (line.side == "A" and (current.attacker is not None or current.defender is not None))
+        or (line.side == "D" and current.defender is not None)
+        # A short-form line naming another round ("A2" after "D1").
+        or (line.round is not None and current.typed_number is not None
+            and line.round != current.typed_number and not _empty(current))
+    )
+    if starts_new:
+        current = new_round(number, roll)
+        assert isinstance(current, RecordedRound)
+    elif current is not None and current.typed_number is None:
+        current.typed_number = number
+    assert current is not None
+    if roll not in current.rolls:
+        current.rolls.append(roll)
+    if line.side == "A":
+        current.attacker = line
+    else:
+        current.defender = line
+    return current

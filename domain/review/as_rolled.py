@@ -1,0 +1,300 @@
+"""A battle "as rolled": the record read literally, with hits and losses recomputed from the dice.
+
+Every typed line is taken as what was rolled: its units throw its dice, column by column (the
+dice of a column belong to its unit types in the order of the unit list, replay format), hits
+are recomputed (a die hits at or under its column), and each side's losses follow the order of
+loss in force (special orders, else the 2008 club defaults) or the casualties it chose. Units a
+line does not type are carried over from the previous round. The stated hits, hit marks and the
+units typed are kept beside as the record's claims; the findings compare them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from domain.battle.columns import hit_value, layout
+from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
+from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
+from domain.notation.special_orders import parse_special_orders
+from domain.record.game import BattleRecord
+from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
+from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
+from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss, default_order
+from domain.rules.units import UnitType
+
+
+@dataclass(frozen=True)
+class Orders:
+    """The special orders in force for a battle (2008 "Amendments and Special Orders")."""
+
+    attacker: OrderOfLoss | None = None
+    defender: OrderOfLoss | None = None
+    retreat: RetreatCondition | None = None
+    sub_withdrawal_after: int | None = None
+
+
+def orders_of(record: BattleRecord) -> Orders:
+    """Special orders filed for the battle, later ones amending earlier ones."""
+    attacker = defender = None
+    retreat = None
+    withdrawal = None
+    for entry in record.orders:
+        parsed = parse_special_orders(entry.text)
+        if parsed.order_of_loss is not None:
+            order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
+            if entry.side == "attacker":
+                attacker = order
+            else:
+                defender = order
+        if parsed.retreat is not None:
+            retreat = parsed.retreat
+        if parsed.sub_withdrawal_after is not None:
+            withdrawal = parsed.sub_withdrawal_after
+    return Orders(attacker, defender, retreat, withdrawal)
+
+
+def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
+    """The order of loss a side's casualties follow: its special order, else the default."""
+    kind = BattleKind(record.kind)
+    if side is Side.ATTACKER:
+        return orders.attacker or default_order(kind, True)
+    if orders.defender is not None:
+        return orders.defender
+    air_only = bool(attackers.combatants()) and all(u.is_air for u in attackers.combatants().types)
+    return default_order(kind, False, air_only_attack=air_only and orders.retreat is None)
+
+
+@dataclass
+class _Assigned:
+    """A typed line's dice assigned to columns and unit types."""
+
+    entries: list[DiceEntry]
+    #: (unit type, hit) for every die, to restrict submarine hits.
+    dice: list[tuple[UnitType | None, bool]]
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for _, hit in self.dice if hit)
+
+    @property
+    def sub_hits(self) -> int:
+        return sum(1 for unit, hit in self.dice if hit and unit is not None and unit.is_sub)
+
+
+class TypedDie(NamedTuple):
+    """One recorded die with the column and unit type the typed units give it."""
+
+    column: int
+    unit: UnitType | None
+    value: int
+    marked: bool
+
+    @property
+    def hit(self) -> bool:
+        """Whether the die hits its column (at or under the column's value)."""
+        return self.value <= self.column
+
+
+def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDie]:
+    """Give each recorded die its column and unit type, in the order the replay format fixes.
+
+    Columns are in ascending order of the columns the units occupy; within a column the dice
+    belong to unit types in the order of the unit list (replay format, "IAAPA notation").
+    """
+    columns = layout(units, attacking)
+    sizes = [len(cols) for _, cols in columns]
+    flat = [(die.value, die.marked) for die in dice.dice]
+    groups: list[list[tuple[int, bool]]]
+    if dice.has_separators and [len(c) for c in dice.columns] == sizes:
+        groups = [[(d.value, d.marked) for d in column] for column in dice.columns]
+    else:
+        # No separators (the short form), or separators that do not fit the units: split the
+        # dice in order by the columns' sizes; surplus dice go to the last column.
+        groups, start = [], 0
+        for size in sizes:
+            groups.append(flat[start:start + size])
+            start += size
+        if start < len(flat):
+            if groups:
+                groups[-1].extend(flat[start:])
+            else:
+                groups.append(flat[start:])
+                columns.append((1, ()))
+    found: list[TypedDie] = []
+    for (value, unit_list), group in zip(columns, groups, strict=False):
+        for index, (face, marked) in enumerate(group):
+            # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
+            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
+            found.append(TypedDie(value, unit, face, marked))
+    return found
+
+
+def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
+                first_strike_line: bool = False) -> _Assigned:
+    """The report's dice entries for a typed line (runs per column and first strike)."""
+    entries: list[DiceEntry] = []
+    assigned: list[tuple[UnitType | None, bool]] = []
+    runs: list[tuple[int, bool, list[TypedDie]]] = []
+    for die in typed_dice(units, dice, attacking=attacking):
+        strike = first_strike_line or (attacking and at_sea and die.unit is not None and die.unit.is_sub)
+        if not runs or runs[-1][0] != die.column or runs[-1][1] != strike:
+            runs.append((die.column, strike, []))
+        runs[-1][2].append(die)
+    for column, strike, members in runs:
+        entries.append(DiceEntry(column=column, values=tuple(d.value for d in members), first_strike=strike,
+                                 marked=tuple(d.marked for d in members),
+                                 hits=tuple(d.hit for d in members)))
+        assigned.extend((d.unit, d.hit) for d in members)
+    return _Assigned(entries, assigned)
+
+
+def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
+    """AA or support shots: every die at the shot's value."""
+    threshold = hit_value(column)
+    return DiceEntry(column=column, values=dice.values, marked=tuple(d.marked for d in dice.dice),
+                     hits=tuple(v <= threshold for v in dice.values))
+
+
+def analyse_as_rolled(record: BattleRecord) -> BattleView:
+    """The battle exactly as the record rolled it."""
+    recorded = read_record(record)
+    orders = orders_of(record)
+    attackers = recorded.typed_attackers or record.attackers
+    defenders = recorded.typed_defenders
+    if defenders is None:
+        defenders = (record.declared_defenders if record.declared_defenders is not None
+                     else record.position_defenders)
+    rounds: list[RoundView] = []
+    attacker, defender = attackers, defenders
+    finished: Outcome | None = None
+    # Every recorded round is shown, even one rolled after the battle should have ended: the
+    # record is what it is, and the findings say what is wrong with it.
+    for recorded_round in recorded.rounds:
+        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers)
+        rounds.append(view)
+        attacker = view.attacker.units.minus_available(view.attacker_losses)
+        defender = view.defender.units.minus_available(view.defender_losses)
+        finished = _ended(record, view.round, attacker, defender)
+    result = finished or Outcome(winner=None, attacker_left=attacker.combatants(),
+                                 defender_left=defender.combatants())
+    if not recorded.rounds:
+        result = Outcome(winner=None, attacker_left=attackers.combatants(),
+                         defender_left=defenders.combatants())
+    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status="stands",
+                      rounds=tuple(rounds), result=result, attacker_start=attackers,
+                      defender_start=defenders)
+
+
+def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
+           defender: Force, orders: Orders, attackers_at_start: Force) -> RoundView:
+    at_sea = record.kind == "sea"
+    attacker_entries: list[DiceEntry] = []
+    defender_entries: list[DiceEntry] = []
+    aa_losses = EMPTY
+    support_hits = 0
+    attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
+    defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
+    if rnd.index == 1 and recorded.aa is not None:
+        entry = shot_entry("AA", recorded.aa.dice)
+        defender_entries.append(entry)
+        aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
+                                          air_only_hits=sum(entry.hits))
+        # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
+        if rnd.attacker is None or rnd.attacker.units is None:
+            attacker = attacker.minus_available(aa_losses)
+    # Support shots: before round 1, or (a ghost) left on in a later round.
+    for line in recorded.support_shots(rnd.index):
+        entry = shot_entry("BB", line.dice)
+        attacker_entries.append(entry)
+        support_hits += sum(entry.hits)
+    a_line: SideLine | None = rnd.attacker
+    d_line: SideLine | None = rnd.defender
+    strike: FirstStrikeLine | None = rnd.first_strike
+    # The units a line types are the units that fired it: after AA losses for the attacker
+    # (Part 14's example types "A(9 INF,1 ARM)" after two fighters were shot down), and
+    # without the submarines when their first strike has its own line.
+    strike_units = EMPTY
+    if strike is not None:
+        strike_units = (Force.of(strike.units) if strike.units is not None
+                        else attacker.where(lambda u: u.is_sub))
+    if a_line is not None and a_line.units is not None:
+        a_fire = Force.of(a_line.units)
+    else:
+        a_fire = attacker.minus_available(strike_units)
+    a_units = a_fire + strike_units
+    attack_hits, strike_hits = support_hits, 0
+    if strike is not None:
+        done = assign_dice(strike_units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
+        attacker_entries.extend(done.entries)
+        attack_hits += done.hits
+        strike_hits += done.sub_hits
+    if a_line is not None:
+        done = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+        attacker_entries.extend(done.entries)
+        attack_hits += done.hits
+        if at_sea:
+            strike_hits += done.sub_hits  # attacking subs fire first at sea (Part 13 step 3)
+    # Part 13 step 3: first-strike victims leave the game without firing; hits by
+    # submarines never fall on aircraft (2008 OOL; rules matrix).
+    victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits)
+    if d_line is not None and d_line.units is not None:
+        d_fire = Force.of(d_line.units)
+    else:
+        d_fire = defender.minus_available(victims)
+    d_units = d_fire + victims
+    defence_hits = defence_sub_hits = 0
+    if d_line is not None:
+        done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=at_sea)
+        defender_entries.extend(done.entries)
+        defence_hits, defence_sub_hits = done.hits, done.sub_hits
+    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, attack_hits)
+    if defender_losses is None:
+        defender_losses = victims + defender_order.choose(d_fire.combatants(), attack_hits - strike_hits)
+    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, defence_hits)
+    if attacker_losses is None:
+        attacker_losses = attacker_order.choose(a_units.combatants(), defence_hits,
+                                                sub_hits=defence_sub_hits)
+    return RoundView(
+        round=rnd.index, origin="as_rolled",
+        attacker=SideRound(units=a_units, hits=attack_hits, dice=tuple(attacker_entries),
+                           stated_hits=a_line.stated_hits if a_line is not None else None,
+                           typed_units=Force.of(a_line.units) if a_line and a_line.units else None),
+        defender=SideRound(units=d_units, hits=defence_hits, dice=tuple(defender_entries),
+                           stated_hits=d_line.stated_hits if d_line is not None else None,
+                           typed_units=Force.of(d_line.units) if d_line and d_line.units else None),
+        attacker_losses=attacker_losses, defender_losses=defender_losses,
+        typed_number=rnd.typed_number, aa_losses=aa_losses)
+
+
+def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, side: Side,
+            present: Force, hits: int) -> Force | None:
+    """Casualties the side chose for the round, when named before the next round was rolled
+    and possible for the hits (a choice named later answers a skipped pause, 2008 OOL)."""
+    combatants = present.combatants()
+    following = recorded.rounds[round_number] if round_number < len(recorded.rounds) else None
+    before = following.rolls[0].seq if following is not None and following.rolls else None
+    for units in reversed(record.chosen(round_number, side.value, before=before)):
+        # Extra hits are overkill (Part 13, Miscellaneous 2): at most every unit is lost.
+        if combatants.contains(units) and len(units) == min(hits, len(combatants)):
+            return units
+    return None
+
+
+def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
+    attacking = bool(attacker.combatants())
+    defending = bool(defender.combatants())
+    if not attacking or not defending:
+        winner = Winner.ATTACKER if attacking else Winner.DEFENDER if defending else Winner.NONE
+        return Outcome(winner=winner, attacker_left=attacker.combatants(),
+                       defender_left=defender.combatants())
+    if record.retreat is not None and record.retreat[0] == round_number:
+        # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
+        staying = record.amphibious if record.kind == "amphibious" else EMPTY
+        if staying:
+            return None
+        return Outcome(winner=Winner.DEFENDER, attacker_left=attacker.combatants(),
+                       defender_left=defender.combatants(), retreated=True,
+                       attacker_retreated=attacker.combatants())
+    return None

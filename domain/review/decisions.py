@@ -1,0 +1,179 @@
+"""What becomes of each issue: reports, time limits, elections and rulings.
+
+- A ``report`` makes an error correctable; under 2008 Section VII only if it comes before the
+  next turn's first die. Reported in time but corrected only after the next turn was rolled:
+  that turn is void and must be re-done; corrected after yet another turn: the error is fixed.
+  The USA and the following USSR turn count as one, and an error in the USA part is for the
+  Minister of Law. Part 14 (1999) sets no time limit.
+- Where the rules give a side a choice (void battle: re-roll or not fight; pause skipped: the
+  defender's three options) or leave it to the Minister of Law, the issue is ``open`` until a
+  ``ruling`` decides. Mutual agreements stand (2008 Section I).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry, parse_turn
+from domain.review.rolling_errors import Issue
+from domain.review.views import FindingStatus
+from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
+from domain.rules.names import resolve
+from domain.rules.units import POWERS
+
+#: Elections the rules give, by the kind of issue they answer.
+ELECTIONS: dict[str, tuple[str, ...]] = {
+    "void": ("reroll", "not_fight"),
+    "pause_skipped": ("accept", "apply_to_corrected_units", "reroll_defence"),
+}
+OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An issue's status, whether its remedy is applied, and the ruling or election behind it."""
+
+    status: FindingStatus
+    apply: bool = False
+    election: str | None = None
+    ruling: str | None = None
+    note: str = ""
+    #: The turn made void because the correction came after it was rolled (2008 Section VII).
+    voids_turn: str | None = None
+
+
+def next_turn(turn: str) -> str:
+    """The turn after ``turn`` in MB 2nd edition order (USSR, Germany, UK, Japan, USA)."""
+    power, game_round = parse_turn(turn)
+    index = POWERS.index(power)
+    if index + 1 < len(POWERS):
+        return f"{POWERS[index + 1]} {game_round}"
+    return f"{POWERS[0]} {game_round + 1}"
+
+
+def following_turn(turn: str) -> str:
+    """The turn whose first die ends the correction window (USA and USSR count as one)."""
+    after = next_turn(turn)
+    if turn.startswith("USA "):
+        after = next_turn(after)  # 2008 Section VII: the USA-USSR turn is one turn
+    return after
+
+
+def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
+           finding_id: str) -> Decision:
+    """The fate of one issue under the edition, the reports and the rulings of the game."""
+    if issue.kind in IGNORED_KINDS or (issue.kind == "wrong_game_number"
+                                       and not edition.wrong_game_number_voids_roll):
+        return Decision("ignored")
+    ruling = _ruling(game, issue, finding_id, record)
+    if ruling is not None and ruling.decision == "mutual":
+        return Decision("stands", ruling=_describe(ruling), note="settled by mutual agreement")
+    if ruling is not None and ruling.decision == "dismiss":
+        return Decision("stands", ruling=_describe(ruling))
+    if not issue.effective:
+        return Decision("stands")
+    window = _window(issue, record, turn, game, edition)
+    if window is not None and window.status != "corrected":
+        return window
+    if issue.kind == "tech_overspent":
+        # 2008 Section IV: "it will be considered a declaration error and will need to be
+        # re-declared and re-rolled": the tech roll is void.
+        return Decision("void", apply=True)
+    kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
+    voids = window.voids_turn if window is not None else None
+    if turn.startswith("USA ") and edition.time_limit and (ruling is None or ruling.decision != "apply"):
+        return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
+                        "Minister of Law case by case (2008 Section VII)")
+    if kind in ELECTIONS:
+        election = ruling.election if ruling is not None else None
+        if election not in ELECTIONS[kind]:
+            status: FindingStatus = "void" if kind == "void" else "open"
+            return Decision(status, note="awaiting the election: " + " or ".join(ELECTIONS[kind]),
+                            voids_turn=voids)
+        return Decision("corrected" if election not in ("not_fight", "accept") else
+                        ("void" if election == "not_fight" else "stands"), apply=True, election=election,
+                        ruling=_describe(ruling) if ruling else None, voids_turn=voids)
+    if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision != "apply"):
+        return Decision("open", note="left to the Minister of Law")
+    return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
+
+
+def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
+            edition: Edition) -> Decision | None:
+    """Reported, and in time? ``None`` when a report makes the error correctable."""
+    report = _report(game, issue, record, turn)
+    if not edition.time_limit:
+        if report is None:
+            return Decision("open", note="not reported: correctable once reported (Part 14: no time limit)")
+        return None
+    later = following_turn(turn)
+    later_start = game.first_roll_at.get(later)
+    if report is None:
+        if later_start is not None:
+            return Decision("fixed", note=f"not reported before {later} was rolled (2008 Section VII)")
+        return Decision("open", note=f"not reported yet: correctable until {later} is rolled")
+    if later_start is not None and report.at is not None and report.at > later_start:
+        return Decision("fixed", note=f"reported after {later} was rolled (2008 Section VII)")
+    done = _corrected_at(game, record)
+    after_that = game.first_roll_at.get(following_turn(later))
+    if later_start is not None and done is not None and done > later_start:
+        if after_that is not None and done > after_that:
+            return Decision("fixed", note=f"not corrected before {following_turn(later)} was rolled")
+        return Decision("corrected", apply=True, voids_turn=later,
+                        note=f"corrected after {later} was rolled: {later} is void and must be re-done")
+    return None
+
+
+def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
+    """When the correction was made: its dice or its ruling, whichever came last."""
+    times = [t for t in (record.dice_times if record is not None else []) if t is not None]
+    if record is not None:
+        times += [r.at for r in game.rulings if r.at is not None and _names_battle(r.text, record)]
+    return max(times) if times else None
+
+
+def _names_battle(text: str, record: BattleRecord) -> bool:
+    return record.territory.lower() in text.lower() or record.written.lower() in text.lower()
+
+
+def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) -> ReportEntry | None:
+    """The first report at or after the error that names its battle, or names no battle."""
+    for report in game.reports:
+        if issue.at is not None and report.at is not None and report.at < issue.at:
+            continue
+        if report.battle is None:
+            if record is None or record.turn == turn:
+                return report
+            continue
+        if record is not None and _same_battle(report.battle, record):
+            return report
+    return None
+
+
+def _same_battle(name: str, record: BattleRecord) -> bool:
+    try:
+        return resolve(name).territory.name == record.territory
+    except ValueError:
+        return False
+
+
+def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:
+    """The ruling that decides this finding: the last one naming its id; else the last naming
+    its kind (a ruling by kind decides every finding of that kind made before it)."""
+    by_id = [r for r in game.rulings if r.finding == finding_id]
+    if by_id:
+        return by_id[-1]
+    del record
+    by_kind = [r for r in game.rulings if r.finding == issue.kind
+               and (issue.at is None or r.at is None or r.at >= issue.at)]
+    return by_kind[-1] if by_kind else None
+
+
+def _describe(ruling: RulingEntry) -> str:
+    parts = [ruling.decision]
+    if ruling.election:
+        parts.append(f"election {ruling.election}")
+    text = f": {ruling.text}" if ruling.text else ""
+    when = f" ({ruling.at.isoformat()})" if ruling.at else ""
+    return " ".join(parts) + text + when

@@ -1,0 +1,322 @@
+"""Declaration errors: each turn's combat orders compared with the map (1999 "Sending Errors";
+2008 Section II, Combat Declaration Errors), plus the turn-wide findings: battles begun out of
+order, retreats not declared in time, declarations changed after dice, and typos.
+
+Only what a map update stated can be checked: an origin or battle territory no ``position``
+record named is taken as it was declared.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from domain.battle.model import Side
+from domain.record.game import BattleRecord, Game, allied
+from domain.review.rolling_errors import Issue
+from domain.rules.board import Board
+from domain.rules.editions import Edition
+from domain.rules.forces import EMPTY, Force
+from domain.rules.names import resolve
+from domain.rules.units import UnitType
+
+
+@dataclass
+class TurnAudit:
+    """Issues per battle (by key) and issues of the turn as a whole."""
+
+    battles: dict[str, list[Issue]] = field(default_factory=lambda: defaultdict(list))
+    turn: list[tuple[str, Issue]] = field(default_factory=list)
+    #: Battles whose declaration is in error only through another battle's units (for citations).
+    #: battle key -> the battle territory whose intent is clear (the battle stands).
+    intent_clear: dict[str, str] = field(default_factory=dict)
+
+
+def audit_declarations(game: Game, edition: Edition, board: Board | None = None) -> TurnAudit:
+    """Every declaration error and turn-wide finding of the game."""
+    board = board or Board.classic()
+    found = TurnAudit()
+    for turn in game.turns:
+        battles = game.battles_of(turn)
+        _availability(game, battles, edition, found)
+        for record in battles:
+            _transports(game, record, battles, edition, board, found)
+            _defenders(game, record, edition, found)
+            for note in record.typos:
+                found.battles[record.key].append(Issue("typo", note, at=record.declared_at, effective=False))
+        _order_of_battles(battles, edition, board, found)
+    _tech(game, edition, found)
+    _map_updates(game, edition, found)
+    for entry in game.declarations:
+        if not entry.effective and edition.defines("declaration_after_dice"):
+            found.turn.append((entry.turn, Issue(
+                "declaration_after_dice", "combat orders changed after dice were rolled: the change is not "
+                "valid and the original declaration stands", at=entry.at, effective=False)))
+    return found
+
+
+def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> None:
+    """2008 Section V: a map update that disagrees with the listed non-combat moves."""
+    if not edition.defines("map_discrepancy"):
+        return
+    for entry in game.noncombat:
+        update = next((u for u in game.map_updates if u.seq > entry.seq), None)
+        if update is None:
+            continue
+        power = entry.turn.rsplit(" ", 1)[0]
+        stated = {(h.territory, h.power): h.units for h in update.holdings}
+        for move in entry.moves:
+            key = (move.landing or "", power)
+            if key in stated and not stated[key].contains(move.units):
+                found.turn.append((entry.turn, Issue(
+                    "map_discrepancy", f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
+                    f"{move.landing}, the non-combat move '{move.raw}' puts {move.units} there: the "
+                    "non-combat moves take precedence", at=update.at)))
+
+
+#: MB 2nd edition: each weapons-development die costs 5 IPCs.
+TECH_DIE_COST = 5
+
+
+def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
+    """2008 Section IV: tech dice rolled against dice bought, and their cost."""
+    if not edition.defines("tech_dice_too_many"):
+        return
+    for entry in game.tech:
+        rolled = len(entry.dice)
+        if entry.declared is not None and rolled > entry.declared:
+            found.turn.append((entry.turn, Issue(
+                "tech_dice_too_many", f"{rolled} tech dice rolled, {entry.declared} bought: the first "
+                f"{entry.declared} count, the rest are ignored, and the rolls that picked developments are "
+                "rolled again", at=entry.at)))
+        elif entry.declared is not None and rolled < entry.declared:
+            found.turn.append((entry.turn, Issue(
+                "tech_dice_too_few", f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
+                f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
+                "rolled again", at=entry.at)))
+        bought = entry.declared if entry.declared is not None else rolled
+        if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
+            found.turn.append((entry.turn, Issue(
+                "tech_overspent", f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
+                f"{entry.ipcs} were available: a declaration error, to be re-declared and re-rolled",
+                at=entry.at)))
+
+
+# -- units at their origins ----------------------------------------------------------------------
+def _availability(game: Game, battles: list[BattleRecord], edition: Edition, found: TurnAudit) -> None:
+    """Declared units not at their origin; one origin's units sent to several battles."""
+    drawn: dict[tuple[str, UnitType], list[tuple[BattleRecord, int]]] = defaultdict(list)
+    for record in battles:
+        per_origin: dict[str, Force] = defaultdict(Force)
+        for move in record.moves:
+            per_origin[move.origin] = per_origin[move.origin] + move.units
+        for origin, units in per_origin.items():
+            if origin not in record.available:
+                continue  # no map update named this origin
+            have = record.available[origin]
+            short = units.minus_available(have)
+            if short:
+                # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
+                # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
+                # the battle's location, so a wrong origin is always a declaration error.
+                found.battles[record.key].append(Issue(
+                    "units_not_available", f"{short} declared from {origin}, which holds "
+                    f"{have or 'nothing'} of {record.attacker_power}'s", at=record.declared_at))
+            for unit, count in units.items:
+                drawn[(origin, unit)].append((record, count))
+    over: list[tuple[str, UnitType, list[BattleRecord]]] = []
+    for (origin, unit), uses in drawn.items():
+        if len(uses) < 2:
+            continue
+        held = uses[0][0].available.get(origin, EMPTY)[unit]
+        if sum(count for _, count in uses) > held and all(count <= held for _, count in uses):
+            over.append((origin, unit, [record for record, _ in uses]))
+    for origin, unit, records in over:
+        total = sum(m.units[unit] for r in records for m in r.moves if m.origin == origin)
+        held = records[0].available.get(origin, EMPTY)[unit]
+        if edition.overcommit_scope == "country":
+            # 1999: every battle involving the affected units of that country is void.
+            power = records[0].attacker_power
+            affected = [r for r in battles if r.attacker_power == power and r.attackers[unit]]
+        else:
+            # 2008: every battle involving the affected units from that territory is void.
+            affected = records
+        names = ", ".join(r.territory for r in records)
+        for record in affected:
+            found.battles[record.key].append(Issue(
+                "overcommitted_units", f"{total} {unit.value} sent from {origin} to {names}, which holds "
+                f"{held}", at=record.declared_at))
+
+
+# -- transports ----------------------------------------------------------------------------------
+def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], edition: Edition,
+                board: Board, found: TurnAudit) -> None:
+    """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
+    issues = found.battles[record.key]
+    if record.kind == "sea":
+        return
+    for move in record.moves:
+        land = move.units.where(lambda u: u.is_land and u.is_combatant)
+        origin = board.get(move.origin)
+        if not land:
+            continue
+        if move.transports == 0 and move.transport_zone is None:
+            reach = min(u.profile.movement for u in land.types)
+            if origin is not None and not origin.sea and move.origin != record.territory \
+                    and not _over_land(board, move.origin, record.territory, reach):
+                issues.append(Issue("not_enough_transports",
+                                    f"{land} from {move.origin}, out of reach of {record.territory} "
+                                    "over land, with no transports", at=record.declared_at))
+            continue
+        capacity = move.transports
+        others = len(land) - land[UnitType.INF]
+        # MB 2nd edition: a transport carries 2 INF, or 1 INF and 1 other land unit.
+        if len(land) > 2 * capacity or others > capacity:
+            issues.append(Issue("not_enough_transports", f"{land} on {capacity} TRN ({move.raw.strip()})",
+                                at=record.declared_at))
+        zone = move.transport_zone
+        if zone is not None and zone in game.holdings:
+            here = game.holdings[zone].get(record.attacker_power, EMPTY)[UnitType.TRN]
+            if here < capacity:
+                issues.append(Issue("not_enough_transports",
+                                    f"{capacity} TRN declared in {zone}, which holds {here}",
+                                    at=record.declared_at))
+            enemies = [p for p, units in game.holdings[zone].items()
+                       if not allied(p, record.attacker_power) and units.combatants()]
+            clearing = [b for b in battles if b.territory == zone and b.kind == "sea"]
+            if enemies and not any(b.attackers[UnitType.TRN] for b in clearing):
+                issues.append(Issue("transports_not_declared",
+                                    f"the transports in {zone} are not declared in its sea-zone "
+                                    "clearing battle", at=record.declared_at))
+        if zone is not None and edition.defines("unloading_zone_unclear") and move.unload_zone is None \
+                and not board.adjacent(zone, record.territory):
+            choices = _unloading_zones(board, zone, record.territory)
+            if len(choices) > 1:
+                issues.append(Issue("unloading_zone_unclear", f"transports from {zone} could unload into "
+                                    f"{record.territory} from {', '.join(choices)}; none named",
+                                    at=record.declared_at))
+
+
+def _over_land(board: Board, start: str, target: str, steps: int) -> bool:
+    """Whether ``target`` is within ``steps`` land moves of ``start`` (control is not checked)."""
+    frontier = {start}
+    for _ in range(steps):
+        frontier |= {t.name for name in frontier for t in board.neighbours(name) if not t.sea}
+        if target in frontier:
+            return True
+    return target in frontier
+
+
+def _unloading_zones(board: Board, start: str, target: str) -> list[str]:
+    """Sea zones next to ``target`` that transports in ``start`` reach in one move (movement 2)."""
+    near = {start}
+    for _ in range(2):
+        near |= {t.name for zone in near for t in board.neighbours(zone) if t.sea}
+    return sorted(z for z in near if board.adjacent(z, target))
+
+
+# -- defenders -----------------------------------------------------------------------------------
+def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAudit) -> None:
+    """Listed defending units must be 100% correct (2008 Section II.3)."""
+    if record.declared_defenders is None or not record.defenders_known:
+        return
+    air = any(u.is_air for u in record.attackers.types)
+    # An AA gun need only be listed when aircraft attack; ICs are never combat units.
+    def relevant(force: Force) -> Force:
+        return force.where(lambda u: u is not UnitType.IC and (u is not UnitType.AA or air))
+
+    declared = relevant(record.declared_defenders)
+    actual = relevant(record.position_defenders)
+    if declared == actual:
+        return
+    if not record.position_defenders.combatants():
+        elsewhere = _where_defenders_are(game, record, declared)
+        if elsewhere is not None:
+            found.intent_clear[record.key] = elsewhere
+            found.battles[record.key].append(Issue(
+                "defenders_misdeclared", f"{declared} declared in {record.territory}, but they are in "
+                f"{elsewhere}: the intent is clear and the units are 100% correct, so the battle stands",
+                at=record.declared_at, effective=False))
+            return
+    found.battles[record.key].append(Issue(
+        "defenders_misdeclared", f"{declared} declared, the map shows {actual or 'none'}",
+        at=record.declared_at))
+
+
+def _where_defenders_are(game: Game, record: BattleRecord, declared: Force) -> str | None:
+    """The one place where the enemy holds exactly the declared defenders, if there is one."""
+    places = []
+    for territory, owners in game.holdings.items():
+        enemy = EMPTY
+        for owner, units in owners.items():
+            if not allied(owner, record.attacker_power):
+                enemy = enemy + units
+        if enemy.where(lambda u: u is not UnitType.IC) == declared:
+            places.append(territory)
+    return places[0] if len(places) == 1 else None
+
+
+# -- order of battles and retreats -------------------------------------------------------------
+def _span(record: BattleRecord) -> tuple[datetime, datetime] | None:
+    times = [r.at for r in record.rolls if r.at is not None]
+    return (min(times), max(times)) if times else None
+
+
+def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Board,
+                      found: TurnAudit) -> None:
+    """2008: one battle is finished before the next begins; retreats declared before it."""
+    if not edition.defines("battle_order"):
+        return
+    spans = [(s, r) for r in battles if (s := _span(r)) is not None]
+    spans.sort(key=lambda pair: pair[0][0])
+    for index, ((_start, end), record) in enumerate(spans):
+        interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
+        if interleaved:
+            first_start, first = interleaved[0]
+            if record.kind == "amphibious":
+                # Its ground units could not retreat: it is finished, and every battle begun
+                # after it is re-rolled.
+                for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
+                    found.battles[later.key].append(Issue(
+                        "battle_order", f"begun at {later_start.isoformat()} before {record.territory} "
+                        f"was finished ({end.isoformat()}), whose ground units could not retreat: "
+                        f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
+                        at=later_start))
+            else:
+                # "Once the next battle begins it is assumed that the previous battle has
+                # finished and any surviving attacking units are retreating."
+                found.battles[record.key].append(Issue(
+                    "battle_order", f"{first.territory} was begun at {first_start.isoformat()} before this "
+                    f"battle was finished: its attackers are taken to have retreated then, and its "
+                    "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
+                    until=first_start))
+        if record.retreat is not None:
+            after, to = record.retreat
+            next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
+            retreat_at = _retreat_time(record)
+            late = next_start is not None and retreat_at is not None and retreat_at > next_start
+            target = _resolved(to)
+            # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
+            # originates from or passes through the territory or sea zone".
+            origins = {m.origin for m in record.moves}
+            invalid = target is not None and (not board.adjacent(target, record.territory)
+                                              or target not in origins)
+            if (late or invalid) and index + 1 < len(spans):
+                why = (f"the retreat to {to} was declared after {spans[index + 1][1].territory} was rolled"
+                       if late else f"{to} is not a legal retreat (it must border {record.territory} and "
+                       "be where an attacking unit came from)")
+                found.battles[spans[index + 1][1].key].append(Issue(
+                    "retreat_undeclared", f"{record.territory}: {why}; later battles may be voided at the "
+                    "Minister of Law's discretion", round=after, side=Side.ATTACKER, at=retreat_at))
+
+
+def _retreat_time(record: BattleRecord) -> datetime | None:
+    return record.retreat_at
+
+
+def _resolved(name: str) -> str | None:
+    try:
+        return resolve(name).territory.name
+    except ValueError:
+        return None

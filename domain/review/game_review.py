@@ -1,0 +1,305 @@
+"""The whole game reviewed: findings, their fate, and every battle as rolled or as corrected.
+
+This is the one entry point the projections call. For each battle, in declaration order: read
+the record, find what is wrong (declarations, rolls, headers), decide each finding's fate
+(edition, reports and time limits, elections and rulings), and apply the remedies that hold.
+The as-rolled record is never altered: ``as_rolled=True`` lists the findings beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from msgspec.structs import replace as with_fields
+
+from domain.battle.dice import VerifiableDice
+from domain.battle.model import Side, Winner
+from domain.record.game import BattleRecord, Game, allied
+from domain.record.recorded_battle import RecordedBattle, read_record
+from domain.review.as_rolled import analyse_as_rolled, orders_of
+from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
+from domain.review.decisions import Decision, decide
+from domain.review.declaration_errors import TurnAudit, audit_declarations
+from domain.review.impact import impact
+from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
+from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
+from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
+from domain.rules.forces import EMPTY, Force
+from domain.rules.units import UnitType
+
+#: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
+#: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
+_NO_CHANGE: dict[str, FindingStatus] = {"aa_forgotten": "stands", "bb_forgotten": "stands",
+                                        "aa_ghost": "ignored", "bb_ghost": "ignored",
+                                        "aa_too_many": "ignored", "bb_too_many": "ignored"}
+
+
+@dataclass
+class _Judged:
+    issue: Issue
+    decision: Decision
+    finding_id: str
+
+
+def review(game: Game, *, as_rolled: bool = False) -> GameView:
+    """Analyse every declared battle of the game, in declaration order."""
+    policy = edition(game.edition)
+    turn_audit = audit_declarations(game, policy)
+    source = None
+    if game.dice_seed is not None:
+        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
+        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
+    findings: list[Finding] = []
+    battles: list[BattleView] = []
+    number = 0
+    voided_turns: dict[str, list[str]] = {}
+    from_source: list[DrawnDice] = []
+    for turn, issue in turn_audit.turn:
+        number += 1
+        judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
+        findings.append(_finding(judged, policy, turn, None))
+    used: dict[tuple[str, str], Force] = {}
+    flows: dict[str, Flow] = {}
+    for record in game.battles:
+        recorded = read_record(record)
+        rolled = analyse_as_rolled(record)
+        attackers, defenders = correct_forces(record, recorded, turn_audit)
+        if not as_rolled and record.territory in flows:
+            defenders = flows[record.territory].defenders_for(record, defenders)
+        audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
+        issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(game, record, recorded)) if policy.defines(i.kind)]
+        judged_list = []
+        for issue in sorted(issues, key=_order):
+            number += 1
+            fid = f"F{number}"
+            judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
+        if as_rolled:
+            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
+        else:
+            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
+            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
+                   for j in judged_list):
+                # A void battle re-rolled: "the correct number and type of units" (2008 Section
+                # II), never more than were declared ("He may not add additional attacking units").
+                attackers = corrected_attackers(record, used)
+            ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
+                          orders_of(record), dice)
+            view, judged_list = _corrected(ctx, judged_list)
+            from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                         for seq, purpose, faces in dice.from_source)
+            flow = Flow.of(record, rolled, view)
+            if flow is not None:
+                flows[record.territory] = flow
+            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
+                               impact=impact(setup_of(ctx), rolled, view))
+        for judged in judged_list:
+            if judged.decision.voids_turn and judged.decision.apply:
+                voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
+            findings.append(_finding(judged, policy, record.turn, record))
+        battles.append(view)
+    if not as_rolled:
+        battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
+    return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
+                    as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
+                    drawn=tuple(from_source))
+
+
+def correct_forces(record: BattleRecord, recorded: RecordedBattle,
+                   turn_audit: TurnAudit) -> tuple[Force, Force]:
+    """The forces the battle should have been fought with: the declared attackers, and the
+    defenders on the map (else as declared, else as the first roll typed them)."""
+    attackers = record.attackers or recorded.typed_attackers or EMPTY
+    if record.key in turn_audit.intent_clear and record.declared_defenders is not None:
+        defenders = record.declared_defenders
+    elif record.defenders_known:
+        defenders = record.position_defenders
+    elif record.declared_defenders is not None:
+        defenders = record.declared_defenders
+    else:
+        defenders = recorded.typed_defenders or EMPTY
+    return attackers, defenders
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A corrected battle whose result differs from the record's: who holds its territory
+    after it, as rolled and as corrected (rules matrix, Consequences)."""
+
+    last_roll: int
+    attacker_power: str
+    rolled: tuple[bool, Force]
+    corrected: tuple[bool, Force]
+
+    @classmethod
+    def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
+        """The flow of a corrected battle, or None when its outcome did not change."""
+        before, after = _holder(record, rolled), _holder(record, corrected)
+        if corrected.status != "corrected" or before is None or after is None or before == after:
+            return None
+        last = max((roll.seq for roll in record.rolls), default=0)
+        return cls(last, record.attacker_power, before, after)
+
+    def defenders_for(self, later: BattleRecord, defenders: Force) -> Force:
+        """A later battle's defenders with the corrected result in place of the rolled one."""
+        if later.declared_seq <= self.last_roll:
+            return defenders
+        if later.defenders_seq > self.last_roll:
+            # The map was restated after the battle, from the result as rolled: swap it.
+            return defenders.minus_available(self._enemy(self.rolled, later)) + self._enemy(
+                self.corrected, later)
+        # The map predates the battle: the corrected result is what stands there now.
+        return self._enemy(self.corrected, later)
+
+    def _enemy(self, holder: tuple[bool, Force], later: BattleRecord) -> Force:
+        attacker_held, units = holder
+        same_side = allied(self.attacker_power, later.attacker_power)
+        return units if attacker_held != same_side else EMPTY
+
+
+def _holder(record: BattleRecord, view: BattleView) -> tuple[bool, Force] | None:
+    """(whether the attacker holds the territory, the units there) after a battle."""
+    result = view.result
+    if result is None or result.winner is None:
+        return None
+    if result.winner is Winner.ATTACKER and not result.retreated:
+        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        return True, result.attacker_left.where(stay)
+    return False, result.defender_left
+
+
+def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]) -> Force:
+    """The declared attackers cut to what their origins held, after the turn's earlier battles
+    took theirs, and to what the declared transports can carry."""
+    total = EMPTY
+    for move in record.moves:
+        key = (record.turn, move.origin)
+        if move.origin in record.available:
+            left = record.available[move.origin].minus_available(used.get(key, EMPTY))
+            units = Force.of({u: min(n, left[u]) for u, n in move.units.items})
+        else:
+            units = move.units
+        if move.transports:
+            units = _carried(units, move.transports)
+        used[key] = used.get(key, EMPTY) + units
+        total = total + units
+    return total.where(lambda u: u is not UnitType.BB) if record.kind != "sea" else total
+
+
+def _carried(units: Force, transports: int) -> Force:
+    """What ``transports`` can carry of these land units (2 INF, or 1 INF and 1 other, each)."""
+    land = units.where(lambda u: u.is_land and u.is_combatant)
+    others = min(len(land) - land[UnitType.INF], transports)
+    infantry = min(land[UnitType.INF], 2 * transports - others)
+    kept_others: dict[UnitType, int] = {}
+    budget = others
+    for unit, count in land.items:
+        if unit is not UnitType.INF and budget:
+            kept_others[unit] = min(count, budget)
+            budget -= kept_others[unit]
+    return units.where(lambda u: not (u.is_land and u.is_combatant)) + Force.of(
+        {UnitType.INF: infantry, **kept_others})
+
+
+def _order(issue: Issue) -> tuple[int, int, int]:
+    declaration = 0 if issue.kind in DECLARATION_ERRORS or issue.round is None else 1
+    side = 0 if issue.side in (None, Side.ATTACKER) else 1
+    return (declaration, issue.round or 0, side)
+
+
+def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
+    """Rolls whose header named another game than this one."""
+    if game.game_number is None:
+        return []
+    found = []
+    for roll in record.rolls:
+        if roll.game_number is not None and roll.game_number != game.game_number:
+            first = next((rnd.index for rnd in recorded.rounds if roll in rnd.rolls), None)
+            found.append(Issue("wrong_game_number", f"game number typed as {roll.game_number}, this game is "
+                               f"{game.game_number}", round=first, at=roll.at))
+    return found
+
+
+def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
+    """Apply the remedies that hold and settle each finding's final status."""
+    plan = Plan()
+    applied = [j for j in judged if j.decision.apply]
+    for item in applied:
+        kind, election = item.issue.kind, item.decision.election
+        if kind in DECLARATION_ERRORS:
+            if election == "reroll":
+                plan.refight_from_start = True
+            elif election == "not_fight":
+                plan.not_fought = True
+        elif kind == "battle_order" and item.issue.until is not None:
+            plan.truncate_at = item.issue.until
+        elif kind in ("battle_order", "retreat_undeclared"):
+            plan.refight_from_start = True
+        elif kind == "wrong_game_number":
+            start = item.issue.round or 1
+            plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
+        elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
+                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"):
+            # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
+            plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
+        elif kind == "pause_skipped":
+            plan.pause_round, plan.pause_election = item.issue.round, election
+        else:
+            plan.rolling.append(item.issue)
+    if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
+            and not plan.refight_from_start and not plan.not_fought:
+        plan.void = True
+    view, changed = correct(ctx, plan)
+    settled = []
+    for item in judged:
+        decision = item.decision
+        if decision.apply and decision.status == "corrected":
+            issue = item.issue
+            if not changed:
+                decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+            elif (view.resume_round is not None and issue.round is not None
+                  and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
+                decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
+                                                        f"{view.resume_round}"))
+        settled.append(_Judged(item.issue, decision, item.finding_id))
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
+        ("awaiting", "left to", "an error in the USA"))]
+    if open_items and view.status in ("stands", "corrected"):
+        view = with_fields(view, status="awaiting")
+    return view, settled
+
+
+def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
+    """2008 Section VII: a turn rolled before a reported error was corrected "is void and must
+    be re-done": none of its dice count and its battles have no result."""
+    if not causes:
+        return view
+    voided = [*view.voided, *(VoidedDice(rv.round, side, entry.column, entry.values)
+                              for rv in view.rounds
+                              for side, seen in (("attacker", rv.attacker), ("defender", rv.defender))
+                              for entry in seen.dice if entry.status != "voided")]
+    return with_fields(view, status="void", rounds=(), result=None, resume_round=None, impact=None,
+                       voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
+
+
+def _finding(judged: _Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:
+    issue, decision = judged.issue, judged.decision
+    detail = _join(issue.detail, decision.note)
+    return Finding(id=judged.finding_id, kind=issue.kind, status=decision.status,
+                   rule=policy.cite(issue.kind), detail=detail, turn=turn,
+                   battle=record.territory if record is not None else None,
+                   round=issue.round, side=issue.side.value if issue.side is not None else None,
+                   column=issue.column, ruling=decision.ruling or (f"election {decision.election}"
+                                                                   if decision.election else None))
+
+
+def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
+    """The rolling audit of one battle (for tools and tests)."""
+    policy = edition(game.edition)
+    recorded = read_record(record)
+    attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
+    return audit_rolls(record, recorded, analyse_as_rolled(record), policy, attackers, defenders)

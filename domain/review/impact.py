@@ -1,0 +1,75 @@
+"""What an error cost: the odds from the error round as rolled against as corrected, and how
+lucky each round's dice were.
+
+The odds are exact (:mod:`domain.odds.exact`) under the orders of loss and retreat conditions in
+force; luck is the mid-rank percentile of the hits a side scored given the dice it threw
+(50: an average volley; near 0 cold dice, near 100 hot).
+"""
+
+from __future__ import annotations
+
+from domain.battle.columns import hit_value
+from domain.battle.model import BattleSetup
+from domain.odds.distributions import expected_hits, luck_percentile
+from domain.odds.exact import odds_from_round
+from domain.review.views import BattleView, Chances, Impact, RoundView, SideRound
+from domain.rules.forces import Force
+
+
+def chances(setup: BattleSetup, round_number: int, attacker: Force, defender: Force) -> Chances:
+    """The exact chances of ``setup`` resumed at ``round_number`` with these forces."""
+    found = odds_from_round(setup, round_number, attacker, defender)
+    return Chances(round(found.attacker_win, 12), round(found.defender_win, 12), round(found.draw, 12),
+                   round(found.retreat, 12))
+
+
+def impact(setup: BattleSetup, rolled: BattleView, corrected: BattleView) -> Impact | None:
+    """Odds from the first round that differs between the two timelines (None if none does)."""
+    if corrected.status != "corrected" or not rolled.rounds:
+        return None
+    first = 1
+    for before, after in zip(rolled.rounds, corrected.rounds, strict=False):
+        if before != after:
+            first = before.round
+            break
+    else:
+        first = min(len(rolled.rounds), len(corrected.rounds)) or 1
+    return Impact(first, _chances(setup, rolled, first), _chances(setup, corrected, first))
+
+
+def _chances(setup: BattleSetup, view: BattleView, number: int) -> Chances:
+    if len(view.rounds) < number:
+        return chances(setup, 1, view.attacker_start, view.defender_start)
+    start = view.rounds[number - 1]
+    attacker = start.attacker.units
+    if number == 1:
+        # Round 1 includes the AA fire: the aircraft it shot down were there before it.
+        attacker = attacker + start.aa_losses
+    return chances(setup, number, attacker, start.defender.units)
+
+
+def side_luck(side: SideRound) -> float | None:
+    """The percentile of the hits a side scored in a round, given the dice that count."""
+    columns: dict[int, int] = {}
+    hits = 0
+    for entry in side.dice:
+        if entry.status == "voided" or entry.column == "AA":
+            continue
+        value = hit_value(entry.column)
+        columns[value] = columns.get(value, 0) + len(entry.values)
+        hits += sum(entry.hits)
+    if not columns:
+        return None
+    return round(luck_percentile(list(columns.items()), hits), 1)
+
+
+def side_expected(side: SideRound) -> float:
+    """The hits a side's counting dice score on average."""
+    columns = [(hit_value(e.column), len(e.values)) for e in side.dice
+               if e.status != "voided" and e.column != "AA"]
+    return expected_hits(columns)
+
+
+def round_luck(view: RoundView) -> dict[str, float | None]:
+    """Per side, the luck of a round's dice."""
+    return {"attacker": side_luck(view.attacker), "defender": side_luck(view.defender)}

@@ -1,0 +1,413 @@
+"""Rolling errors: each recorded round compared with what should have been rolled.
+
+Round 1 is compared with the battle's correct forces (the declared attackers, the defenders on
+the map), later rounds with the record's own previous round less the casualties its dice
+should have caused, so one mistake is found once, in the round it was made. The comparison is
+per battle-board column and unit type, in dice (Heavy Bombers throw three).
+
+Kinds found here (rules matrix "Rolling errors"): too_few_units, too_many_units, wrong_units,
+miscounted_hits, wrong_casualties, aa_too_many, aa_ghost, aa_forgotten, bb_too_many, bb_ghost,
+bb_forgotten, pause_skipped, and the dice-server header slips (wrong game, round, turn number,
+wrong country).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from domain.battle.columns import layout
+from domain.battle.model import Column, Side
+from domain.notation.battle_log import SideLine
+from domain.record.game import BattleRecord, RollEntry
+from domain.record.recorded_battle import RecordedBattle, RecordedRound
+from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_dice
+from domain.review.views import BattleView, SideRound
+from domain.rules.editions import Edition
+from domain.rules.forces import EMPTY, Force
+from domain.rules.units import UnitType
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A mistake found in the record, before the edition and time limits decide its fate."""
+
+    kind: str
+    detail: str
+    round: int | None = None
+    side: Side | None = None
+    column: Column | None = None
+    #: When the mistaken record was made (its roll's or declaration's time).
+    at: datetime | None = None
+    #: False when applying the remedy cannot change the battle (stated hits wrong, casualties right).
+    effective: bool = True
+    #: AA or support-shot hits involved (a ghost that missed is ignored).
+    hits: int = 0
+    #: Battle order: the rounds rolled from this time on do not count (the attacker retreated).
+    until: datetime | None = None
+
+
+@dataclass
+class SideCount:
+    """Dice per (column, unit type): expected from the units, and as rolled."""
+
+    expected: Counter[tuple[int, UnitType]] = field(default_factory=Counter)
+    rolled: Counter[tuple[int, UnitType | None]] = field(default_factory=Counter)
+    dice: list[TypedDie] = field(default_factory=list)
+
+
+def count_side(expected: Force, rolled: list[TypedDie], attacking: bool) -> SideCount:
+    """Compare the dice a side's units should throw with the dice recorded."""
+    counts = SideCount(dice=rolled)
+    for column, units in layout(expected, attacking):
+        for unit in units:
+            counts.expected[(column, unit)] += 1
+    for die in rolled:
+        counts.rolled[(die.column, die.unit)] += 1
+    return counts
+
+
+def side_dice(rnd: RecordedRound, side: Side, fallback: Force) -> tuple[Force, list[TypedDie]]:
+    """The units a side's line(s) typed in a round (``fallback`` when untyped) and their dice."""
+    if side is Side.DEFENDER:
+        line = rnd.defender
+        units = _typed(line, fallback)
+        return units, typed_dice(units, line.dice, attacking=False) if line is not None else []
+    dice: list[TypedDie] = []
+    units = EMPTY
+    if rnd.first_strike is not None:
+        strike = rnd.first_strike
+        strike_units = Force.of(strike.units) if strike.units is not None else fallback.where(
+            lambda u: u.is_sub)
+        units = units + strike_units
+        dice.extend(typed_dice(strike_units, strike.dice, attacking=True))
+        fallback = fallback.minus_available(strike_units)
+    if rnd.attacker is not None:
+        line_units = _typed(rnd.attacker, fallback)
+        units = units + line_units
+        dice.extend(typed_dice(line_units, rnd.attacker.dice, attacking=True))
+    elif rnd.first_strike is None:
+        units = fallback
+    return units, dice
+
+
+def _typed(line: SideLine | None, fallback: Force) -> Force:
+    return Force.of(line.units) if line is not None and line.units is not None else fallback
+
+
+def _units_of(counts: Counter[tuple[int, UnitType]] | Counter[tuple[int, UnitType | None]],
+              unit: UnitType | None, attacking: bool) -> int:
+    dice = sum(n for (_, u), n in counts.items() if u is unit)
+    per = unit.profile.attack_dice if (unit is not None and attacking) else 1
+    return -(-dice // per)
+
+
+def dice_differences(counts: SideCount) -> tuple[dict[UnitType | None, int], dict[UnitType, int]]:
+    """Per unit type: dice rolled beyond what the units throw, and dice missing."""
+    extra: dict[UnitType | None, int] = {}
+    missing: dict[UnitType, int] = {}
+    # In the canonical order, so findings come out in the same order on every run.
+    types = sorted({u for _, u in counts.expected} | {u for _, u in counts.rolled},
+                   key=lambda u: u.order if u is not None else 99)
+    for unit in types:
+        rolled = sum(n for (_, u), n in counts.rolled.items() if u is unit)
+        wanted = sum(n for (_, u), n in counts.expected.items() if u is unit) if unit is not None else 0
+        if rolled > wanted:
+            extra[unit] = rolled - wanted
+        elif wanted > rolled and unit is not None:
+            missing[unit] = wanted - rolled
+    return extra, missing
+
+
+def _column_of(unit: UnitType | None, counts: SideCount) -> Column | None:
+    for (column, u) in list(counts.expected) + list(counts.rolled):
+        if u is unit:
+            return column
+    return None
+
+
+def _names(amounts: dict[UnitType, int] | dict[UnitType | None, int]) -> str:
+    return ", ".join(f"{n} {u.value if u is not None else 'unassigned'}" for u, n in amounts.items())
+
+
+def first_roll(rnd: RecordedRound) -> RollEntry | None:
+    """The roll record a round's first line came from."""
+    return rnd.rolls[0] if rnd.rolls else None
+
+
+def _when(rnd: RecordedRound) -> datetime | None:
+    roll = first_roll(rnd)
+    return roll.at if roll is not None else None
+
+
+@dataclass
+class BattleAudit:
+    """A battle's rolling errors, and the forces each recorded round should have started with."""
+
+    issues: list[Issue]
+    #: Per recorded round: (attacker firing units, defender units) it should have started with.
+    expected_starts: list[tuple[Force, Force]]
+    #: The attacker's aircraft the valid AA dice of the record shot down.
+    aa_victims: Force = EMPTY
+
+
+def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView,
+                edition: Edition, attackers: Force, defenders: Force) -> BattleAudit:
+    """Compare every recorded round with what should have been rolled; see the module doc."""
+    issues: list[Issue] = []
+    starts: list[tuple[Force, Force]] = []
+    aa_victims = EMPTY
+    defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
+    for position, rnd in enumerate(recorded.rounds):
+        when = _when(rnd)
+        k = rnd.index
+        if k == 1:
+            aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
+            issues.extend(aa_issues)
+            expected_attacker = attackers.minus_available(aa_victims)
+            expected_defender = defenders
+        else:
+            expected_attacker, expected_defender = _carry(as_rolled, position)
+        starts.append((expected_attacker, expected_defender))
+        issues.extend(_audit_support(record, recorded, k, when))
+        ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if k == 1 else 0
+        # Part 13 step 3: first-strike victims leave without firing, so the defender's line
+        # types only the units that fire.
+        view = as_rolled.rounds[position]
+        strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
+        victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+        firing_defender = expected_defender.minus_available(victims)
+        for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
+            line = rnd.attacker if side is Side.ATTACKER else rnd.defender
+            if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
+                # 2008 Section III, Too few units: "If the defender forces are rolled first by
+                # mistake they will stand as valid; simply roll for the missing attacking units."
+                if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
+                    counts = count_side(expected, [], True)
+                    issues.extend(_first_round(counts, side, when, 0) if k == 1 else
+                                  _later_round(counts, side, k, when, as_rolled, position))
+                continue
+            _, dice = side_dice(rnd, side, expected)
+            counts = count_side(expected, dice, side is Side.ATTACKER)
+            if k == 1:
+                issues.extend(_first_round(counts, side, when, ghost_aa_hits))
+            else:
+                issues.extend(_later_round(counts, side, k, when, as_rolled, position))
+        issues.extend(_stated_hits(rnd, as_rolled, position, when))
+        if edition.defines("pause_skipped"):
+            issues.extend(_pause(record, recorded, as_rolled, position, when))
+    issues.extend(_headers(record, recorded))
+    return BattleAudit(issues, starts, aa_victims)
+
+
+def _carry(as_rolled: BattleView, position: int) -> tuple[Force, Force]:
+    """The record's previous round start less the casualties its dice should have caused."""
+    previous = as_rolled.rounds[position - 1]
+    return (previous.attacker.units.minus_available(previous.attacker_losses),
+            previous.defender.units.minus_available(previous.defender_losses))
+
+
+def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_hits: int) -> list[Issue]:
+    """Round 1 against the correct forces: too few, too many or wrong units per column."""
+    found: list[Issue] = []
+    extra, missing = dice_differences(counts)
+    if ghost_aa_hits and side is Side.ATTACKER:
+        # Aircraft a ghost AA gun "shot down" are missing from round 1: the aa_ghost remedy
+        # rolls for them (2008 Section III, AA Guns; 1999 Part 14 AA guns 1a).
+        for plane in [u for u in missing if u.is_air]:
+            taken = min(missing[plane], ghost_aa_hits)
+            missing[plane] -= taken
+            ghost_aa_hits -= taken
+        missing = {u: n for u, n in missing.items() if n}
+    wrong = {u: n for u, n in extra.items() if u is None or not any(
+        key[1] is u for key in counts.expected)}
+    for unit, n in extra.items():
+        column = _column_of(unit, counts)
+        if unit in wrong and missing:
+            found.append(Issue("wrong_units", f"{n} {unit.value if unit else '?'} dice rolled for units that "
+                               f"are not there; missing: {_names(missing)}", 1, side, column, when))
+        else:
+            found.append(Issue("too_many_units", f"{_dice_units(unit, n, side)} rolled too many "
+                               f"(should be {_units_of(counts.expected, unit, side is Side.ATTACKER)})",
+                               1, side, column, when))
+    if missing and not (wrong and any(i.kind == "wrong_units" for i in found)):
+        for unit, n in missing.items():
+            found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled", 1, side,
+                               _column_of(unit, counts), when))
+    return found
+
+
+def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, as_rolled: BattleView,
+                 position: int) -> list[Issue]:
+    """Round k>1 against the record's round k-1 less its correct casualties."""
+    found: list[Issue] = []
+    extra, missing = dice_differences(counts)
+    previous = as_rolled.rounds[position - 1]
+    previous_side = previous.attacker if side is Side.ATTACKER else previous.defender
+    other = previous.defender if side is Side.ATTACKER else previous.attacker
+    attacking = side is Side.ATTACKER
+    should_have_died: dict[UnitType, int] = {}
+    for unit, n in extra.items():
+        units_now = _units_of(counts.rolled, unit, attacking)
+        if unit is None or units_now > previous_side.units[unit]:
+            # More units than the side had: they were entered, not left alive.
+            found.append(Issue("too_many_units", f"{_dice_units(unit, n, side)} rolled too many", k, side,
+                               _column_of(unit, counts), when))
+        else:
+            should_have_died[unit] = -(-n // (unit.profile.attack_dice if attacking else 1))
+    claimed = _claimed(other)
+    if (missing or should_have_died) and claimed is not None and claimed != other.hits:
+        return found  # the miscount is reported on the line that stated it (_stated_hits)
+    if should_have_died:
+        lost = dict(missing)
+        detail = (f"round {k - 1}: {_names(should_have_died)} should have been lost"
+                  + (f" instead of {_names(lost)}" if lost else ""))
+        found.append(Issue("wrong_casualties", detail, k - 1, side, None, when))
+    elif missing:
+        for unit, n in missing.items():
+            found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled", k, side,
+                               _column_of(unit, counts), when))
+    return found
+
+
+def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
+    if unit is None:
+        return f"{dice} unassigned dice"
+    per = unit.profile.attack_dice if side is Side.ATTACKER else 1
+    count = -(-dice // per)
+    return f"{count} {unit.value}" + (f" ({dice} dice)" if per > 1 else "")
+
+
+def _claimed(side: SideRound, *, exclude_strike: bool = False) -> int | None:
+    """The hits a line claimed: its stated total, else its hit marks if it marked any."""
+    if side.stated_hits is not None:
+        return side.stated_hits
+    marks = [m for entry in side.dice for m in (entry.marked or ())
+             if entry.column not in ("AA", "BB") and not (exclude_strike and entry.first_strike)]
+    return sum(marks) if any(marks) else None
+
+
+def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
+                 when: datetime | None) -> list[Issue]:
+    """Hits stated (or marked) that differ from what the dice say."""
+    found: list[Issue] = []
+    view = as_rolled.rounds[position]
+    following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
+    for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
+        # The stated total covers the line's own dice: not support shots, nor a first strike
+        # that had its own line.
+        regular = sum(sum(e.hits) for e in seen.dice if e.column not in ("BB", "AA")
+                      and not (rnd.first_strike is not None and e.first_strike))
+        claimed = _claimed(seen, exclude_strike=rnd.first_strike is not None)
+        if claimed is None or claimed == regular:
+            continue
+        # It matters only if the next round's units follow the miscount.
+        effective = True
+        if following is not None:
+            target = following.defender if side is Side.ATTACKER else following.attacker
+            start = view.defender if side is Side.ATTACKER else view.attacker
+            losses = view.defender_losses if side is Side.ATTACKER else view.attacker_losses
+            effective = target.typed_units is not None and target.units != start.units.minus_available(losses)
+        found.append(Issue("miscounted_hits", f"{claimed} hits stated, the dice show {regular}",
+                           rnd.index, side, None, when, effective=effective))
+    return found
+
+
+def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
+              defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
+    """AA fire before round 1 against the AA guns and aircraft really there."""
+    aircraft = len(attackers.where(lambda u: u.is_air))
+    gun = bool(defenders[UnitType.AA]) and record.kind != "sea"
+    expected = aircraft if gun else 0
+    dice = recorded.aa.dice.values if recorded.aa is not None else ()
+    hits = sum(1 for v in dice if v == 1)
+    first = as_rolled.rounds[0] if as_rolled.rounds else None
+    victims = first.aa_losses if first is not None else EMPTY
+    found: list[Issue] = []
+    if dice and not gun:
+        found.append(Issue("aa_ghost", f"AA rolled {len(dice)} dice ({hits} hits) where no AA gun is present",
+                           1, Side.DEFENDER, "AA", when, hits=hits))
+        victims = EMPTY
+    elif len(dice) > expected:
+        found.append(Issue("aa_too_many", f"{len(dice)} AA dice for {aircraft} attacking aircraft",
+                           1, Side.DEFENDER, "AA", when, hits=hits))
+    elif len(dice) < expected:
+        found.append(Issue("aa_forgotten", f"{expected - len(dice)} AA shots not rolled "
+                           f"({aircraft} attacking aircraft)", 1, Side.DEFENDER, "AA", when))
+    return found, victims
+
+
+def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
+                   when: datetime | None) -> list[Issue]:
+    """Battleship support shots: one per supporting BB, before round 1 only."""
+    shots = [v for line in recorded.support_shots(k) for v in line.dice.values]
+    hits = sum(1 for v in shots if v <= 4)
+    expected = len(record.support) if k == 1 else 0
+    if k > 1 and shots:
+        return [Issue("bb_ghost", f"support shot left on in round {k} ({hits} hits)", k, Side.ATTACKER,
+                      "BB", when, hits=hits)]
+    if shots and not expected:
+        return [Issue("bb_ghost", f"{len(shots)} support shots with no battleship ({hits} hits)", k,
+                      Side.ATTACKER, "BB", when, hits=hits)]
+    if len(shots) > expected:
+        return [Issue("bb_too_many", f"{len(shots)} support shots for {expected} battleships", k,
+                      Side.ATTACKER, "BB", when, hits=hits)]
+    if len(shots) < expected:
+        return [Issue("bb_forgotten", f"{expected - len(shots)} support shots not rolled", k, Side.ATTACKER,
+                      "BB", when)]
+    return []
+
+
+def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, position: int,
+           when: datetime | None) -> list[Issue]:
+    """2008 OOL exceptions: the attacker rolled on where the defender had to be asked."""
+    if position + 1 >= len(as_rolled.rounds):
+        return []
+    view = as_rolled.rounds[position]
+    survivors = view.defender.units.minus_available(view.defender_losses)
+    if not view.defender_losses or not survivors.combatants():
+        return []
+    if record.kind == "sea":
+        must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
+                    or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
+    else:
+        must = any(u.base is UnitType.BMB for u in survivors.types)
+    following = recorded.rounds[position + 1]
+    before = following.rolls[0].seq if following.rolls else None
+    asked = bool(record.chosen(view.round, "defender", before=before))
+    if not must or asked:
+        return []
+    return [Issue("pause_skipped", f"round {view.round + 1} rolled without asking the defender for "
+                  f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
+
+
+def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
+    """Dice-server header fields typed wrong: round numbers, turn number, country."""
+    found: list[Issue] = []
+    game_round = int(record.turn.rsplit(" ", 1)[1])
+    for rnd in recorded.rounds:
+        if rnd.typed_number is not None and rnd.typed_number != rnd.index:
+            found.append(Issue("wrong_round_number", f"round typed as {rnd.typed_number}, rolled as round "
+                               f"{rnd.index} (the time stamp orders the rounds)", rnd.index, None, None,
+                               _when(rnd), effective=False))
+    seen: set[int] = set()
+    for roll in record.rolls:
+        if roll.seq in seen:
+            continue
+        seen.add(roll.seq)
+        if roll.turn_number is not None and roll.turn_number != game_round:
+            found.append(Issue("wrong_turn_number", f"turn number typed as {roll.turn_number}, the turn is "
+                               f"{record.turn}", None, None, None, roll.at, effective=False))
+        if roll.country is not None and _power(roll.country) != record.attacker_power:
+            found.append(Issue("wrong_country", f"country typed as {roll.country!r}, the attacker is "
+                               f"{record.attacker_power}", None, None, None, roll.at, effective=False))
+    return found
+
+
+_POWERS = {"ussr": "USSR", "russia": "USSR", "germany": "Germany", "uk": "UK", "britain": "UK",
+           "united kingdom": "UK", "japan": "Japan", "usa": "USA", "us": "USA"}
+
+
+def _power(text: str) -> str:
+    return _POWERS.get(text.strip().lower(), text.strip())

@@ -1,0 +1,148 @@
+"""What the analysis of a game produces: findings and battles round by round.
+
+These values are the contract between the domain (analysis, corrections) and the projections
+(JSON report, text report, timeline). Field names follow spec/replay-format.md's report.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.battle.model import Column, Outcome
+from domain.rules.forces import EMPTY, Force
+
+DiceStatus = Literal["kept", "voided", "added"]
+BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
+FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed"]
+RoundOrigin = Literal["as_rolled", "rerolled"]
+
+
+class DiceEntry(msgspec.Struct, frozen=True):
+    """A run of dice of one column with one status, in the order thrown."""
+
+    column: Column
+    values: tuple[int, ...]
+    status: DiceStatus = "kept"
+    first_strike: bool = False
+    #: Hit marks as the record typed them (a claim; hits are recomputed from the dice).
+    marked: tuple[bool, ...] | None = None
+    #: Whether each die hits its column (recomputed).
+    hits: tuple[bool, ...] = ()
+
+
+class SideRound(msgspec.Struct, frozen=True):
+    """One side in one round: units at the round's start, hits scored, dice thrown."""
+
+    units: Force
+    hits: int
+    dice: tuple[DiceEntry, ...] = ()
+    #: The total the record stated ("= 2 hits"), if any.
+    stated_hits: int | None = None
+    #: The units the record typed for this side this round, if any (a claim).
+    typed_units: Force | None = None
+
+
+class RoundView(msgspec.Struct, frozen=True):
+    """One round of a battle as the report shows it."""
+
+    round: int
+    origin: RoundOrigin
+    attacker: SideRound
+    defender: SideRound
+    attacker_losses: Force
+    defender_losses: Force
+    pause_required: bool = False
+    #: The round number the record typed (R1, A2 …), when it typed one.
+    typed_number: int | None = None
+    #: Aircraft the AA guns shot down before round 1 (not in ``attacker.units``).
+    aa_losses: Force = EMPTY
+
+
+class VoidedDice(msgspec.Struct, frozen=True):
+    """Original dice that no longer count because their round is re-rolled."""
+
+    round: int
+    side: str
+    column: Column
+    values: tuple[int, ...]
+
+
+class Finding(msgspec.Struct, frozen=True):
+    """Something wrong in the record, the rule that applies, and what became of it."""
+
+    id: str
+    kind: str
+    status: FindingStatus
+    rule: str
+    detail: str
+    turn: str | None = None
+    battle: str | None = None
+    round: int | None = None
+    side: str | None = None
+    column: Column | None = None
+    #: The ruling or election that decided it, if any.
+    ruling: str | None = None
+
+
+class Chances(msgspec.Struct, frozen=True):
+    """A battle's exact outcome probabilities from a given round."""
+
+    attacker_win: float
+    defender_win: float
+    draw: float
+    retreat: float
+
+
+class Impact(msgspec.Struct, frozen=True):
+    """What an error cost: the odds at the start of the error round, in both timelines."""
+
+    from_round: int
+    as_rolled: Chances
+    as_corrected: Chances
+
+    @property
+    def swing(self) -> float:
+        """How much the attacker's chance of winning moved (corrected minus rolled)."""
+        return round(self.as_corrected.attacker_win - self.as_rolled.attacker_win, 12)
+
+
+class BattleView(msgspec.Struct, frozen=True):
+    """A battle's effective history (or its record as rolled)."""
+
+    turn: str
+    battle: str
+    kind: str
+    status: BattleStatus
+    rounds: tuple[RoundView, ...]
+    result: Outcome | None
+    resume_round: int | None = None
+    voided: tuple[VoidedDice, ...] = ()
+    attacker_start: Force = EMPTY
+    defender_start: Force = EMPTY
+    finding_ids: tuple[str, ...] = ()
+    #: For a corrected battle: the odds from the error round as rolled and as corrected.
+    impact: Impact | None = None
+
+
+class DrawnDice(msgspec.Struct, frozen=True):
+    """Dice the verifiable source drew for a correction (to be recorded as events)."""
+
+    battle: str
+    sequence: int
+    purpose: str
+    dice: tuple[int, ...]
+
+
+class GameView(msgspec.Struct, frozen=True):
+    """The whole analysed game: what ``minister replay`` reports."""
+
+    game_id: str
+    edition: str
+    title: str | None
+    as_rolled: bool
+    findings: tuple[Finding, ...]
+    battles: tuple[BattleView, ...]
+    #: Dice the corrections took from the verifiable source, in the order drawn.
+    drawn: tuple[DrawnDice, ...] = ()
