@@ -1,0 +1,115 @@
+"""Benchmark: what a user waits for on a stored game, each figure from process start.
+
+Nothing is prepared in advance: the game is generated, imported into a fresh SQLite store by
+``minister import`` (a child process), and then each command is a new child process that starts
+Python, imports minister, opens the store and does its work. The times are wall clock from just
+before the child is spawned until it exits (or, for the timeline, until the child reports that
+the timeline's first rows are painted). The operating system's file cache is warm (the store
+was just written), which no benchmark on a shared machine can undo; minister's own caches
+(its latest-state cache, any stored review) start empty in every child.
+
+Goals (issue "Speed where users wait"): on a stored 50,000-event game, ``minister replay GAME
+--json`` ≤ 1 s and the timeline's first paint ≤ 0.5 s from process start; peak RSS of the
+timeline ≤ 400 MB.
+
+    python -m benchmarks.bench_open              # 10,000 and 50,000 events
+    python -m benchmarks.bench_open 5000         # one smaller game
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.gen_game import generate_replay
+
+TARGET_REPLAY_S = 1.0
+TARGET_PAINT_S = 0.5
+TARGET_RSS_MB = 400.0
+ROOT = Path(__file__).resolve().parent.parent
+MINISTER = [sys.executable, "-m", "tui.cli"]
+#: Started in a child: open the timeline headless on a stored game and print, as soon as the
+#: timeline shows its first rows, the seconds since the parent spawned this process.
+_PAINT_DRIVER = """
+import asyncio, resource, sys, time
+spawned = float(sys.argv[1])
+from tui.app import MinisterApp
+from tui.loading import FileSource
+from tui.widgets.timeline_view import TimelineView
+
+async def main():
+    app = MinisterApp(FileSource(sys.argv[2], store=sys.argv[3]))
+    async with app.run_test(size=(120, 40)):
+        view = app.query_one(TimelineView)
+        while view.rendered_rows == 0:
+            await asyncio.sleep(0.002)
+        print(f"{time.time() - spawned:.4f}", flush=True)
+        await app.workers.wait_for_complete()  # both reviews in hand: the timeline's working set
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def _verdict(ok: bool) -> str:
+    return "ok" if ok else "short"
+
+
+def _timed(command: list[str]) -> tuple[float, str]:
+    """Wall seconds of a child process from spawn to exit, and its standard output."""
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-500:]}")
+    return elapsed, done.stdout
+
+
+def measure(n_events: int, seed: int = 1) -> list[str]:
+    """Import a generated game into a fresh store, then open it as a user would."""
+    with tempfile.TemporaryDirectory() as folder:
+        replay = Path(folder) / "game.toml"
+        replay.write_text(generate_replay(n_events, seed), encoding="utf-8")
+        store = f"sqlite:{Path(folder) / 'store.sqlite3'}"
+        imported, _ = _timed([*MINISTER, "import", str(replay), "--store", store])
+        game_id = _game_id(replay)
+        replay_s, _ = _timed([*MINISTER, "replay", game_id, "--json", "--store", store])
+        spawned = time.time()
+        _, printed = _timed([sys.executable, "-c", _PAINT_DRIVER, str(spawned), game_id, store])
+        paint_line, rss_line = printed.strip().splitlines()[-2:]
+        paint, rss = float(paint_line), float(rss_line)
+    rss_note = (f"peak RSS of the timeline process, both histories loaded: {rss:.0f} MB "
+                f"(target {TARGET_RSS_MB:.0f} MB: {_verdict(rss <= TARGET_RSS_MB)})")
+    return [f"{n_events:,}-event stored game (SQLite), each from process start, caches empty:",
+            f"  minister import: {imported:.2f} s",
+            f"  minister replay GAME --json: {replay_s:.2f} s (target {TARGET_REPLAY_S:.1f} s: "
+            f"{_verdict(replay_s <= TARGET_REPLAY_S)})",
+            f"  minister show GAME, first paint of the timeline: {paint:.2f} s "
+            f"(target {TARGET_PAINT_S:.1f} s: {_verdict(paint <= TARGET_PAINT_S)})",
+            f"  {rss_note}"]
+
+
+def _game_id(replay: Path) -> str:
+    """The id the import gave the game (the replay's [game] id)."""
+    import tomllib
+
+    with replay.open("rb") as handle:
+        data = tomllib.load(handle)
+    return str(data["game"]["id"])
+
+
+def run(sizes: tuple[int, ...] = (10_000, 50_000)) -> list[str]:
+    """One block of figures per game size."""
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    lines: list[str] = []
+    for n in sizes:
+        lines.extend(measure(n))
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(run((int(sys.argv[1]),)) if len(sys.argv) > 1 else run()))
