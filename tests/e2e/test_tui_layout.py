@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
@@ -15,6 +17,7 @@ from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
 from tui.loading import ViewsSource
 from tui.widgets.board import BattleBoard
 from tui.widgets.findings import FindingsPanel
+from tui.widgets.lines import Grid
 from tui.widgets.luck import LuckPanel
 from tui.widgets.timeline_view import TimelineView
 
@@ -147,3 +150,15 @@ def test_the_screenshot_goes_to_downloads_when_there_is_one(tmp_path: Path,
     monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     (tmp_path / "Downloads").mkdir()
     assert screenshot_directory() == tmp_path / "Downloads"
+
+
+def test_board_headers_shorten_when_a_column_is_too_narrow_for_them() -> None:
+    grid = Grid(("   column", "attacker", "its dice"), (1, 1), label_width=10,
+                short=("   col", "att", "dice"))
+    grid.add_row(Text("  1"), Text("9 INF"), Text("5 2 4"))
+    console = Console(width=200)
+    wide = [line.plain for line in grid.lines(console, 40)]
+    narrow = [line.plain for line in grid.lines(console, 24)]
+    assert wide[0].split() == ["column", "attacker", "its", "dice"]
+    assert narrow[0].split() == ["col", "att", "dice"]
+    assert all(len(line) <= 24 for line in narrow)
