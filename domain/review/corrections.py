@@ -170,10 +170,17 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     if recorded_next is not None and (recorded_next.attacker.units != attacker
                                       or recorded_next.defender.units != defender):
         changed = True
+    ended = _ended_after(ctx, r, attacker, defender)
+    if recorded_next is None and ended is None:
+        # The record stopped at the error's round with both sides still there: the players
+        # took the battle for finished. Correcting the round means fighting on: "the rest of
+        # the battle would be re-rolled starting with the next round" (1999 Part 14, GM
+        # Errors; 2008 Section III), and a battle goes on until a side is destroyed or the
+        # attacker withdraws (1999 Part 13, GM requirements 6).
+        changed = True
     if not changed:
         rounds_view = (*kept, fixed, *ctx.as_rolled.rounds[r:])
         return _replace(ctx.as_rolled, rounds=rounds_view, status="stands"), False
-    ended = _ended_after(ctx, r, attacker, defender)
     if ended is not None:
         return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                           status="corrected", rounds=(*kept, fixed), result=ended,
