@@ -243,7 +243,11 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
             # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
         elif kind == "pause_skipped":
-            plan.pause_round, plan.pause_election = item.issue.round, election
+            # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
+            # units now shown" leaves the record as it is, whatever casualties the defender
+            # named since; only "either of the last two options" re-rolls what follows.
+            if election != "accept":
+                plan.pause_round, plan.pause_election = item.issue.round, election
         else:
             plan.rolling.append(item.issue)
     if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
