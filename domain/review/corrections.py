@@ -91,6 +91,8 @@ class Plan:
     pause_round: int | None = None
     #: Rounds first rolled at or after this time do not count; the attacker retreated then.
     truncate_at: datetime | None = None
+    #: The declaration error (finding id) that voids or re-fights the battle, if any.
+    declaration_void: str | None = None
 
 
 @dataclass

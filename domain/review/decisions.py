@@ -89,14 +89,28 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
             status: FindingStatus = "void" if kind == "void" else "open"
-            return Decision(status, note="awaiting the election: " + " or ".join(ELECTIONS[kind]),
-                            voids_turn=voids)
+            return Decision(status, note=f"awaiting the election of the {_elector(kind, record)}: "
+                            + " or ".join(ELECTIONS[kind]), voids_turn=voids)
         return Decision("corrected" if election not in ("not_fight", "accept") else
                         ("void" if election == "not_fight" else "stands"), apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision != "apply"):
         return Decision("open", note="left to the Minister of Law")
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
+
+
+def elector(kind: str) -> str:
+    """Whose election answers an issue: the attacker's for a void battle (2008 Section II:
+    "The attacker may then elect"), the defender's for a skipped pause (2008 Orders of Loss:
+    "the defender shall have the option")."""
+    return "defender" if kind == "pause_skipped" else "attacker"
+
+
+def _elector(kind: str, record: BattleRecord | None) -> str:
+    side = elector(kind)
+    if record is None:
+        return side
+    return f"{side} ({record.defender_power if side == 'defender' else record.attacker_power})"
 
 
 def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,

@@ -18,11 +18,19 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import analyse_as_rolled, orders_of
 from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
-from domain.review.decisions import Decision, decide
+from domain.review.decisions import ELECTIONS, Decision, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
-from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
+from domain.review.views import (
+    Awaiting,
+    BattleView,
+    DrawnDice,
+    Finding,
+    FindingStatus,
+    GameView,
+    VoidedDice,
+)
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import UnitType
@@ -222,9 +230,25 @@ def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> 
 
 def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
     """Apply the remedies that hold and settle each finding's final status."""
+    plan = _plan(ctx, judged)
+    view, changed = correct(ctx, plan)
+    settled = _superseded([_settle(item, view, changed) for item in judged], plan)
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
+        ("awaiting", "left to", "an error in the USA"))]
+    if open_items and view.status in ("stands", "corrected"):
+        view = with_fields(view, status="awaiting")
+    awaiting = next((_awaiting(j, ctx.record) for j in settled
+                     if j.decision.status in ("open", "void") and j.decision.note.startswith("awaiting the")),
+                    None)
+    if awaiting is not None:
+        view = with_fields(view, awaiting=awaiting)
+    return view, settled
+
+
+def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
+    """What the applied remedies ask of the battle."""
     plan = Plan()
-    applied = [j for j in judged if j.decision.apply]
-    for item in applied:
+    for item in (j for j in judged if j.decision.apply):
         kind, election = item.issue.kind, item.decision.election
         if kind in DECLARATION_ERRORS:
             if election == "reroll":
@@ -253,24 +277,56 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
             and not plan.refight_from_start and not plan.not_fought:
         plan.void = True
-    view, changed = correct(ctx, plan)
-    settled = []
-    for item in judged:
-        decision = item.decision
-        if decision.apply and decision.status == "corrected":
-            issue = item.issue
-            if not changed:
-                decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
-            elif (view.resume_round is not None and issue.round is not None
-                  and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
-                decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
-                                                        f"{view.resume_round}"))
-        settled.append(_Judged(item.issue, decision, item.finding_id))
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
-        ("awaiting", "left to", "an error in the USA"))]
-    if open_items and view.status in ("stands", "corrected"):
-        view = with_fields(view, status="awaiting")
-    return view, settled
+    plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
+                                  and j.decision.status in ("void", "corrected")), None)
+    return plan
+
+
+def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
+    """A finding's status once the remedies are applied: one that changed nothing stands."""
+    decision = item.decision
+    if decision.apply and decision.status == "corrected":
+        issue = item.issue
+        if not changed:
+            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+        elif (view.resume_round is not None and issue.round is not None
+              and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
+            decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
+                                                    f"{view.resume_round}"))
+    return _Judged(item.issue, decision, item.finding_id)
+
+
+#: Statuses a finding inside a battle voided by a declaration error no longer keeps.
+_MOOT: frozenset[FindingStatus] = frozenset({"corrected", "open", "stands"})
+
+
+def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
+    """Rolling findings of a battle a declaration error made null and void: "no portion of the
+    results may stand" (2008 Section II; 1999 Part 14, Sending Errors), so none of them is
+    corrected or open; each says which finding superseded it."""
+    cause = plan.declaration_void
+    if cause is None or not (plan.void or plan.not_fought or plan.refight_from_start):
+        return settled
+    fate = ("the battle is not fought" if plan.not_fought else
+            "the battle is re-fought from round 1" if plan.refight_from_start else
+            "the battle is null and void")
+    out = []
+    for item in settled:
+        if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
+            moot = replace(item.decision, status="superseded", apply=False,
+                           note=f"superseded by {cause}: {fate}")
+            out.append(_Judged(item.issue, moot, item.finding_id))
+        else:
+            out.append(item)
+    return out
+
+
+def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
+    """Whose election the battle waits for, and the options the rule gives."""
+    kind = "void" if item.issue.kind in DECLARATION_ERRORS else item.issue.kind
+    side = elector(item.issue.kind)
+    by = record.defender_power if side == "defender" else record.attacker_power
+    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[kind])
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
