@@ -342,13 +342,18 @@ def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
     return f"{count} {unit.value}" + (f" ({dice} dice)" if per > 1 else "")
 
 
-def _claimed(side: SideRound, *, exclude_strike: bool = False) -> int | None:
-    """The hits a line claimed: its stated total, else its hit marks if it marked any."""
+def _claimed(side: SideRound, *, strike_line: bool = False) -> int | None:
+    """The hits the record claimed for a side: its stated total (every line of the side,
+    support shots and a first strike on their own lines included, each counted once), else
+    its main line's hit marks, if it marked any, plus the hits of its other lines."""
     if side.stated_hits is not None:
         return side.stated_hits
-    marks = [m for entry in side.dice for m in (entry.marked or ())
-             if entry.column not in ("AA", "BB") and not (exclude_strike and entry.first_strike)]
-    return sum(marks) if any(marks) else None
+    own = [e for e in side.dice if e.column not in ("AA", "BB") and not (strike_line and e.first_strike)]
+    marks = [m for entry in own for m in (entry.marked or ())]
+    if not any(marks):
+        return None
+    others = sum(sum(e.hits) for e in side.dice if e.column != "AA" and e not in own)
+    return sum(marks) + others
 
 
 def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
@@ -358,13 +363,12 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
     view = as_rolled.rounds[position]
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
     for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
-        # The stated total covers the line's own dice: not support shots, nor a first strike
-        # that had its own line.
-        regular = sum(sum(e.hits) for e in seen.dice if e.column not in ("BB", "AA")
-                      and not (rnd.first_strike is not None and e.first_strike))
-        claimed = _claimed(seen, exclude_strike=rnd.first_strike is not None)
-        if claimed is None or claimed == regular:
+        # The claim covers the side's every line, as the hits do (AA fire is not the
+        # defender's round hits).
+        claimed = _claimed(seen, strike_line=rnd.first_strike is not None)
+        if claimed is None or claimed == seen.hits:
             continue
+        regular = seen.hits
         # It matters only if the next round's units follow the miscount.
         effective = True
         if following is not None:
