@@ -233,11 +233,10 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
     if not record.position_defenders.combatants():
         elsewhere = _where_defenders_are(game, record, declared)
         if elsewhere is not None:
+            # 2008 Section II: "if it is clear from the combat orders where the battle is to
+            # occur, and what units are involved, and the units are 100% correct, then no CDE
+            # can be called": no finding at all, the battle is fought where the units are.
             found.intent_clear[record.key] = elsewhere
-            found.battles[record.key].append(Issue(
-                "defenders_misdeclared", f"{declared} declared in {record.territory}, but they are in "
-                f"{elsewhere}: the intent is clear and the units are 100% correct, so the battle stands",
-                at=record.declared_at, effective=False))
             return
     found.battles[record.key].append(Issue(
         "defenders_misdeclared", f"{declared} declared, the map shows {actual or 'none'}",
