@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry, parse_turn
 from domain.review.rolling_errors import Issue
-from domain.review.views import FindingStatus
+from domain.review.views import Finding, FindingStatus
 from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.names import resolve
 from domain.rules.units import POWERS
@@ -28,6 +29,26 @@ ELECTIONS: dict[str, tuple[str, ...]] = {
     "pause_skipped": ("accept", "apply_to_corrected_units", "reroll_defence"),
 }
 OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
+
+
+def offered(kind: str) -> tuple[str, ...]:
+    """The elections the rules give on a finding of this kind (none for most kinds)."""
+    return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
+
+
+def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None) -> str | None:
+    """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
+    one of them (by id or kind), and an election must be one the rule offers on it."""
+    named = [f for f in findings if finding in (f.id, f.kind)]
+    if not named:
+        known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
+        return f"the game has no finding {finding!r} (its findings: {known})"
+    if election is not None:
+        choices = sorted({e for f in named for e in offered(f.kind)})
+        if election not in choices:
+            given = f"the rule offers: {', '.join(choices)}" if choices else "the rule offers no election"
+            return f"election {election!r} is not one the rule gives on {finding} ({given})"
+    return None
 
 
 @dataclass(frozen=True)
