@@ -157,7 +157,16 @@ def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
                      hits=tuple(v <= threshold for v in dice.values))
 
 
-def analyse_as_rolled(record: BattleRecord) -> BattleView:
+@dataclass(frozen=True)
+class Readings:
+    """An edition's readings the as-rolled analysis follows (Edition.aa_victims and
+    Edition.sub_first_strike; docs/rulings.md)."""
+
+    aa_order: OrderOfLoss | None = None
+    subs_every_round: bool = True
+
+
+def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings()) -> BattleView:
     """The battle exactly as the record rolled it."""
     recorded = read_record(record)
     orders = orders_of(record)
@@ -172,7 +181,7 @@ def analyse_as_rolled(record: BattleRecord) -> BattleView:
     # Every recorded round is shown, even one rolled after the battle should have ended: the
     # record is what it is, and the findings say what is wrong with it.
     for recorded_round in recorded.rounds:
-        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers)
+        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers, readings)
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
@@ -204,7 +213,7 @@ class _Fire:
 
 
 def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
-           defender: Force, orders: Orders, attackers_at_start: Force) -> RoundView:
+           defender: Force, orders: Orders, attackers_at_start: Force, readings: Readings) -> RoundView:
     """One recorded round: both sides' fire, then the casualties each side takes."""
     attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
     defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
@@ -213,12 +222,12 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     if rnd.index == 1 and recorded.aa is not None:
         entry = shot_entry("AA", recorded.aa.dice)
         aa_entries.append(entry)
-        aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
-                                          air_only_hits=sum(entry.hits))
+        aa_losses = (readings.aa_order or attacker_order).choose(
+            attacker.where(lambda u: u.is_air), sum(entry.hits), air_only_hits=sum(entry.hits))
         # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
         if rnd.attacker is None or rnd.attacker.units is None:
             attacker = attacker.minus_available(aa_losses)
-    attack = _attack(record, recorded, rnd, attacker)
+    attack = _attack(record, recorded, rnd, attacker, readings.subs_every_round or rnd.index == 1)
     # Part 13 step 3: first-strike victims leave the game without firing; hits by
     # submarines never fall on aircraft (2008 OOL; rules matrix).
     victims = defender_order.choose(defender.combatants(), attack.sub_hits, sub_hits=attack.sub_hits)
@@ -244,9 +253,11 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         typed_number=rnd.typed_number, aa_losses=aa_losses)
 
 
-def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force) -> _Fire:
+def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
+            subs_strike: bool) -> _Fire:
     """The attacker's support shots, first strike and line, as typed."""
-    at_sea = record.kind == "sea"
+    # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
+    at_sea = record.kind == "sea" and subs_strike
     entries: list[DiceEntry] = []
     # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
     parts: list[tuple[int | None, int]] = []

@@ -46,7 +46,7 @@ from domain.review.views import (
 )
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.orders_of_loss import RIGHT_TO_LEFT_AIRCRAFT, BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
 
 
@@ -118,7 +118,14 @@ def setup_of(ctx: Context) -> BattleSetup:
         amphibious=ctx.record.amphibious,
         attacker_order=order_in_force(ctx.record, ctx.orders, Side.ATTACKER, ctx.attackers),
         defender_order=order_in_force(ctx.record, ctx.orders, Side.DEFENDER, ctx.attackers),
-        retreat=ctx.orders.retreat, sub_withdrawal_after=ctx.orders.sub_withdrawal_after)
+        retreat=ctx.orders.retreat, sub_withdrawal_after=ctx.orders.sub_withdrawal_after,
+        aa_order=aa_order_of(ctx.edition),
+        subs_strike_every_round=ctx.edition.sub_first_strike == "every_round")
+
+
+def aa_order_of(edition: Edition) -> OrderOfLoss | None:
+    """The order AA hits remove aircraft in under the edition, if not the attacker's order of loss."""
+    return RIGHT_TO_LEFT_AIRCRAFT if edition.aa_victims == "right_to_left" else None
 
 
 # -- the corrected battle ----------------------------------------------------------------------
@@ -248,10 +255,7 @@ def _refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
 
 
 def _with_retreat(setup: BattleSetup, retreat: RetreatCondition) -> BattleSetup:
-    return BattleSetup(kind=setup.kind, attacker=setup.attacker, defender=setup.defender,
-                       support=setup.support, amphibious=setup.amphibious,
-                       attacker_order=setup.attacker_order, defender_order=setup.defender_order,
-                       retreat=retreat, sub_withdrawal_after=setup.sub_withdrawal_after)
+    return with_fields(setup, retreat=retreat)
 
 
 def _awaiting(ctx: Context, kept: list[RoundView], start: int) -> BattleView:
@@ -293,7 +297,8 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     aa_victims = ctx.audit.aa_victims if r == 1 else EMPTY
     reroll_columns: set[int] = set()
     if r == 1:
-        aa_entries, aa_victims, reroll_columns, aa_changed = _fix_aa(ctx, kinds, attacker_order)
+        aa_entries, aa_victims, reroll_columns, aa_changed = _fix_aa(
+            ctx, kinds, aa_order_of(ctx.edition) or attacker_order)
         defender_entries.extend(aa_entries)
         changed |= aa_changed
         expected_attacker = ctx.attackers.minus_available(aa_victims)
@@ -321,8 +326,12 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
                                              {c for c, _ in layout(firing, False)}, r)
     elif paused_next and plan.pause_election == "apply_to_corrected_units":
         # "accept the defending rolls, applying the actual rolls to corrected units": the same
-        # faces, in the order thrown, go to the corrected units' columns.
-        entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
+        # faces, in the order thrown, go to the corrected units' columns (hits recomputed), or
+        # the hits as rolled stand (Edition.applied_rolls).
+        if ctx.edition.applied_rolls == "hits_as_rolled":
+            entries, dice_changed = _as_thrown(rolled), False
+        else:
+            entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
     else:
         entries, dice_changed = _fix_columns(ctx, rolled, firing, False, set(), r)
     defender_entries.extend(entries)
@@ -392,7 +401,8 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         by_column.setdefault(die.column, []).append(die)
     side = "attacker" if attacking else "defender"
     # Attacking submarines strike first at sea (Part 13 step 3).
-    strikes = attacking and ctx.record.kind == "sea"
+    strikes = attacking and ctx.record.kind == "sea" and (
+        r == 1 or ctx.edition.sub_first_strike == "every_round")
     entries: list[DiceEntry] = []
     changed = False
     for column in sorted(set(wanted) | set(by_column)):
@@ -402,7 +412,8 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         # 1999 Part 14 knows only too few and too many: a type rolled that is not there is too
         # many of it, and "the entire column will be re-rolled".
         too_many = any(have[u] > need.get(u, 0) for u in have if u is not None)
-        whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column")
+        whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column"
+                                     and (ctx.edition.reroll_unchanged_column or _extra_hit(dice, need)))
         statuses: list[tuple[TypedDie, DiceStatus]] = []
         if whole:
             statuses = [(d, "voided") for d in dice]
@@ -426,6 +437,27 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
                                      hits=tuple(v <= hit_value(column) for v in faces)))
         changed |= bool(missing) or any(s == "voided" for _, s in statuses)
     return entries, changed
+
+
+def _extra_hit(dice: list[TypedDie], need: Counter[UnitType]) -> bool:
+    """Whether a die beyond the first N of its type (left to right) hit: the extra dice changed
+    the column (1999 "entire column re-rolled", read as needed only then: an edition's choice)."""
+    used: Counter[UnitType | None] = Counter()
+    extra = False
+    for die in dice:
+        if die.unit is not None and used[die.unit] < need.get(die.unit, 0):
+            used[die.unit] += 1
+        else:
+            extra |= die.hit
+    return extra
+
+
+def _as_thrown(rolled: list[TypedDie]) -> list[DiceEntry]:
+    """The record's dice as thrown, every one kept with the hit it scored."""
+    by_column: dict[int, list[tuple[TypedDie, DiceStatus]]] = {}
+    for die in rolled:
+        by_column.setdefault(die.column, []).append((die, "kept"))
+    return [entry for column in sorted(by_column) for entry in _runs(column, by_column[column], False)]
 
 
 def _runs(column: Column, statuses: list[tuple[TypedDie, DiceStatus]], strikes: bool) -> list[DiceEntry]:
@@ -467,7 +499,8 @@ def _fix_aa(ctx: Context, kinds: set[str],
         changed = any(v == 1 for v in recorded)
     elif "aa_too_many" in kinds:
         statuses = [(v, "kept" if i < shots else "voided") for i, v in enumerate(recorded)]
-        changed = any(v == 1 for v, s in statuses if s == "voided")
+        changed = any(v == 1 or ctx.edition.extra_shot_missed == "reroll_next_round"
+                      for v, s in statuses if s == "voided")
     entries = [DiceEntry(column="AA", values=(v,), status=s, hits=(v == 1,)) for v, s in statuses]
     entries = _merge(entries)
     kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
@@ -519,7 +552,8 @@ def _fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry]
         changed = any(v <= 4 for v in shots)
     elif "bb_too_many" in kinds:
         statuses = [(v, "kept" if i < expected else "voided") for i, v in enumerate(shots)]
-        changed = any(v <= 4 for v, s in statuses if s == "voided")
+        changed = any(v <= 4 or ctx.edition.extra_shot_missed == "reroll_next_round"
+                      for v, s in statuses if s == "voided")
     entries = _merge([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
     if "bb_forgotten" in kinds and expected > len(shots):
         faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction")

@@ -144,20 +144,38 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
         return None
     later = following_turn(turn)
     later_start = game.first_roll_at.get(later)
+    # "before the next turn is rolled": its first die, or its last (Edition.report_deadline).
+    deadline = later_start if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
     if report is None:
         if later_start is not None:
             return Decision("fixed", note=f"not reported before {later} was rolled (2008 Section VII)")
         return Decision("open", note=f"not reported yet: correctable until {later} is rolled")
-    if later_start is not None and report.at is not None and report.at > later_start:
+    if deadline is not None and report.at is not None and report.at > deadline:
+        if turn.startswith("Japan ") and edition.japan_error_after_usa == "open":
+            ussr = game.first_roll_at.get(next_turn(later))
+            if ussr is None or report.at < ussr:
+                return Decision("open", note=f"reported after {later} was rolled but before the USSR part "
+                                "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
         return Decision("fixed", note=f"reported after {later} was rolled (2008 Section VII)")
     done = _corrected_at(game, record)
     after_that = game.first_roll_at.get(following_turn(later))
     if later_start is not None and done is not None and done > later_start:
         if after_that is not None and done > after_that:
-            return Decision("fixed", note=f"not corrected before {following_turn(later)} was rolled")
+            # "it becomes fixed": whether the turn it made void stays void is an edition's reading.
+            voided = later if edition.fixed_error_voids_turn else None
+            return Decision("fixed", voids_turn=voided,
+                            note=f"not corrected before {following_turn(later)} was rolled"
+                            + (f"; {later}, rolled before the correction, stays void" if voided else ""))
         return Decision("corrected", apply=True, voids_turn=later,
                         note=f"corrected after {later} was rolled: {later} is void and must be re-done")
     return None
+
+
+def _last_roll_at(game: Game, turn: str) -> datetime | None:
+    """When a turn's last die was rolled (None: not rolled yet)."""
+    times = [roll.at for battle in game.battles if battle.turn == turn for roll in battle.rolls
+             if roll.at is not None]
+    return max(times) if times else game.first_roll_at.get(turn)
 
 
 def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:

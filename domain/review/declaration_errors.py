@@ -95,7 +95,9 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
                 "tech_dice_too_few", f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
                 f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
-        bought = entry.declared if entry.declared is not None else rolled
+        # The dice bought: "the desired amount purchased" is the declaration, if any; an
+        # edition may cost the dice rolled instead (Edition.tech_cost).
+        bought = entry.declared if entry.declared is not None and edition.tech_cost == "declared" else rolled
         if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
             found.turn.append((entry.turn, Issue(
                 "tech_overspent", f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "

@@ -16,8 +16,8 @@ from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
-from domain.review.as_rolled import analyse_as_rolled, orders_of
-from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
+from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
+from domain.review.corrections import Context, CorrectionDice, Plan, aa_order_of, correct, setup_of
 from domain.review.decisions import ELECTIONS, Decision, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
@@ -70,7 +70,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     flows: dict[str, Flow] = {}
     for record in game.battles:
         recorded = read_record(record)
-        rolled = analyse_as_rolled(record)
+        rolled = analyse_as_rolled(record, readings_of(policy))
         attackers, defenders = correct_forces(record, recorded, turn_audit)
         if not as_rolled and record.territory in flows:
             defenders = flows[record.territory].defenders_for(record, defenders)
@@ -102,7 +102,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
             view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
                                impact=impact(setup_of(ctx), rolled, view))
         for judged in judged_list:
-            if judged.decision.voids_turn and judged.decision.apply:
+            if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
             findings.append(_finding(judged, policy, record.turn, record))
         battles.append(view)
@@ -263,7 +263,8 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
             start = item.issue.round or 1
             plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
         elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"):
+                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"
+                 and not _missed_ghost_ignored(item.issue, ctx.edition)):
             # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
         elif kind == "pause_skipped":
@@ -280,6 +281,11 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
     plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
                                   and j.decision.status in ("void", "corrected")), None)
     return plan
+
+
+def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
+    """A 1999 ghost or left-on support shot that missed, under an edition that ignores it."""
+    return issue.kind == "bb_ghost" and not issue.hits and policy.bb_ghost_miss == "ignore"
 
 
 def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
@@ -362,4 +368,10 @@ def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
     policy = edition(game.edition)
     recorded = read_record(record)
     attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
-    return audit_rolls(record, recorded, analyse_as_rolled(record), policy, attackers, defenders)
+    return audit_rolls(record, recorded, analyse_as_rolled(record, readings_of(policy)), policy, attackers,
+                       defenders)
+
+
+def readings_of(policy: Edition) -> Readings:
+    """The edition's readings the as-rolled analysis follows."""
+    return Readings(aa_order=aa_order_of(policy), subs_every_round=policy.sub_first_strike == "every_round")

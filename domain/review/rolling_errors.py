@@ -171,7 +171,8 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         starts.append(start)
         issues.extend(_audit_support(record, recorded, rnd.index, when))
         ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if rnd.index == 1 else 0
-        issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits))
+        issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
+                                   edition.casualty_error == "wrong_units"))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
         if edition.defines("pause_skipped"):
             issues.extend(_pause(record, recorded, as_rolled, position, when))
@@ -180,7 +181,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
 
 
 def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
-                 defender_order: OrderOfLoss, ghost_aa_hits: int) -> list[Issue]:
+                 defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool) -> list[Issue]:
     """One round's dice per side against the units that should have rolled them."""
     found: list[Issue] = []
     when, k = _when(rnd), rnd.index
@@ -199,14 +200,15 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
             if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
                 counts = count_side(expected, [], True)
                 found.extend(_first_round(counts, side, when, 0) if k == 1 else
-                             _later_round(counts, side, k, when, as_rolled, position, None))
+                             _later_round(counts, side, k, when, as_rolled, position, None, as_wrong_units))
             continue
         _, dice = side_dice(rnd, side, expected)
         counts = count_side(expected, dice, side is Side.ATTACKER)
         if k == 1:
             found.extend(_first_round(counts, side, when, ghost_aa_hits))
         else:
-            found.extend(_later_round(counts, side, k, when, as_rolled, position, _typed_units(rnd, side)))
+            found.extend(_later_round(counts, side, k, when, as_rolled, position, _typed_units(rnd, side),
+                                      as_wrong_units))
     return found
 
 
@@ -276,7 +278,7 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
 
 
 def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, as_rolled: BattleView,
-                 position: int, typed: Force | None) -> list[Issue]:
+                 position: int, typed: Force | None, as_wrong_units: bool = False) -> list[Issue]:
     """Round k>1 against the record's round k-1 less its correct casualties.
 
     A round that lists a side with more or fewer units than round k-1 left is round k-1's
@@ -311,7 +313,14 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
     claimed = _claimed(other)
     if (removed or should_have_died) and claimed is not None and claimed != other.hits:
         return found  # the miscount is reported on the line that stated it (_stated_hits)
-    if should_have_died or removed:
+    if (should_have_died or removed) and as_wrong_units:
+        # An edition's reading (Edition.casualty_error): round k is corrected in place as wrong
+        # units, "its roll will be ignored and the correct unit will be rolled for" (2008
+        # Section III, Wrong Units), and the battle re-rolled from round k+1.
+        wrong = {**should_have_died, **removed}
+        found.append(Issue("wrong_units", f"round {k} lists {typed if typed is not None else 'other units'}"
+                           f" after round {k - 1}'s casualties: {_names(wrong)} wrong", k, side, None, when))
+    elif should_have_died or removed:
         parts = []
         if should_have_died:
             parts.append(f"{_names(should_have_died)} should have been lost")
