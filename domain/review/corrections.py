@@ -176,8 +176,9 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     attacker = fixed.attacker.units.minus_available(fixed.attacker_losses)
     defender = fixed.defender.units.minus_available(fixed.defender_losses)
     recorded_next = ctx.as_rolled.rounds[r] if r < len(ctx.as_rolled.rounds) else None
-    if recorded_next is not None and (recorded_next.attacker.units != attacker
-                                      or recorded_next.defender.units != defender):
+    # Combat units only: a record types no AA gun or IC in a round's units, and they never fall.
+    if recorded_next is not None and (recorded_next.attacker.units.combatants() != attacker.combatants()
+                                      or recorded_next.defender.units.combatants() != defender.combatants()):
         changed = True
     ended = _ended_after(ctx, r, attacker, defender)
     if recorded_next is None and ended is None:

@@ -317,9 +317,11 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
         # An edition's reading (Edition.casualty_error): round k is corrected in place as wrong
         # units, "its roll will be ignored and the correct unit will be rolled for" (2008
         # Section III, Wrong Units), and the battle re-rolled from round k+1.
-        wrong = {**should_have_died, **removed}
-        found.append(Issue("wrong_units", f"round {k} lists {typed if typed is not None else 'other units'}"
-                           f" after round {k - 1}'s casualties: {_names(wrong)} wrong", k, side, None, when))
+        parts = ([f"{_names(should_have_died)} listed though lost in round {k - 1}"] if should_have_died
+                 else []) + ([f"{_names(removed)} left out though alive"] if removed else [])
+        found.append(Issue("wrong_units", f"round {k} lists {typed if typed is not None else 'other units'}: "
+                           + " and ".join(parts) + "; their dice are corrected in this round",
+                           k, side, None, when))
     elif should_have_died or removed:
         parts = []
         if should_have_died:
