@@ -39,7 +39,7 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
         raise MinisterError(f"expected --election one of {', '.join(elections)}, found {election!r}")
 
     def build(game: Game) -> list[GameEvent]:
-        problem = ruling_problem(review(game).findings, finding, election)
+        problem = ruling_problem(review(game).findings, finding, election, decision)
         if problem is not None:
             raise MinisterError(f"game {game_id!r}: {problem}")
         at = record_time(game, now)

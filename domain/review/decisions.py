@@ -36,14 +36,16 @@ def offered(kind: str) -> tuple[str, ...]:
     return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
 
 
-def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None) -> str | None:
+def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
+                   decision: str = "apply") -> str | None:
     """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
-    one of them (by id or kind), and an election must be one the rule offers on it."""
+    one of them (by id or kind), and an election it applies must be one the rule offers on it
+    (a dismissal applies none: the record stands whatever it names)."""
     named = [f for f in findings if finding in (f.id, f.kind)]
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
         return f"the game has no finding {finding!r} (its findings: {known})"
-    if election is not None:
+    if election is not None and decision != "dismiss":
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
             given = f"the rule offers: {', '.join(choices)}" if choices else "the rule offers no election"
