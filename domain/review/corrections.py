@@ -18,7 +18,6 @@ from datetime import datetime
 from msgspec.structs import replace as with_fields
 
 from domain.battle.columns import hit_value, layout
-from domain.battle.dice import VerifiableDice
 from domain.battle.engine import fight, provider_from
 from domain.battle.model import (
     BattleSetup,
@@ -33,6 +32,7 @@ from domain.battle.model import (
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle
 from domain.review.as_rolled import Orders, TypedDie, order_in_force
+from domain.review.correction_dice import CorrectionDice
 from domain.review.rolling_errors import BattleAudit, Issue, side_dice
 from domain.review.views import (
     BattleStatus,
@@ -48,34 +48,6 @@ from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import RIGHT_TO_LEFT_AIRCRAFT, BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
-
-
-class CorrectionDice:
-    """Dice for corrections: the battle's supplied dice first, then the verifiable source."""
-
-    def __init__(self, supplied: list[int], source: VerifiableDice | None) -> None:
-        self._supplied = list(supplied)
-        self._source = source
-        self.from_source: list[tuple[int, str, tuple[int, ...]]] = []
-
-    def draw(self, count: int, purpose: str) -> list[int]:
-        """``count`` dice: supplied ones first; DiceExhausted when neither source has them."""
-        taken = self._supplied[:count]
-        del self._supplied[:count]
-        if len(taken) < count:
-            if self._source is None:
-                self._supplied[:0] = taken  # give them back: the battle awaits dice
-                raise DiceExhausted(purpose, count, len(taken))
-            sequence = self._source.next_sequence
-            more = self._source.draw(count - len(taken), purpose)
-            self.from_source.append((sequence, purpose, tuple(more)))
-            taken += more
-        return taken
-
-    @property
-    def unused(self) -> int:
-        """Supplied dice no correction needed."""
-        return len(self._supplied)
 
 
 @dataclass
@@ -287,75 +259,87 @@ def _voided_from(ctx: Context, start: int) -> tuple[VoidedDice, ...]:
 # -- one round corrected in place --------------------------------------------------------------
 def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[RoundView, bool]:
     """Round r with the remedies of its errors applied; raises DiceExhausted without dice."""
-    kinds = {i.kind for i in issues}
-    rnd = ctx.recorded.rounds[r - 1]
     expected_attacker, expected_defender = ctx.audit.expected_starts[r - 1]
     attacker_order = order_in_force(ctx.record, ctx.orders, Side.ATTACKER, ctx.attackers)
     defender_order = order_in_force(ctx.record, ctx.orders, Side.DEFENDER, ctx.attackers)
-    changed = False
-    attacker_entries: list[DiceEntry] = []
-    defender_entries: list[DiceEntry] = []
-    aa_victims = ctx.audit.aa_victims if r == 1 else EMPTY
-    reroll_columns: set[int] = set()
-    if r == 1:
-        aa_entries, aa_victims, reroll_columns, aa_changed = _fix_aa(
-            ctx, kinds, aa_order_of(ctx.edition) or attacker_order)
-        defender_entries.extend(aa_entries)
-        changed |= aa_changed
-        expected_attacker = ctx.attackers.minus_available(aa_victims)
-    support_entries, support_changed = _fix_support(ctx, r, kinds)
-    attacker_entries.extend(support_entries)
-    changed |= support_changed
+    attack = _fix_attack(ctx, r, {i.kind for i in issues}, expected_attacker, attacker_order)
+    expected_attacker = attack.units
     if plan.pause_round is not None and r == plan.pause_round + 1:
         expected_defender = _paused_defenders(ctx, plan.pause_round)
-    _, rolled = side_dice(rnd, Side.ATTACKER, expected_attacker)
-    entries, dice_changed = _fix_columns(ctx, rolled, expected_attacker, True, reroll_columns, r)
-    attacker_entries.extend(entries)
-    changed |= dice_changed
-    counted = [e for e in attacker_entries if e.status != "voided"]
+    counted = [e for e in attack.entries if e.status != "voided"]
     attack_hits = sum(sum(e.hits) for e in counted)
     strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
     # Part 13 step 3: first-strike victims leave the game without firing.
     victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
     firing = expected_defender.minus_available(victims)
-    _, rolled = side_dice(rnd, Side.DEFENDER, firing)
-    paused_next = plan.pause_round is not None and r == plan.pause_round + 1
-    if paused_next and plan.pause_election == "reroll_defence":
-        # "adjust the defending units to suit the correct OOL and re-roll the affected defending
-        # rolls" (2008 Orders of Loss, exceptions).
-        entries, dice_changed = _fix_columns(ctx, rolled, firing, False,
-                                             {c for c, _ in layout(firing, False)}, r)
-    elif paused_next and plan.pause_election == "apply_to_corrected_units":
-        # "accept the defending rolls, applying the actual rolls to corrected units": the same
-        # faces, in the order thrown, go to the corrected units' columns (hits recomputed), or
-        # the hits as rolled stand (Edition.applied_rolls).
-        if ctx.edition.applied_rolls == "hits_as_rolled":
-            entries, dice_changed = _as_thrown(rolled), False
-        else:
-            entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
-    else:
-        entries, dice_changed = _fix_columns(ctx, rolled, firing, False, set(), r)
-    defender_entries.extend(entries)
-    changed |= dice_changed
+    entries, changed = _fix_defence(ctx, r, firing, plan)
+    changed |= attack.changed
+    defender_entries = [*attack.aa_entries, *entries]
     regular_defence = [e for e in defender_entries if e.status != "voided" and e.column != "AA"]
     defence_hits = sum(sum(e.hits) for e in regular_defence)
-    defence_sub_hits = _sub_hits(regular_defence, firing)
     defender_losses = victims + defender_order.choose(
         expected_defender.minus_available(victims).combatants(), attack_hits - strike_hits)
     attacker_losses = attacker_order.choose(expected_attacker.combatants(), defence_hits,
-                                            sub_hits=defence_sub_hits)
+                                            sub_hits=_sub_hits(regular_defence, firing))
     original = ctx.as_rolled.rounds[r - 1]
     if (defender_losses, attacker_losses) != (original.defender_losses, original.attacker_losses):
         changed = True
     view = RoundView(
         round=r, origin="as_rolled",
-        attacker=SideRound(expected_attacker, attack_hits, tuple(attacker_entries),
+        attacker=SideRound(expected_attacker, attack_hits, tuple(attack.entries),
                            original.attacker.stated_hits, original.attacker.typed_units),
         defender=SideRound(expected_defender, defence_hits, tuple(defender_entries),
                            original.defender.stated_hits, original.defender.typed_units),
         attacker_losses=attacker_losses, defender_losses=defender_losses,
-        typed_number=original.typed_number, aa_losses=aa_victims)
+        typed_number=original.typed_number, aa_losses=attack.aa_victims)
     return view, changed
+
+
+@dataclass
+class _AttackFixed:
+    """The attacker's side of a corrected round, and the AA fire before it."""
+
+    units: Force
+    entries: list[DiceEntry]
+    aa_entries: list[DiceEntry]
+    aa_victims: Force
+    changed: bool
+
+
+def _fix_attack(ctx: Context, r: int, kinds: set[str], expected: Force,
+                attacker_order: OrderOfLoss) -> _AttackFixed:
+    """AA fire (round 1), support shots and the attacker's columns under the remedies."""
+    aa_entries: list[DiceEntry] = []
+    aa_victims = ctx.audit.aa_victims if r == 1 else EMPTY
+    reroll_columns: set[int] = set()
+    changed = False
+    if r == 1:
+        aa_entries, aa_victims, reroll_columns, changed = _fix_aa(
+            ctx, kinds, aa_order_of(ctx.edition) or attacker_order)
+        expected = ctx.attackers.minus_available(aa_victims)
+    entries, support_changed = _fix_support(ctx, r, kinds)
+    _, rolled = side_dice(ctx.recorded.rounds[r - 1], Side.ATTACKER, expected)
+    column_entries, dice_changed = _fix_columns(ctx, rolled, expected, True, reroll_columns, r)
+    return _AttackFixed(expected, [*entries, *column_entries], aa_entries, aa_victims,
+                        changed or support_changed or dice_changed)
+
+
+def _fix_defence(ctx: Context, r: int, firing: Force, plan: Plan) -> tuple[list[DiceEntry], bool]:
+    """The defender's columns of round r, under the pause election after a skipped pause."""
+    _, rolled = side_dice(ctx.recorded.rounds[r - 1], Side.DEFENDER, firing)
+    paused_next = plan.pause_round is not None and r == plan.pause_round + 1
+    if paused_next and plan.pause_election == "reroll_defence":
+        # "adjust the defending units to suit the correct OOL and re-roll the affected defending
+        # rolls" (2008 Orders of Loss, exceptions).
+        return _fix_columns(ctx, rolled, firing, False, {c for c, _ in layout(firing, False)}, r)
+    if paused_next and plan.pause_election == "apply_to_corrected_units":
+        # "accept the defending rolls, applying the actual rolls to corrected units": the same
+        # faces, in the order thrown, go to the corrected units' columns (hits recomputed), or
+        # the hits as rolled stand (Edition.applied_rolls).
+        if ctx.edition.applied_rolls == "hits_as_rolled":
+            return _as_thrown(rolled), False
+        return _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
+    return _fix_columns(ctx, rolled, firing, False, set(), r)
 
 
 def _paused_defenders(ctx: Context, pause_round: int) -> Force:

@@ -17,7 +17,8 @@ from domain.battle.model import Side, Winner
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
-from domain.review.corrections import Context, CorrectionDice, Plan, aa_order_of, correct, setup_of
+from domain.review.correction_dice import CorrectionDice
+from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
 from domain.review.decisions import ELECTIONS, Decision, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
@@ -51,66 +52,85 @@ class _Judged:
 
 def review(game: Game, *, as_rolled: bool = False) -> GameView:
     """Analyse every declared battle of the game, in declaration order."""
-    policy = edition(game.edition)
-    turn_audit = audit_declarations(game, policy)
-    source = None
-    if game.dice_seed is not None:
-        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
-        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
+    state = _Review(game, as_rolled)
     findings: list[Finding] = []
+    for turn, issue in state.turn_audit.turn:
+        fid = state.next_id()
+        judged = _Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
+        findings.append(_finding(judged, state.policy, turn, None))
     battles: list[BattleView] = []
-    number = 0
     voided_turns: dict[str, list[str]] = {}
-    from_source: list[DrawnDice] = []
-    for turn, issue in turn_audit.turn:
-        number += 1
-        judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
-        findings.append(_finding(judged, policy, turn, None))
-    used: dict[tuple[str, str], Force] = {}
-    flows: dict[str, Flow] = {}
     for record in game.battles:
-        recorded = read_record(record)
-        rolled = analyse_as_rolled(record, readings_of(policy))
-        attackers, defenders = correct_forces(record, recorded, turn_audit)
-        if not as_rolled and record.territory in flows:
-            defenders = flows[record.territory].defenders_for(record, defenders)
-        audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
-        issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
-                              *_game_number(game, record, recorded)) if policy.defines(i.kind)]
-        judged_list = []
-        for issue in sorted(issues, key=_order):
-            number += 1
-            fid = f"F{number}"
-            judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
-        if as_rolled:
-            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
-        else:
-            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
-            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
-                   for j in judged_list):
-                # A void battle re-rolled: "the correct number and type of units" (2008 Section
-                # II), never more than were declared ("He may not add additional attacking units").
-                attackers = corrected_attackers(record, used)
-            ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
-                          orders_of(record), dice)
-            view, judged_list = _corrected(ctx, judged_list)
-            from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
-                         for seq, purpose, faces in dice.from_source)
-            flow = Flow.of(record, rolled, view)
-            if flow is not None:
-                flows[record.territory] = flow
-            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
-                               impact=impact(setup_of(ctx), rolled, view))
+        view, judged_list = state.battle(record)
         for judged in judged_list:
             if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
-            findings.append(_finding(judged, policy, record.turn, record))
+            findings.append(_finding(judged, state.policy, record.turn, record))
         battles.append(view)
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(from_source))
+                    drawn=tuple(state.from_source))
+
+
+class _Review:
+    """What reviewing a game carries from battle to battle: finding numbers, the dice source,
+    units already sent from each origin, and corrected results that flow into later battles."""
+
+    def __init__(self, game: Game, as_rolled: bool) -> None:
+        self.game = game
+        self.as_rolled = as_rolled
+        self.policy = edition(game.edition)
+        self.turn_audit = audit_declarations(game, self.policy)
+        self.source: VerifiableDice | None = None
+        if game.dice_seed is not None:
+            drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
+            self.source = VerifiableDice(game.game_id, game.dice_seed,
+                                         start_sequence=max(drawn, default=-1) + 1)
+        self.number = 0
+        self.used: dict[tuple[str, str], Force] = {}
+        self.flows: dict[str, Flow] = {}
+        self.from_source: list[DrawnDice] = []
+
+    def next_id(self) -> str:
+        """The next finding id ("F1", "F2", ... in the order findings are made)."""
+        self.number += 1
+        return f"F{self.number}"
+
+    def battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged]]:
+        """One battle: its findings judged, and its view as rolled or as corrected."""
+        recorded = read_record(record)
+        rolled = analyse_as_rolled(record, readings_of(self.policy))
+        attackers, defenders = correct_forces(record, recorded, self.turn_audit)
+        if not self.as_rolled and record.territory in self.flows:
+            defenders = self.flows[record.territory].defenders_for(record, defenders)
+        audit = audit_rolls(record, recorded, rolled, self.policy, attackers, defenders)
+        issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
+        judged_list = []
+        for issue in sorted(issues, key=_order):
+            fid = self.next_id()
+            judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
+                                       fid))
+        if self.as_rolled:
+            return with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list
+        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], self.source)
+        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll" for j in judged_list):
+            # A void battle re-rolled: "the correct number and type of units" (2008 Section
+            # II), never more than were declared ("He may not add additional attacking units").
+            attackers = corrected_attackers(record, self.used)
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                      orders_of(record), dice)
+        view, judged_list = _corrected(ctx, judged_list)
+        self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                                for seq, purpose, faces in dice.from_source)
+        flow = Flow.of(record, rolled, view)
+        if flow is not None:
+            self.flows[record.territory] = flow
+        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
+                           impact=impact(setup_of(ctx), rolled, view))
+        return view, judged_list
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,
