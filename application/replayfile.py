@@ -25,17 +25,22 @@ from domain.notation.battle_log import parse_log
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
+    DiceCommitted,
     DiceDrawn,
+    DiceRevealed,
     DiceSupplied,
+    EntryWithdrawn,
     GameEvent,
     GameStarted,
     Holding,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
+    ReportAmended,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
+    RulingGiven,
     RulingIssued,
     TechRolled,
     game_uuid,
@@ -381,6 +386,56 @@ class _Builder:
                  sequence=self._int(index, record, "sequence"),
                  purpose=str(record.get("purpose", "")), dice=tuple(raw))
 
+    # -- the Minister's desk (extensions: minister commit/reveal, amend, withdraw) ---------------
+    def commitment(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "commitment"``: the hash of the Minister's dice secret (never the secret)."""
+        self.add(DiceCommitted, at, line, commitment=self._hex(index, record, "commitment"),
+                 scheme=self._field(index, record, "scheme"), by=str(record.get("by", "")))
+
+    def reveal(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "reveal"``: the secret behind a commitment."""
+        self.add(DiceRevealed, at, line, commitment=self._hex(index, record, "commitment"),
+                 secret=self._field(index, record, "secret"))
+
+    def report_amendment(self, index: int, record: Mapping[str, Any], at: datetime,
+                         line: int | None) -> None:
+        """``type = "report_amendment"``: a report restated (``amends`` = its event number)."""
+        battle = record.get("battle")
+        self.add(ReportAmended, at, line, amends=self._earlier(index, record, "amends"),
+                 by=self._field(index, record, "by"), text=self._field(index, record, "text"),
+                 battle=str(battle) if battle is not None else None)
+
+    def ruled(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "ruled"``: a ruling with who gave it, possibly amending an earlier one."""
+        decision = self._field(index, record, "decision")
+        if decision not in DECISIONS:
+            raise ReplayError(f"expected decision one of {', '.join(DECISIONS)}, found {decision!r}",
+                              source=self.source, line=self.lines.key_line(index, "decision"))
+        election = record.get("election")
+        amends = self._earlier(index, record, "amends") if "amends" in record else None
+        self.add(RulingGiven, at, line, finding=self._field(index, record, "finding"),
+                 decision=decision, election=str(election) if election is not None else None,
+                 by=str(record.get("by", "")), text=str(record.get("text", "")), amends=amends)
+
+    def withdrawal(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+        """``type = "withdrawal"``: a report or ruling withdrawn (``withdraws`` = its event number)."""
+        self.add(EntryWithdrawn, at, line, withdraws=self._earlier(index, record, "withdraws"),
+                 by=str(record.get("by", "")), text=str(record.get("text", "")))
+
+    def _earlier(self, index: int, record: Mapping[str, Any], key: str) -> int:
+        value: int = self._int(index, record, key)
+        if not 1 <= value <= len(self.events):
+            raise ReplayError(f"expected {key} = the number of an earlier event (1-{len(self.events)}), "
+                              f"found {value}", source=self.source, line=self.lines.key_line(index, key))
+        return value
+
+    def _hex(self, index: int, record: Mapping[str, Any], key: str) -> str:
+        value = self._field(index, record, key)
+        if not re.fullmatch(r"[0-9a-f]{64}", value):
+            raise ReplayError(f"expected {key} = 64 lower-case hex digits (a SHA-256), found {value!r}",
+                              source=self.source, line=self.lines.key_line(index, key))
+        return value
+
     # -- fields -------------------------------------------------------------------------------
     def _territory(self, index: int, record: Mapping[str, Any]) -> str:
         """The canonical territory of the record's ``battle`` (resolved once, here)."""
@@ -430,6 +485,9 @@ _HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int |
     "roll": _Builder.roll, "casualties": _Builder.casualties, "retreat": _Builder.retreat,
     "report": _Builder.report, "ruling": _Builder.ruling, "dice": _Builder.dice,
     "drawn": _Builder.drawn, "tech": _Builder.tech, "noncombat": _Builder.noncombat,
+    "commitment": _Builder.commitment, "reveal": _Builder.reveal,
+    "report_amendment": _Builder.report_amendment, "ruled": _Builder.ruled,
+    "withdrawal": _Builder.withdrawal,
 }
 
 

@@ -12,6 +12,7 @@ import msgspec
 
 from domain.battle.model import Outcome, Side, Winner
 from domain.review.impact import round_luck
+from domain.review.game_review import awaiting_note
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
 
@@ -76,6 +77,8 @@ def battle_dict(battle: BattleView) -> dict[str, Any]:
     data["result"] = result_dict(battle.result)
     if battle.impact is not None:
         data["impact"] = msgspec.to_builtins(battle.impact)
+    if battle.needed is not None:
+        data["awaiting"] = msgspec.to_builtins(battle.needed)
     return data
 
 
@@ -146,6 +149,8 @@ def report_text(view: GameView) -> str:
         if battle.resume_round is not None:
             head += f", re-rolled from round {battle.resume_round}"
         out.append(head)
+        if battle.needed is not None:
+            out.append(f"  {awaiting_note(battle)}")
         for rv in battle.rounds:
             tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
             out.append(f"  Round {rv.round}{tag}")

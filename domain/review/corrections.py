@@ -11,6 +11,7 @@ die from round N on is voided, and the battle is fought again mechanically from 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,11 +20,12 @@ from msgspec.structs import replace as with_fields
 
 from domain.battle.columns import hit_value, layout
 from domain.battle.dice import VerifiableDice
-from domain.battle.engine import fight, provider_from
+from domain.battle.engine import fight
 from domain.battle.model import (
     BattleSetup,
     Column,
     DiceExhausted,
+    DiceRequest,
     Outcome,
     RetreatCondition,
     RoundResult,
@@ -38,6 +40,7 @@ from domain.review.views import (
     BattleStatus,
     BattleView,
     DiceEntry,
+    DiceNeed,
     DiceStatus,
     RoundOrigin,
     RoundView,
@@ -50,21 +53,33 @@ from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
 
 
-class CorrectionDice:
-    """Dice for corrections: the battle's supplied dice first, then the verifiable source."""
+_PURPOSE = re.compile(r"R(\d+) (attacker|defender)(?: first strike)? (?:column (\d)|(\w+) shots)")
 
-    def __init__(self, supplied: list[int], source: VerifiableDice | None) -> None:
+
+class CorrectionDice:
+    """Dice for corrections: the dice recorded for the battle (entered from the dice server or
+    drawn by the Minister), in order. A legacy ``source`` draws more (tests and tools only: the
+    review never draws a die that was not recorded)."""
+
+    def __init__(self, supplied: list[int], source: VerifiableDice | None = None) -> None:
         self._supplied = list(supplied)
         self._source = source
         self.from_source: list[tuple[int, str, tuple[int, ...]]] = []
+        #: The throw the recorded dice could not cover (the battle awaits it).
+        self.shortfall: DiceNeed | None = None
 
-    def draw(self, count: int, purpose: str) -> list[int]:
-        """``count`` dice: supplied ones first; DiceExhausted when neither source has them."""
+    def provide(self, request: DiceRequest) -> list[int]:
+        """A provider for the engine: the request's dice, its units remembered if they lack."""
+        return self.draw(request.count, request.purpose, str(Force.from_units(request.units)))
+
+    def draw(self, count: int, purpose: str, units: str = "") -> list[int]:
+        """``count`` dice: recorded ones first; DiceExhausted when there are not enough."""
         taken = self._supplied[:count]
         del self._supplied[:count]
         if len(taken) < count:
             if self._source is None:
                 self._supplied[:0] = taken  # give them back: the battle awaits dice
+                self.shortfall = _need(count, purpose, units, len(taken))
                 raise DiceExhausted(purpose, count, len(taken))
             sequence = self._source.next_sequence
             more = self._source.draw(count - len(taken), purpose)
@@ -76,6 +91,16 @@ class CorrectionDice:
     def unused(self) -> int:
         """Supplied dice no correction needed."""
         return len(self._supplied)
+
+
+def _need(count: int, purpose: str, units: str, on_hand: int) -> DiceNeed:
+    """The throw a correction waits for, read from its purpose ("R1 attacker column 3")."""
+    match = _PURPOSE.match(purpose)
+    if match is None:
+        return DiceNeed(count - on_hand, purpose, units=units, on_hand=on_hand)
+    column = match.group(3) or match.group(4)
+    return DiceNeed(count - on_hand, purpose, round=int(match.group(1)), side=match.group(2),
+                    column=column, units=units, on_hand=on_hand)
 
 
 @dataclass
@@ -163,7 +188,10 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     try:
         fixed, changed = _fix_round(ctx, r, issues, plan)
     except DiceExhausted:
-        return _awaiting(ctx, kept, r), True
+        # Round r's valid dice stand; whether later rounds are re-rolled depends on the dice
+        # still to come, so nothing is voided yet (provisional is never shown as fact).
+        return _awaiting(ctx, kept, None, then=f"round {r + 1} on is re-rolled if they change "
+                         f"round {r}'s result"), True
     attacker = fixed.attacker.units.minus_available(fixed.attacker_losses)
     defender = fixed.defender.units.minus_available(fixed.defender_losses)
     recorded_next = ctx.as_rolled.rounds[r] if r < len(ctx.as_rolled.rounds) else None
@@ -228,7 +256,7 @@ def _refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
         setup = _with_retreat(setup, RetreatCondition(after_round=retreat[0], to=retreat[1]))
     voided = _voided_from(ctx, start)
     try:
-        fought = fight(setup, provider_from(ctx.dice), start_round=start, attacker=attacker,
+        fought = fight(setup, ctx.dice.provide, start_round=start, attacker=attacker,
                        defender=defender)
     except DiceExhausted:
         return _awaiting(ctx, kept, start)
@@ -245,12 +273,16 @@ def _with_retreat(setup: BattleSetup, retreat: RetreatCondition) -> BattleSetup:
                        retreat=retreat, sub_withdrawal_after=setup.sub_withdrawal_after)
 
 
-def _awaiting(ctx: Context, kept: list[RoundView], start: int) -> BattleView:
-    """Not enough dice for the correction: the battle awaits them."""
+def _awaiting(ctx: Context, kept: list[RoundView], start: int | None, *, then: str = "") -> BattleView:
+    """Not enough dice for the correction: the battle awaits them. ``start``: the round the
+    re-roll starts at, when that is decided (its dice and later ones are void)."""
+    need = ctx.dice.shortfall
+    if need is not None and then:
+        need = with_fields(need, then=then)
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                       status="awaiting", rounds=tuple(kept), result=None, resume_round=start,
-                      voided=_voided_from(ctx, start), attacker_start=ctx.attackers,
-                      defender_start=ctx.defenders)
+                      voided=_voided_from(ctx, start) if start is not None else (),
+                      attacker_start=ctx.attackers, defender_start=ctx.defenders, needed=need)
 
 
 def _replace(view: BattleView, *, rounds: tuple[RoundView, ...], status: BattleStatus) -> BattleView:
@@ -409,9 +441,10 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
             missing = sum(max(0, n - used[u]) for u, n in need.items())
         entries.extend(_runs(column, statuses, strikes))
         if missing:
-            faces = ctx.dice.draw(missing, f"R{r} {side} column {column}: correction")
             owners = [u for u, n in sorted(need.items(), key=lambda p: p[0].order)
                       for _ in range(max(0, n - (0 if whole else have[u])))]
+            faces = ctx.dice.draw(missing, f"R{r} {side} column {column}: correction",
+                                  str(Force.from_units(owners)))
             entries.append(DiceEntry(column=column, values=tuple(faces), status="added",
                                      first_strike=strikes and any(u.is_sub for u in owners),
                                      hits=tuple(v <= hit_value(column) for v in faces)))
@@ -463,7 +496,8 @@ def _fix_aa(ctx: Context, kinds: set[str],
     entries = _merge(entries)
     kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
     if "aa_forgotten" in kinds and shots > len(recorded):
-        faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction")
+        faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction",
+                              str(Force.from_units(aircraft.units()[len(recorded):shots])))
         entries.append(DiceEntry(column="AA", values=tuple(faces), status="added",
                                  hits=tuple(v == 1 for v in faces)))
         new_hits = sum(1 for v in faces if v == 1)
@@ -513,7 +547,8 @@ def _fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry]
         changed = any(v <= 4 for v, s in statuses if s == "voided")
     entries = _merge([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
     if "bb_forgotten" in kinds and expected > len(shots):
-        faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction")
+        faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction",
+                              f"{expected - len(shots)} BB")
         entries.append(DiceEntry(column="BB", values=tuple(faces), status="added",
                                  hits=tuple(v <= 4 for v in faces)))
         changed |= any(v <= 4 for v in faces)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as with_fields
 
-from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
@@ -45,10 +44,6 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     """Analyse every declared battle of the game, in declaration order."""
     policy = edition(game.edition)
     turn_audit = audit_declarations(game, policy)
-    source = None
-    if game.dice_seed is not None:
-        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
-        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
     findings: list[Finding] = []
     battles: list[BattleView] = []
     number = 0
@@ -77,7 +72,9 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         if as_rolled:
             view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
         else:
-            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
+            # Only recorded dice count: entered from the dice server or drawn by the Minister
+            # (a clear dice_seed never draws one: anyone holding the file could predict it).
+            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds])
             if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
                    for j in judged_list):
                 # A void battle re-rolled: "the correct number and type of units" (2008 Section
@@ -253,7 +250,10 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     settled = []
     for item in judged:
         decision = item.decision
-        if decision.apply and decision.status == "corrected":
+        if decision.apply and decision.status == "corrected" and view.needed is not None:
+            # Not corrected until its dice are recorded: say exactly which are awaited.
+            decision = replace(decision, status="open", note=_join(decision.note, awaiting_note(view)))
+        elif decision.apply and decision.status == "corrected":
             issue = item.issue
             if not changed:
                 decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
@@ -267,6 +267,18 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     if open_items and view.status in ("stands", "corrected"):
         view = with_fields(view, status="awaiting")
     return view, settled
+
+
+def awaiting_note(view: BattleView) -> str:
+    """"awaiting 2 dice: R1 attacker column 3 (2 ARM)…" for a battle waiting for dice."""
+    need = view.needed
+    if need is None:
+        return ""
+    what = need.purpose.removesuffix(": correction")
+    units = f" ({need.units})" if need.units else ""
+    have = f"; {need.on_hand} already recorded" if need.on_hand else ""
+    then = f"; then {need.then}" if need.then else ""
+    return f"awaiting {need.count} {'die' if need.count == 1 else 'dice'}: {what}{units}{have}{then}"
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:

@@ -108,6 +108,24 @@ class Impact(msgspec.Struct, frozen=True):
         return round(self.as_corrected.attacker_win - self.as_rolled.attacker_win, 12)
 
 
+class DiceNeed(msgspec.Struct, frozen=True):
+    """The dice a correction waits for: how many, for which round, side, column and units.
+
+    Only the next throw is known exactly: later rounds depend on what it shows.
+    """
+
+    count: int
+    purpose: str
+    round: int | None = None
+    side: str | None = None
+    column: str | None = None
+    units: str = ""
+    #: Dice already recorded for the battle but not enough for this throw.
+    on_hand: int = 0
+    #: What follows once they are in ("rounds from 2 on are re-rolled if ...").
+    then: str = ""
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -124,6 +142,8 @@ class BattleView(msgspec.Struct, frozen=True):
     finding_ids: tuple[str, ...] = ()
     #: For a corrected battle: the odds from the error round as rolled and as corrected.
     impact: Impact | None = None
+    #: For a battle awaiting dice: the next throw the correction needs.
+    needed: DiceNeed | None = None
 
 
 class DrawnDice(msgspec.Struct, frozen=True):
