@@ -117,9 +117,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         code: int = _store_commands().verify_store(args)
         if not args.paths:
             return code
-        return max(code, cmd_verify(argparse.Namespace(paths=args.paths)))
+        return max(code, cmd_verify(argparse.Namespace(paths=args.paths, json=args.json)))
     if not args.paths:
-        raise MinisterError("expected replay files or folders, or --integrity GAME / --dice GAME")
+        raise MinisterError("expected replay files or folders, bundles, or --integrity GAME / --dice GAME")
+    bundle_codes = [_verify_bundle(Path(p), args) for p in args.paths if Path(p).is_file()]
+    if any(code is not None for code in bundle_codes):
+        if any(code is None for code in bundle_codes) or len(bundle_codes) != len(args.paths):
+            raise MinisterError("expected either evidence bundles or replay files, not both at once")
+        return max(code for code in bundle_codes if code is not None)
     files = replay_files(args.paths)
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")
@@ -142,6 +147,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def _verify_bundle(path: Path, args: argparse.Namespace) -> int | None:
+    """``minister verify BUNDLE``: checked with no store (None: the file is not a bundle)."""
+    letter = importlib.import_module("tui.commands.letter")
+    code: int | None = letter.verify_bundle(path, as_json=getattr(args, "json", False))
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
