@@ -80,13 +80,13 @@ def _facts(game: Game) -> Section:
         restated = f" (restates event {entry.amends + off})" if entry.amends else ""
         section.lines.append(f"{_time(entry.at)} — {entry.by} reported{about} [event {entry.seq + off}]"
                              f"{restated}: \"{entry.text}\"")
-    for entry in game.rulings:
-        by = f" by {entry.by}" if entry.by else ""
-        election = f", election {entry.election}" if entry.election else ""
-        replaced = f" (replaces event {entry.amends + off})" if entry.amends else ""
-        words = f": \"{entry.text}\"" if entry.text else ""
-        section.lines.append(f"{_time(entry.at)} — ruling on {entry.finding}{by} [event {entry.seq + off}]"
-                             f"{replaced}: {entry.decision}{election}{words}")
+    for ruling in game.rulings:
+        by = f" by {ruling.by}" if ruling.by else ""
+        election = f", election {ruling.election}" if ruling.election else ""
+        replaced = f" (replaces event {ruling.amends + off})" if ruling.amends else ""
+        words = f": \"{ruling.text}\"" if ruling.text else ""
+        section.lines.append(f"{_time(ruling.at)} — ruling on {ruling.finding}{by} [event {ruling.seq + off}]"
+                             f"{replaced}: {ruling.decision}{election}{words}")
     for target, withdrawal in gone.items():
         why = f": \"{withdrawal.text}\"" if withdrawal.text else ""
         by = f" by {withdrawal.by}" if withdrawal.by else ""
@@ -222,8 +222,8 @@ def render(letter: Letter, form: str = "text") -> str:
     if form == "markdown":
         out = [f"# {letter.heading}"]
         for s in letter.sections:
-            out += ["", f"## {s.title}", ""] + [f"- {line.strip()}" if not line.startswith("    ")
-                                                 else f"  - {line.strip()}" for line in s.lines]
+            out += ["", f"## {s.title}", "", *(f"- {line.strip()}" if not line.startswith("    ")
+                                                    else f"  - {line.strip()}" for line in s.lines)]
         return "\n".join(out) + "\n"
     if form == "html":
         out = [f"<h1>{html.escape(letter.heading)}</h1>"]
@@ -233,7 +233,7 @@ def render(letter: Letter, form: str = "text") -> str:
         return "\n".join(out) + "\n"
     out = [letter.heading, "=" * min(len(letter.heading), 78)]
     for s in letter.sections:
-        out += ["", s.title, "-" * len(s.title)] + s.lines
+        out += ["", s.title, "-" * len(s.title), *s.lines]
     return "\n".join(out) + "\n"
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 
 from domain.battle.model import Outcome, Side, Winner
-from domain.review.impact import round_luck
 from domain.review.game_review import awaiting_note
+from domain.review.impact import round_luck
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
 

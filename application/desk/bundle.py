@@ -116,7 +116,8 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> 
     except MinisterError as error:
         return BundleCheck(str(data.get("game")), "", [f"record: {error}"])
     check = BundleCheck(replay.game_id, head_of(replay.events))
-    stated = replay.raw.get("integrity", {}).get("head") if isinstance(replay.raw.get("integrity"), dict) else None
+    table = replay.raw.get("integrity")
+    stated = table.get("head") if isinstance(table, dict) else None
     if stated != check.head:
         check.problems.append(f"record: its events give head {check.head}, its [integrity] head says "
                               f"{stated}: the record was changed after it was exported")

@@ -52,7 +52,6 @@ from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
 
-
 _PURPOSE = re.compile(r"R(\d+) (attacker|defender)(?: first strike)? (?:column (\d)|(\w+) shots)")
 
 

@@ -25,7 +25,6 @@ from domain.record.events import GameEvent
 from tui.commands.store import EXIT_OK, add_store_option
 
 
-
 def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = False) -> None:
     parser.add_argument("game", metavar="GAME", help="a stored game id")
     if at:
