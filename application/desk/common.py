@@ -82,10 +82,17 @@ def battle_of(game: Game, name: str, turn: str | None = None) -> BattleRecord:
 def event_dict(event: GameEvent) -> dict[str, Any]:
     """An event as the desk's JSON shows it: its number, kind and own fields (times as RFC 3339)."""
     data: dict[str, Any] = {"event": event.originator_version, "kind": type(event).__name__}
-    for name, value in msgspec.to_builtins(event).items():
+    for name, value in msgspec.to_builtins(event, enc_hook=_plain_time).items():
         if name not in _INTERNAL and value is not None:
             data[name] = value
     return data
+
+
+def _plain_time(value: Any) -> Any:
+    """A ``datetime`` subclass (a test clock's) as RFC 3339 text, as msgspec writes a datetime."""
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")
 
 
 _INTERNAL = frozenset({"originator_id", "originator_version", "timestamp", "chain", "source_line"})

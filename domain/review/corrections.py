@@ -189,8 +189,8 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     except DiceExhausted:
         # Round r's valid dice stand; whether later rounds are re-rolled depends on the dice
         # still to come, so nothing is voided yet (provisional is never shown as fact).
-        return _awaiting(ctx, kept, None, then=f"round {r + 1} on is re-rolled if they change "
-                         f"round {r}'s result"), True
+        return _awaiting(ctx, kept, None, then=f"round {r + 1} on is re-rolled (unless round {r} "
+                         "ends the battle)"), True
     attacker = fixed.attacker.units.minus_available(fixed.attacker_losses)
     defender = fixed.defender.units.minus_available(fixed.defender_losses)
     recorded_next = ctx.as_rolled.rounds[r] if r < len(ctx.as_rolled.rounds) else None

@@ -232,7 +232,8 @@ def test_each_bad_input_is_refused_and_stores_nothing(tmp_path: Path, spec: str,
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--battle", "Atlantis"), "no such battle"),
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--battle", "W Europe", "--turn", "UK 9"),
          "has no such turn"),
-        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2099-01-01T00:00:00Z"), "in the future"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2099-01-01T00:00:00Z"),
+         "in the future"),
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2008-07-05T18:00:00Z"),
          "before the game's last record"),
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "yesterday"), "expected an RFC 3339"),
@@ -296,3 +297,33 @@ def test_amend_and_withdraw_keep_history_and_the_review_uses_the_latest(
     (tmp_path / "export.toml").write_text(export, encoding="utf-8")
     assert run(capsys, "import", str(tmp_path / "export.toml"), "--store", other)[0] == 0
     assert run(capsys, "letter", GAME_ID, "--store", other)[1] == letter
+
+
+def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """minister-dice/2 binds count, battle and purpose into every die (issue 14, item 6)."""
+    import shutil
+
+    from tests.integration.store_helpers import edit_sqlite_event
+
+    path = tmp_path / "store.sqlite3"
+    spec, keys = f"sqlite:{path}", str(tmp_path / "keys")
+    imported(tmp_path, spec, capsys)
+    run(capsys, "report", GAME_ID, "--by", "Germany", "--text", "wrong defenders", "--store", spec)
+    run(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
+        "--store", spec)
+    run(capsys, "commit", GAME_ID, "--keys", keys, "--store", spec)
+    [first, *_] = as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--keys", keys,
+                          "--store", spec)["rolls"]
+    run(capsys, "reveal", GAME_ID, "--keys", keys, "--store", spec)
+    assert run(capsys, "verify", "--dice", GAME_ID, "--store", spec)[0] == 0
+    dice = first["dice"]
+    for name, changes in [("cut", {"dice": dice[:-1]}), ("lengthened", {"dice": [*dice, 6]}),
+                          ("moved", {"battle": "Karelia", "territory": "Karelia S.S.R."}),
+                          ("renamed", {"battle": "Karelia"}),
+                          ("repurposed", {"purpose": "R2 attacker column 3"})]:
+        copy = tmp_path / f"{name}.sqlite3"
+        shutil.copy(path, copy)
+        edit_sqlite_event(copy, GAME_ID, first["event"], **changes)
+        code, out, _ = run(capsys, "verify", "--dice", GAME_ID, "--store", f"sqlite:{copy}")
+        assert code == 1 and f"roll #0 (event {first['event']}" in out, (name, out)
