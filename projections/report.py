@@ -129,6 +129,20 @@ def result_dict(outcome: Outcome | None) -> dict[str, Any]:
 
 
 # -- text ----------------------------------------------------------------------------------------
+def paper_lines(view: GameView) -> list[str]:
+    """The desk's reports, rulings and dice commitments, in full, for the text report."""
+    if not view.papers:
+        return []
+    out = ["", "Reports and rulings:"]
+    for paper in view.papers:
+        when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
+        by = f" by {paper.by}" if paper.by else ""
+        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {paper.about} — {paper.status}")
+        if paper.text:
+            out.append(f"      {paper.text}")
+    return out
+
+
 def report_text(view: GameView) -> str:
     """A readable report: per battle, per round, units, every die with its column, losses."""
     out: list[str] = []
@@ -143,6 +157,7 @@ def report_text(view: GameView) -> str:
                              if x)
             out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
             out.append(f"      {f.detail} — {f.rule}")
+    out += paper_lines(view)
     for battle in view.battles:
         out.append("")
         head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"

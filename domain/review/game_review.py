@@ -20,6 +20,7 @@ from domain.review.corrections import Context, CorrectionDice, Plan, correct, se
 from domain.review.decisions import Decision, decide
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
+from domain.review.papers import papers_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
@@ -99,7 +100,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(from_source))
+                    drawn=tuple(from_source), papers=papers_of(game))
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,

@@ -6,6 +6,7 @@ These values are the contract between the domain (analysis, corrections) and the
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
@@ -155,6 +156,22 @@ class DrawnDice(msgspec.Struct, frozen=True):
     dice: tuple[int, ...]
 
 
+class Paper(msgspec.Struct, frozen=True):
+    """A report, a ruling or a dice commitment as the desk recorded it, in full (the timeline's
+    panel and the text report show these; the letter reads the record itself)."""
+
+    event: int
+    kind: Literal["report", "ruling", "commitment"]
+    at: datetime | None
+    by: str
+    #: What it is about: the battle, or the finding with the decision and election.
+    about: str
+    text: str
+    #: "in force", "withdrawn (event N)", "replaced by event N", or for a commitment whether
+    #: its dice are provisional (drawn, not yet revealed) or checkable.
+    status: str
+
+
 class GameView(msgspec.Struct, frozen=True):
     """The whole analysed game: what ``minister replay`` reports."""
 
@@ -166,3 +183,5 @@ class GameView(msgspec.Struct, frozen=True):
     battles: tuple[BattleView, ...]
     #: Dice the corrections took from the verifiable source, in the order drawn.
     drawn: tuple[DrawnDice, ...] = ()
+    #: The desk's reports, rulings and dice commitments, in record order.
+    papers: tuple[Paper, ...] = ()
