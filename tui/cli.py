@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,21 +130,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")
     failed = bad = 0
+    results: list[dict[str, object]] = []
+    quiet = getattr(args, "json", False)
     for path in files:
         try:
             problems = check_replay(load_replay(path))
         except MinisterError as error:
             print(f"ERROR {error}", file=sys.stderr)
+            results.append({"file": str(path), "ok": False, "error": str(error)})
             bad += 1
             continue
+        results.append({"file": str(path), "ok": not problems, "problems": problems})
         if problems:
             failed += 1
-            print(f"FAIL {path}")
-            for problem in problems:
-                print(f"  {problem}")
-        else:
-            print(f"ok   {path}")
-    print(f"{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} unreadable" if bad else ""))
+        if quiet:
+            continue
+        print(f"FAIL {path}" if problems else f"ok   {path}")
+        for problem in problems:
+            print(f"  {problem}")
+    if quiet:
+        print(json.dumps({"passed": len(files) - failed - bad, "failed": failed, "unreadable": bad,
+                          "files": results}, indent=1))
+    else:
+        print(f"{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} unreadable" if bad else ""))
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_MISMATCH if failed else EXIT_OK

@@ -146,18 +146,26 @@ def verify_store(args: argparse.Namespace) -> int:
     failed = False
     with _store(args) as app:
         if args.integrity:
-            failed |= not _verify_integrity(app, args.integrity, args.head)
+            failed |= not _verify_integrity(app, args.integrity, args.head, getattr(args, "json", False))
         if args.dice:
             failed |= not _verify_dice(app, args.dice, getattr(args, "json", False))
     return EXIT_MISMATCH if failed else EXIT_OK
 
 
-def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None) -> bool:
+def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
+                      as_json: bool = False) -> bool:
     from application.integrity import check_game
 
     if not app.recorder.select_events(game_uuid(game_id), limit=1):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
     check = check_game(app, game_id, head=head)
+    if as_json:
+        import json
+
+        print(json.dumps({"game": game_id, "check": "integrity", "ok": check.ok,
+                          "events": check.chain.events, "head": check.chain.head,
+                          "problems": [str(p) for p in check.problems]}, indent=1))
+        return check.ok
     if check.ok:
         print(f"ok   {game_id}: {check.chain.events} events, hash chain intact, "
               f"head {check.chain.head}")
