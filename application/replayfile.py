@@ -1,24 +1,55 @@
 """Replay files (``minister-replay/1``, spec/replay-format.md) to domain events.
 
-Every error names the file, the line and what was expected. The whole file is turned into
-events and folded into a Game before anything is stored, so a bad file never leaves half a
+Every error names the file, the line and what was expected. Each table is first checked against
+its msgspec Struct (:mod:`application.replayschema`: every field's type, counts and sizes within
+stated limits), then its meaning is read (turns, territories, notation). The whole file is turned
+into events and folded into a Game before anything is stored, so a bad file never leaves half a
 game behind. Event times (``at``) become the events' timestamps, which makes the events a pure
 function of the file: importing the same file twice gives identical events.
+
+A new record type is one Struct in :mod:`application.replayschema` and one entry in
+:data:`RECORD_KINDS` (its Struct and the builder method that turns it into events).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from application.integrity import chain_events
+from application.replayschema import (
+    MAX_EVENTS,
+    MAX_FILE_BYTES,
+    CasualtiesRecord,
+    CommitmentRecord,
+    DeclarationRecord,
+    DiceRecord,
+    DrawnRecord,
+    FieldError,
+    GameTable,
+    IntegrityTable,
+    NonCombatRecord,
+    OrdersRecord,
+    PositionRecord,
+    Record,
+    ReportAmendmentRecord,
+    ReportRecord,
+    RetreatRecord,
+    RevealRecord,
+    RollRecord,
+    RuledRecord,
+    RulingRecord,
+    TechRecord,
+    WithdrawalRecord,
+    convert,
+)
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
 from domain.notation.battle_log import parse_log
@@ -59,6 +90,7 @@ _POWER_ALIASES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany":
                   "usa": "USA", "us": "USA"}
 _HOLDING = re.compile(r"^\s*(\S+)\s+(.+?)\s*:\s*(.*)$")
 _DICE = re.compile(r"^[1-6*\s,]*$")
+_R = TypeVar("_R", bound=msgspec.Struct)
 
 
 @dataclass
@@ -72,10 +104,14 @@ class Replay:
     expect: dict[str, Any] | None
     game: Game
     raw: dict[str, Any] = field(default_factory=dict)
+    #: The ``[integrity]`` table (written by ``minister export``), checked for its shape.
+    integrity: IntegrityTable | None = None
+    #: The line of the ``[integrity]`` head (for the import's messages).
+    integrity_line: int | None = None
 
 
 class _Lines:
-    """Line numbers of a TOML document's [[event]] tables and their keys."""
+    """Line numbers of a TOML document's tables, [[event]] tables and their keys."""
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
@@ -83,18 +119,42 @@ class _Lines:
                                   if line.strip().startswith("[[event]]")]
         self.tables: dict[str, int] = {}
         for i, line in enumerate(self.lines):
-            match = re.match(r"^\s*\[([A-Za-z_]+)\]\s*$", line)
+            match = re.match(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$", line)
             if match:
                 self.tables.setdefault(match.group(1), i + 1)
         #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
         self.stated: dict[int, int | None] = {}
 
-    def state(self, records: Any) -> None:
+    def state(self, records: list[Any]) -> None:
         """Note the ``source_line`` keys of the [[event]] tables (written by ``minister export``)."""
-        for index, record in enumerate(records if isinstance(records, list) else ()):
+        for index, record in enumerate(records):
             line = record.get("source_line") if isinstance(record, dict) else None
-            if isinstance(line, int) and not isinstance(line, bool) and line >= 0:
+            if isinstance(line, int) and not isinstance(line, bool) and 0 <= line <= len(self.lines):
                 self.stated[index] = line or None
+
+    def top_line(self, key: str) -> int | None:
+        """The line of a top-level ``key = ...`` or ``[key]`` (before the first table)."""
+        if key in self.tables:
+            return self.tables[key]
+        for lineno, line in enumerate(self.lines, 1):
+            if line.lstrip().startswith("["):
+                return None
+            if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+                return lineno
+        return None
+
+    def table_key_line(self, table: str, key: str | None) -> int | None:
+        """The line of ``key = ...`` inside the ``[table]`` (the table's line when not found)."""
+        start = self.tables.get(table)
+        if start is None or key is None:
+            return start
+        for lineno in range(start + 1, len(self.lines) + 1):
+            text = self.lines[lineno - 1]
+            if text.lstrip().startswith("["):
+                break
+            if re.match(rf"^\s*{re.escape(key)}\s*=", text):
+                return lineno
+        return start
 
     def event_line(self, index: int) -> int | None:
         return self.events[index] if index < len(self.events) else None
@@ -128,59 +188,119 @@ def load_replay(path: str | Path) -> Replay:
     """Read a replay file; raise :class:`ReplayError` naming the file and line on bad input."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise ReplayError(f"cannot read the file ({error.strerror})", source=source) from None
-    return parse_replay(text, source)
+    if len(data) > MAX_FILE_BYTES:
+        raise ReplayError(f"the file is larger than the limit of {MAX_FILE_BYTES // 2**20} MB",
+                          source=source)
+    return parse_replay(decode_text(data, source), source)
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """UTF-8 text, or a :class:`ReplayError` naming the line of the first byte that is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ReplayError(f"expected UTF-8 text, found the byte {data[error.start]:#04x} "
+                          f"(a binary file?)", source=source, line=line) from None
+
+
+def _toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML document, or a :class:`ReplayError` with the line of the problem."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # Python 3.11's TOMLDecodeError only says "(at line N, column M)" in its message.
+        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
+        line = int(found.group(1)) if found else None
+        if line is None and "end of document" in str(error):
+            line = max(1, len(text.splitlines()))
+        message = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(error))
+        raise ReplayError(f"not valid TOML: {message}", source=source, line=line) from None
+    except RecursionError:
+        depth = [line.count("[") + line.count("{") for line in text.splitlines()] or [0]
+        raise ReplayError("not valid TOML: arrays or tables nested too deeply", source=source,
+                          line=depth.index(max(depth)) + 1) from None
 
 
 def parse_replay(text: str, source: str = "<replay>") -> Replay:
     """Read a replay document from text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # Python 3.11's TOMLDecodeError only says "(at line N, column M)" in its message.
-        found = re.search(r"\(at line (\d+), column \d+\)", str(error))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-        raise ReplayError(f"not valid TOML: {message}", source=source,
-                          line=int(found.group(1)) if found else None) from None
+    data = _toml(text, source)
     lines = _Lines(text)
     if data.get("format") != FORMAT:
         raise ReplayError(f"expected format = {FORMAT!r}, found {data.get('format')!r}",
-                          source=source, line=1)
-    game = data.get("game")
-    if not isinstance(game, dict):
-        raise ReplayError("expected a [game] table", source=source)
-    game_line = lines.tables.get("game")
-    game_id = _text(game, "id", source, game_line)
-    edition = _text(game, "edition", source, game_line)
-    if edition not in EDITIONS:
-        raise ReplayError(f"expected edition one of {', '.join(EDITIONS)}, found {edition!r}",
-                          source=source, line=game_line)
+                          source=source, line=lines.top_line("format") or 1)
+    game = _game_table(data, lines, source)
     records = data.get("event", [])
     if not isinstance(records, list) or not records:
-        raise ReplayError("expected at least one [[event]]", source=source)
+        raise ReplayError("expected at least one [[event]] table", source=source,
+                          line=lines.top_line("event") or max(1, len(lines.lines)))
+    if not all(isinstance(record, dict) for record in records):
+        raise ReplayError("expected [[event]] tables, found a list of other values", source=source,
+                          line=lines.top_line("event"))
+    if len(records) > MAX_EVENTS:
+        raise ReplayError(f"expected at most {MAX_EVENTS} [[event]] tables, found {len(records)}",
+                          source=source, line=lines.event_line(MAX_EVENTS))
     lines.state(records)
-    builder = _Builder(game_id, source, lines)
+    builder = _Builder(game.id, source, lines)
     first_at = _at(records[0], source, lines.event_line(0))
-    seed = game.get("dice_seed")
-    number = game.get("number")
-    builder.add(GameStarted, first_at, lines.tables.get("game"), game_id=game_id,
-                edition=edition, title=game.get("title"),
+    seed, number = game.dice_seed, game.number
+    builder.add(GameStarted, first_at, lines.tables.get("game"), game_id=game.id,
+                edition=game.edition, title=game.title,
                 dice_seed=str(seed) if seed is not None else None,
                 dice_commitment=commitment(str(seed)) if seed is not None else None,
                 game_number=str(number) if number is not None else None)
-    builder.keep_line(game)
+    builder.keep_line(game.source_line)
     for index, record in enumerate(records):
         builder.record(index, record)
-        builder.keep_line(record)
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, dict):
-        raise ReplayError("expected [expect] to be a table", source=source, line=lines.tables.get("expect"))
+        raise ReplayError(f"expected [expect] to be a table, found {type(expect).__name__}",
+                          source=source, line=lines.top_line("expect"))
+    integrity = _integrity_table(data, lines, source)
     state = _fold(builder, source)
     # Linked into the hash chain here, so the events are what a store records (a pure function
     # of the file: the chain starts from the genesis link).
-    return Replay(source, game_id, edition, chain_events(builder.events), expect, state, data)
+    return Replay(source, game.id, game.edition, chain_events(builder.events), expect, state, data,
+                  integrity, lines.table_key_line("integrity", "head") or lines.top_line("integrity"))
+
+
+def _game_table(data: dict[str, Any], lines: _Lines, source: str) -> GameTable:
+    """The ``[game]`` table, every field checked."""
+    table = data.get("game")
+    if not isinstance(table, dict):
+        raise ReplayError("expected a [game] table (with id and edition)", source=source,
+                          line=lines.top_line("game") or 1)
+    game = _convert(table, GameTable, "[game]", source,
+                    lambda key: lines.table_key_line("game", key))
+    if game.edition not in EDITIONS:
+        raise ReplayError(f"expected edition one of {', '.join(EDITIONS)}, found {game.edition!r}",
+                          source=source, line=lines.table_key_line("game", "edition"))
+    return game
+
+
+def _integrity_table(data: dict[str, Any], lines: _Lines, source: str) -> IntegrityTable | None:
+    """The ``[integrity]`` table's shape (its head is checked against the events on import)."""
+    table = data.get("integrity")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ReplayError("expected an [integrity] table with scheme and head", source=source,
+                          line=lines.top_line("integrity"))
+    return _convert(table, IntegrityTable, "[integrity]", source,
+                    lambda key: lines.table_key_line("integrity", key))
+
+
+def _convert(table: Any, schema: type[_R], label: str, source: str,
+             line_of: Callable[[str | None], int | None]) -> _R:
+    """A table as its Struct; a wrong field is a :class:`ReplayError` at the key's line."""
+    try:
+        return convert(table, schema, label)
+    except FieldError as error:
+        raise ReplayError(error.message, source=source, line=line_of(error.key)) from None
 
 
 def _fold(builder: _Builder, source: str) -> Game:
@@ -197,6 +317,14 @@ def _fold(builder: _Builder, source: str) -> Game:
                               source=source, line=line or error.line) from None
     assert game is not None
     return game
+
+
+@dataclass(frozen=True)
+class RecordKind:
+    """One ``type = "..."`` of [[event]]: the Struct that checks it, the method that records it."""
+
+    schema: type[Record]
+    build: Callable[[_Builder, int, Any, int | None], None]
 
 
 class _Builder:
@@ -222,45 +350,58 @@ class _Builder:
         self.events.append(cls(originator_id=self.uuid, originator_version=len(self.events) + 1,
                                timestamp=at, at=at, source_line=line, **fields))
 
-    def keep_line(self, table: Any) -> None:
+    def keep_line(self, line: int | None) -> None:
         """Honour a ``source_line`` key (``minister export`` writes it; 0: no line).
 
         An exported record keeps the lines of the file it was first read from, so importing the
         export gives the same events (an extension of minister-replay/1).
         """
-        line = table.get("source_line") if isinstance(table, dict) else None
-        if isinstance(line, int) and not isinstance(line, bool) and line >= 0 and self.events:
+        if line is not None and self.events:
             self.events[-1] = msgspec.structs.replace(self.events[-1], source_line=line or None)
 
-    def record(self, index: int, record: Mapping[str, Any]) -> None:
+    def error(self, message: str, index: int, key: str | None = None) -> ReplayError:
+        """A :class:`ReplayError` at the line of ``key`` in the index-th [[event]] table."""
+        line = self.lines.key_line(index, key) if key else self.lines.event_line(index)
+        return ReplayError(message, source=self.source, line=line)
+
+    def record(self, index: int, table: Any) -> None:
+        """Check the index-th [[event]] table against its Struct, then record its events."""
         line = self.lines.stated[index] if index in self.lines.stated else self.lines.event_line(index)
-        kind = record.get("type")
-        handler = _HANDLERS.get(str(kind))
-        if handler is None:
-            raise ReplayError(f"expected type one of {', '.join(sorted(_HANDLERS))}, found {kind!r}",
-                              source=self.source, line=self.lines.key_line(index, "type"))
-        at = _at(record, self.source, self.lines.key_line(index, "at") if "at" in record else line)
-        if "battle" in record:
+        if not isinstance(table, dict):
+            raise self.error("expected [[event]] to be a table", index)
+        kind_name = table.get("type")
+        kind = RECORD_KINDS.get(kind_name) if isinstance(kind_name, str) else None
+        if kind is None:
+            raise self.error(f"expected type one of {', '.join(sorted(RECORD_KINDS))}, "
+                             f"found {kind_name!r}", index, "type" if "type" in table else None)
+        at_line = self.lines.key_line(index, "at") if "at" in table else line
+        _at(table, self.source, at_line)
+        body = {key: value for key, value in table.items() if key != "type"}
+        record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
+                          lambda key: self.lines.key_line(index, key) if key is not None and key in table
+                          else self.lines.event_line(index))
+        if "battle" in table:
             battle_line = self.lines.key_line(index, "battle")
             if battle_line is not None:
                 self.battle_lines[len(self.events) + 1] = battle_line
         try:
-            handler(self, index, record, at, line)
+            kind.build(self, index, record, line)
         except InvalidNotationError as error:
             raise ReplayError(error.message + (f": {error.text!r}" if error.text else ""),
                               source=self.source, line=error.line or line) from None
+        self.keep_line(record.source_line)
 
     # -- per type -----------------------------------------------------------------------------
-    def position(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        units = record.get("units")
-        if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
-            raise ReplayError('expected units = ["Power Territory: force", ...]', source=self.source,
-                              line=self.lines.key_line(index, "units"))
+    def position(self, index: int, record: PositionRecord, line: int | None) -> None:
         first = self.lines.key_line(index, "units") or line
         holdings = []
-        for offset, entry in enumerate(units):
-            holdings.append(_holding(entry, self.source, self._item_line(first, entry, offset)))
-        self.add(PositionRecorded, at, line, holdings=tuple(holdings))
+        for offset, entry in enumerate(record.units):
+            try:
+                holdings.append(_holding(entry))
+            except ValueError as error:
+                raise ReplayError(str(error), source=self.source,
+                                  line=self._item_line(first, entry, offset)) from None
+        self.add(PositionRecorded, record.at, line, holdings=tuple(holdings))
 
     def _item_line(self, first: int | None, entry: str, offset: int) -> int | None:
         """The line of a list item (searching from the key's line), for error messages."""
@@ -271,252 +412,209 @@ class _Builder:
                 return lineno
         return first + offset
 
-    def declaration(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        turn = self._turn(index, record)
-        text = self._field(index, record, "text")
+    def declaration(self, index: int, record: DeclarationRecord, line: int | None) -> None:
+        turn = self._turn(index, record.turn)
         start = self.lines.text_start(index, "text")
-        self.add(DeclarationRecorded, at, start, turn=turn, text=text,
-                 battles=declaration_facts(text, start))
+        self.add(DeclarationRecorded, record.at, start, turn=turn, text=record.text,
+                 battles=declaration_facts(record.text, start))
 
-    def orders(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def orders(self, index: int, record: OrdersRecord, line: int | None) -> None:
         from domain.notation.special_orders import parse_special_orders
 
-        text = self._field(index, record, "text")
         try:
-            parse_special_orders(text)
+            parse_special_orders(record.text)
         except InvalidNotationError as error:
             raise error.at_offset(self.lines.text_start(index, "text") or 1) from None
-        self.add(OrdersRecorded, at, line, turn=self._turn(index, record),
-                 battle=self._field(index, record, "battle"), side=self._side(index, record),
-                 text=text, territory=self._territory(index, record))
+        self.add(OrdersRecorded, record.at, line, turn=self._turn(index, record.turn),
+                 battle=record.battle, side=self._side(index, record.side), text=record.text,
+                 territory=self._territory(index, record.battle))
 
-    def roll(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        log = self._field(index, record, "log")
+    def roll(self, index: int, record: RollRecord, line: int | None) -> None:
         start = self.lines.text_start(index, "log") or 1
         try:
-            parse_log(log)
+            parse_log(record.log)
         except InvalidNotationError as error:
             raise error.at_offset(start) from None
-        game_number = record.get("game_number")
-        self.add(RollRecorded, at, start, battle=self._field(index, record, "battle"), log=log,
-                 territory=self._territory(index, record),
-                 game_number=str(game_number) if game_number is not None else None,
-                 turn_number=self._int(index, record, "turn_number", required=False),
-                 round_number=self._int(index, record, "round_number", required=False),
-                 country=record.get("country"))
+        number = record.game_number
+        self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log,
+                 territory=self._territory(index, record.battle),
+                 game_number=str(number) if number is not None else None,
+                 turn_number=record.turn_number, round_number=record.round_number,
+                 country=record.country)
 
-    def casualties(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        units = Force.parse(self._field(index, record, "units"))
-        self.add(CasualtiesChosen, at, line, battle=self._field(index, record, "battle"),
-                 territory=self._territory(index, record),
-                 round=self._int(index, record, "round"), side=self._side(index, record), units=units)
+    def casualties(self, index: int, record: CasualtiesRecord, line: int | None) -> None:
+        units = Force.parse(record.units)
+        self.add(CasualtiesChosen, record.at, line, battle=record.battle,
+                 territory=self._territory(index, record.battle), round=record.round,
+                 side=self._side(index, record.side), units=units)
 
-    def retreat(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        to = self._field(index, record, "to")
+    def retreat(self, index: int, record: RetreatRecord, line: int | None) -> None:
         try:
-            resolve(to)
+            resolve(record.to)
         except InvalidNotationError as error:
             raise error.at_offset(self.lines.key_line(index, "to") or 1) from None
-        self.add(RetreatDeclared, at, line, battle=self._field(index, record, "battle"),
-                 territory=self._territory(index, record),
-                 after_round=self._int(index, record, "after_round"), to=to)
+        self.add(RetreatDeclared, record.at, line, battle=record.battle,
+                 territory=self._territory(index, record.battle),
+                 after_round=record.after_round, to=record.to)
 
-    def report(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        battle = record.get("battle")
-        self.add(ReportFiled, at, line, by=self._field(index, record, "by"),
-                 text=self._field(index, record, "text"),
+    def report(self, index: int, record: ReportRecord, line: int | None) -> None:
+        battle = record.battle
+        self.add(ReportFiled, record.at, line, by=record.by, text=record.text,
                  battle=str(battle) if battle is not None else None)
 
-    def ruling(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        decision = self._field(index, record, "decision")
-        if decision not in DECISIONS:
-            raise ReplayError(f"expected decision one of {', '.join(DECISIONS)}, found {decision!r}",
-                              source=self.source, line=self.lines.key_line(index, "decision"))
-        election = record.get("election")
-        self.add(RulingIssued, at, line, finding=self._field(index, record, "finding"),
-                 decision=decision, election=str(election) if election is not None else None,
-                 text=str(record.get("text", "")))
+    def ruling(self, index: int, record: RulingRecord, line: int | None) -> None:
+        if record.decision not in DECISIONS:
+            raise self.error(f"expected decision one of {', '.join(DECISIONS)}, "
+                             f"found {record.decision!r}", index, "decision")
+        election = record.election
+        self.add(RulingIssued, record.at, line, finding=record.finding, decision=record.decision,
+                 election=str(election) if election is not None else None, text=record.text)
 
-    def tech(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def tech(self, index: int, record: TechRecord, line: int | None) -> None:
         """``type = "tech"`` (an extension): weapons-development dice of a turn."""
-        values, _ = self._dice_values(index, record)
-        self.add(TechRolled, at, line, turn=self._turn(index, record), dice=values,
-                 declared=self._int(index, record, "declared", required=False),
-                 ipcs=self._int(index, record, "ipcs", required=False))
+        values, _ = self._dice_values(index, record.dice)
+        self.add(TechRolled, record.at, line, turn=self._turn(index, record.turn), dice=values,
+                 declared=record.declared, ipcs=record.ipcs)
 
-    def noncombat(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def noncombat(self, index: int, record: NonCombatRecord, line: int | None) -> None:
         """``type = "noncombat"`` (an extension): the listed non-combat moves of a turn."""
-        moves = record.get("moves")
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise ReplayError('expected moves = ["Origin units to Destination", ...]', source=self.source,
-                              line=self.lines.key_line(index, "moves"))
-        self.add(NonCombatRecorded, at, line, turn=self._turn(index, record), moves=tuple(moves),
-                 parsed=tuple(noncombat_move(m) for m in moves))
+        self.add(NonCombatRecorded, record.at, line, turn=self._turn(index, record.turn),
+                 moves=tuple(record.moves), parsed=tuple(noncombat_move(m) for m in record.moves))
 
-    def _dice_values(self, index: int, record: Mapping[str, Any]) -> tuple[tuple[int, ...], str]:
-        raw = record.get("dice")
-        if isinstance(raw, list) and all(isinstance(v, int) and 1 <= v <= 6 for v in raw):
+    def _dice_values(self, index: int, raw: list[int] | str | int) -> tuple[tuple[int, ...], str]:
+        if isinstance(raw, list):
             values = tuple(raw)
             written = "".join(str(v) for v in raw)
-        elif isinstance(raw, str | int) and _DICE.match(str(raw)):
+        elif _DICE.match(str(raw)):
             written = str(raw)
             values = tuple(int(ch) for ch in written if ch.isdigit())
         else:
-            raise ReplayError(f"expected dice = \"digits 1-6\" (a '*' may mark a hit), found {raw!r}",
-                              source=self.source, line=self.lines.key_line(index, "dice"))
+            raise self.error(f"expected dice = \"digits 1-6\" (a '*' may mark a hit), found {raw!r}",
+                             index, "dice")
         if not values:
-            raise ReplayError("expected at least one die", source=self.source,
-                              line=self.lines.key_line(index, "dice"))
+            raise self.error("expected at least one die", index, "dice")
         return values, written
 
-    def dice(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-        values, written = self._dice_values(index, record)
-        self.add(DiceSupplied, at, line, battle=self._field(index, record, "battle"), dice=values,
-                 territory=self._territory(index, record), written=written)
+    def dice(self, index: int, record: DiceRecord, line: int | None) -> None:
+        values, written = self._dice_values(index, record.dice)
+        self.add(DiceSupplied, record.at, line, battle=record.battle, dice=values,
+                 territory=self._territory(index, record.battle), written=written)
 
-    def drawn(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def drawn(self, index: int, record: DrawnRecord, line: int | None) -> None:
         """Dice the verifiable source drew (``minister roll``; an extension of the format)."""
-        raw = record.get("dice")
-        if not (isinstance(raw, list) and raw
-                and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in raw)):
-            raise ReplayError(f"expected dice = [faces 1-6, ...], found {raw!r}", source=self.source,
-                              line=self.lines.key_line(index, "dice"))
-        self.add(DiceDrawn, at, line, battle=self._field(index, record, "battle"),
-                 territory=self._territory(index, record),
-                 sequence=self._int(index, record, "sequence"),
-                 purpose=str(record.get("purpose", "")), dice=tuple(raw))
+        self.add(DiceDrawn, record.at, line, battle=record.battle,
+                 territory=self._territory(index, record.battle), sequence=record.sequence,
+                 purpose=record.purpose, dice=tuple(record.dice))
 
     # -- the Minister's desk (extensions: minister commit/reveal, amend, withdraw) ---------------
-    def commitment(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def commitment(self, index: int, record: CommitmentRecord, line: int | None) -> None:
         """``type = "commitment"``: the hash of the Minister's dice secret (never the secret)."""
-        self.add(DiceCommitted, at, line, commitment=self._hex(index, record, "commitment"),
-                 scheme=self._field(index, record, "scheme"), by=str(record.get("by", "")))
+        self.add(DiceCommitted, record.at, line, commitment=record.commitment, scheme=record.scheme,
+                 by=record.by)
 
-    def reveal(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def reveal(self, index: int, record: RevealRecord, line: int | None) -> None:
         """``type = "reveal"``: the secret behind a commitment."""
-        self.add(DiceRevealed, at, line, commitment=self._hex(index, record, "commitment"),
-                 secret=self._field(index, record, "secret"))
+        self.add(DiceRevealed, record.at, line, commitment=record.commitment, secret=record.secret)
 
-    def report_amendment(self, index: int, record: Mapping[str, Any], at: datetime,
-                         line: int | None) -> None:
+    def report_amendment(self, index: int, record: ReportAmendmentRecord, line: int | None) -> None:
         """``type = "report_amendment"``: a report restated (``amends`` = its event number)."""
-        battle = record.get("battle")
-        self.add(ReportAmended, at, line, amends=self._earlier(index, record, "amends"),
-                 by=self._field(index, record, "by"), text=self._field(index, record, "text"),
-                 battle=str(battle) if battle is not None else None)
+        battle = record.battle
+        self.add(ReportAmended, record.at, line, amends=self._earlier(index, record.amends, "amends"),
+                 by=record.by, text=record.text, battle=str(battle) if battle is not None else None)
 
-    def ruled(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def ruled(self, index: int, record: RuledRecord, line: int | None) -> None:
         """``type = "ruled"``: a ruling with who gave it, possibly amending an earlier one."""
-        decision = self._field(index, record, "decision")
-        if decision not in DECISIONS:
-            raise ReplayError(f"expected decision one of {', '.join(DECISIONS)}, found {decision!r}",
-                              source=self.source, line=self.lines.key_line(index, "decision"))
-        election = record.get("election")
-        amends = self._earlier(index, record, "amends") if "amends" in record else None
-        self.add(RulingGiven, at, line, finding=self._field(index, record, "finding"),
-                 decision=decision, election=str(election) if election is not None else None,
-                 by=str(record.get("by", "")), text=str(record.get("text", "")), amends=amends)
+        if record.decision not in DECISIONS:
+            raise self.error(f"expected decision one of {', '.join(DECISIONS)}, "
+                             f"found {record.decision!r}", index, "decision")
+        amends = self._earlier(index, record.amends, "amends") if record.amends is not None else None
+        election = record.election
+        self.add(RulingGiven, record.at, line, finding=record.finding, decision=record.decision,
+                 election=str(election) if election is not None else None, by=record.by,
+                 text=record.text, amends=amends)
 
-    def withdrawal(self, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+    def withdrawal(self, index: int, record: WithdrawalRecord, line: int | None) -> None:
         """``type = "withdrawal"``: a report or ruling withdrawn (``withdraws`` = its event number)."""
-        self.add(EntryWithdrawn, at, line, withdraws=self._earlier(index, record, "withdraws"),
-                 by=str(record.get("by", "")), text=str(record.get("text", "")))
+        self.add(EntryWithdrawn, record.at, line,
+                 withdraws=self._earlier(index, record.withdraws, "withdraws"), by=record.by,
+                 text=record.text)
 
-    def _earlier(self, index: int, record: Mapping[str, Any], key: str) -> int:
-        value: int = self._int(index, record, key)
+    def _earlier(self, index: int, value: int, key: str) -> int:
         if not 1 <= value <= len(self.events):
-            raise ReplayError(f"expected {key} = the number of an earlier event (1-{len(self.events)}), "
-                              f"found {value}", source=self.source, line=self.lines.key_line(index, key))
-        return value
-
-    def _hex(self, index: int, record: Mapping[str, Any], key: str) -> str:
-        value = self._field(index, record, key)
-        if not re.fullmatch(r"[0-9a-f]{64}", value):
-            raise ReplayError(f"expected {key} = 64 lower-case hex digits (a SHA-256), found {value!r}",
-                              source=self.source, line=self.lines.key_line(index, key))
+            raise self.error(f"expected {key} = the number of an earlier event (1-{len(self.events)}), "
+                             f"found {value}", index, key)
         return value
 
     # -- fields -------------------------------------------------------------------------------
-    def _territory(self, index: int, record: Mapping[str, Any]) -> str:
+    def _territory(self, index: int, name: str) -> str:
         """The canonical territory of the record's ``battle`` (resolved once, here)."""
-        name = self._field(index, record, "battle")
         try:
             return battle_territory(name)
         except InvalidNotationError as error:
-            raise ReplayError(f"{error.message}: {name!r}", source=self.source,
-                              line=self.lines.key_line(index, "battle")) from None
+            raise self.error(f"{error.message}: {name!r}", index, "battle") from None
 
-    def _field(self, index: int, record: Mapping[str, Any], key: str) -> str:
-        value = record.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise ReplayError(f"expected {key} = \"...\" in this {record.get('type')} event",
-                              source=self.source, line=self.lines.key_line(index, key)
-                              if key in record else self.lines.event_line(index))
-        return value
-
-    def _int(self, index: int, record: Mapping[str, Any], key: str, *, required: bool = True) -> Any:
-        value = record.get(key)
-        if value is None and not required:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ReplayError(f"expected {key} = a whole number, found {value!r}", source=self.source,
-                              line=self.lines.key_line(index, key) if key in record
-                              else self.lines.event_line(index))
-        return value
-
-    def _side(self, index: int, record: Mapping[str, Any]) -> str:
-        side = self._field(index, record, "side")
+    def _side(self, index: int, side: str) -> str:
         if side not in SIDES:
-            raise ReplayError(f"expected side = \"attacker\" or \"defender\", found {side!r}",
-                              source=self.source, line=self.lines.key_line(index, "side"))
+            raise self.error(f"expected side = \"attacker\" or \"defender\", found {side!r}",
+                             index, "side")
         return side
 
-    def _turn(self, index: int, record: Mapping[str, Any]) -> str:
-        text = self._field(index, record, "turn")
+    def _turn(self, index: int, text: str) -> str:
         try:
             return turn_label(*parse_turn(text))
         except InvalidNotationError:
-            raise ReplayError(f"expected turn = \"<power> <round>\" such as \"USSR 3\", found {text!r}",
-                              source=self.source, line=self.lines.key_line(index, "turn")) from None
+            raise self.error(f"expected turn = \"<power> <round>\" such as \"USSR 3\", "
+                             f"found {text!r}", index, "turn") from None
 
 
-_HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int | None], None]] = {
-    "position": _Builder.position, "declaration": _Builder.declaration, "orders": _Builder.orders,
-    "roll": _Builder.roll, "casualties": _Builder.casualties, "retreat": _Builder.retreat,
-    "report": _Builder.report, "ruling": _Builder.ruling, "dice": _Builder.dice,
-    "drawn": _Builder.drawn, "tech": _Builder.tech, "noncombat": _Builder.noncombat,
-    "commitment": _Builder.commitment, "reveal": _Builder.reveal,
-    "report_amendment": _Builder.report_amendment, "ruled": _Builder.ruled,
-    "withdrawal": _Builder.withdrawal,
+#: Every record type a replay file may hold: ``type = "..."`` -> its Struct and its builder.
+RECORD_KINDS: dict[str, RecordKind] = {
+    "position": RecordKind(PositionRecord, _Builder.position),
+    "declaration": RecordKind(DeclarationRecord, _Builder.declaration),
+    "orders": RecordKind(OrdersRecord, _Builder.orders),
+    "roll": RecordKind(RollRecord, _Builder.roll),
+    "casualties": RecordKind(CasualtiesRecord, _Builder.casualties),
+    "retreat": RecordKind(RetreatRecord, _Builder.retreat),
+    "report": RecordKind(ReportRecord, _Builder.report),
+    "ruling": RecordKind(RulingRecord, _Builder.ruling),
+    "dice": RecordKind(DiceRecord, _Builder.dice),
+    "drawn": RecordKind(DrawnRecord, _Builder.drawn),
+    "tech": RecordKind(TechRecord, _Builder.tech),
+    "noncombat": RecordKind(NonCombatRecord, _Builder.noncombat),
+    "commitment": RecordKind(CommitmentRecord, _Builder.commitment),
+    "reveal": RecordKind(RevealRecord, _Builder.reveal),
+    "report_amendment": RecordKind(ReportAmendmentRecord, _Builder.report_amendment),
+    "ruled": RecordKind(RuledRecord, _Builder.ruled),
+    "withdrawal": RecordKind(WithdrawalRecord, _Builder.withdrawal),
 }
 
 
-def _text(table: Mapping[str, Any], key: str, source: str, line: int | None) -> str:
-    value = table.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ReplayError(f"expected {key} = \"...\" in [game]", source=source, line=line)
-    return value
-
-
 def _at(record: Any, source: str, line: int | None) -> datetime:
+    """A record's ``at``: an RFC 3339 time with a zone, within the calendar once in UTC."""
     value = record.get("at") if isinstance(record, dict) else None
     if not isinstance(value, datetime) or value.tzinfo is None:
         raise ReplayError(f"expected at = an RFC 3339 time with zone (1999-07-20T18:00:00Z), "
                           f"found {value!r}", source=source, line=line)
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise ReplayError(f"expected at = a time the calendar can hold in UTC, found "
+                          f"{value.isoformat()}", source=source, line=line) from None
     return value
 
 
-def _holding(entry: str, source: str, line: int | None) -> Holding:
+def _holding(entry: str) -> Holding:
+    """One ``"Power Territory: units"`` entry; ValueError saying what was expected."""
     match = _HOLDING.match(entry)
     if not match:
-        raise ReplayError(f"expected \"Power Territory: units\", found {entry!r}", source=source, line=line)
+        raise ValueError(f"expected \"Power Territory: units\", found {entry!r}")
     power = _POWER_ALIASES.get(match.group(1).lower())
     if power is None:
-        raise ReplayError(f"expected a power (USSR, Germany, UK, Japan, USA), found {match.group(1)!r} "
-                          f"in {entry!r}", source=source, line=line)
+        raise ValueError(f"expected a power (USSR, Germany, UK, Japan, USA), found "
+                         f"{match.group(1)!r} in {entry!r}")
     try:
         territory = resolve(match.group(2)).territory.name
         units = Force.parse(match.group(3))
     except InvalidNotationError as error:
-        raise ReplayError(f"{error.message}: {error.text!r} in {entry!r}", source=source, line=line) from None
+        raise ValueError(f"{error.message}: {error.text!r} in {entry!r}") from None
     return Holding(power=power, territory=territory, units=units, written=entry)

@@ -8,14 +8,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from application.replayfile import load_replay
+from domain.errors import ReplayError
 from domain.record.game import Game
 
 
 def open_game(ref: str, *, store: str | None = None) -> Game:
-    """The Game a reference names: a replay file read afresh, else a stored game by id."""
+    """The Game a reference names: a replay file read afresh, else a stored game by id.
+
+    An existing file wins; a name ending in ``.toml`` that is no file may still be a game id
+    (ids are the players' choice), and is looked up in the store before the file is reported
+    missing.
+    """
     path = Path(ref)
-    if path.suffix == ".toml" or path.exists():
+    if path.exists():
         return load_replay(path).game
+    from application.app import UnknownGameError
     from application.stores import open_store  # the store is only needed for stored games
 
+    if path.suffix == ".toml":
+        try:
+            return open_store(store).game(ref)
+        except UnknownGameError:
+            raise ReplayError("cannot read the file (no such file, and no game with that id "
+                              "in the store)", source=ref) from None
     return open_store(store).game(ref)

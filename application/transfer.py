@@ -98,17 +98,17 @@ def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = Fa
 
 def _check_head(replay: Replay, head: str, count: int) -> None:
     """An ``[integrity]`` table (written by export) must match the events read."""
-    table = replay.raw.get("integrity")
-    if not isinstance(table, dict) or "head" not in table:
+    table = replay.integrity
+    if table is None:
         return
-    if table.get("scheme", SCHEME) != SCHEME:
-        raise ReplayError(f"expected [integrity] scheme = {SCHEME!r}, found {table.get('scheme')!r}",
-                          source=replay.path)
-    if table["head"] != head:
+    if table.scheme not in (None, SCHEME):
+        raise ReplayError(f"expected [integrity] scheme = {SCHEME!r}, found {table.scheme!r}",
+                          source=replay.path, line=replay.integrity_line)
+    if table.head.lower() != head:
         raise ReplayError(
-            f"the events do not match [integrity] head = {table['head']!r} (they give {head!r}, "
+            f"the events do not match [integrity] head = {table.head!r} (they give {head!r}, "
             f"{count} events): the file was changed after it was exported. Remove the [integrity] "
-            "table to import it as a new record", source=replay.path)
+            "table to import it as a new record", source=replay.path, line=replay.integrity_line)
 
 
 def _compare(replay: Replay, chained: Sequence[GameEvent], stored: Sequence[GameEvent]) -> ImportResult:

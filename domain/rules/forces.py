@@ -15,6 +15,10 @@ import msgspec
 from domain.errors import InvalidNotationError
 from domain.rules.units import ALIASES, UnitType, unit_from_name
 
+#: The most units of one type one entry may name ("999 INF"): far above any real game, low
+#: enough that a unit list built from it stays small (a hostile "99999999 INF" is refused).
+MAX_UNIT_COUNT = 999
+
 _ITEM = re.compile(r"^\s*(?:(\d+)\s*[xX]?\s*)?([A-Za-z][A-Za-z. ]*?)\s*$")
 
 
@@ -159,6 +163,9 @@ def parse_units(text: str, *, typos: list[str] | None = None) -> list[tuple[Unit
         if not match:
             raise InvalidNotationError("expected a unit such as '2 INF'", text=raw.strip())
         count = int(match.group(1)) if match.group(1) else 1
+        if count > MAX_UNIT_COUNT:
+            raise InvalidNotationError(f"expected at most {MAX_UNIT_COUNT} units of one type",
+                                       text=raw.strip())
         name = match.group(2)
         unit = unit_from_name(name)
         if unit is None:
