@@ -110,10 +110,12 @@ def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert run(capsys, "--store", store, "import", str(source))[0] == 0
     battle = _battle_of(tmp_path / "s.sqlite3", "generated-100-62")
     assert run(capsys, "--store", store, "commit", "generated-100-62", "--keys", keys)[0] == 0
+    rolled = []
     for count in (2, 3, 1):
         code, out, _ = run(capsys, "--store", store, "roll", "generated-100-62", "--battle", battle,
                            "--count", str(count), "--keys", keys)
-        assert code == 0 and len(out.split(":", 1)[1].split("[")[0].split()) == count
+        rolled.append([int(d) for d in out.split(":", 1)[1].split("[")[0].split()])
+        assert code == 0 and len(rolled[-1]) == count
     assert run(capsys, "--store", store, "reveal", "generated-100-62", "--keys", keys)[0] == 0
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62",
                        "--integrity", "generated-100-62")
@@ -121,9 +123,12 @@ def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "3 committed rolls reproduce from their revealed secrets" in out
     assert "105 events, hash chain intact" in out
     # A roll whose dice were changed in the store no longer reproduces; the chain breaks too.
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, dice=[6, 6, 6])
+    # Every die changed (7 - d), so the check cannot pass by chance.
+    changed = [7 - d for d in rolled[1]]
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, dice=changed)
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
-    assert code == 1 and "roll #1 (event 103" in out and "does not reproduce: recorded 6 6 6" in out
+    assert code == 1 and "roll #1 (event 103" in out
+    assert f"does not reproduce: recorded {' '.join(map(str, changed))}" in out
     # Two rolls with one sequence number, one missing: both show.
     edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 104, sequence=1)
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
