@@ -61,7 +61,7 @@ def build_letter(game: Game, view: GameView, finding: str | None = None) -> Lett
     policy = edition(game.edition)
     title = f" — {game.title}" if game.title else ""
     heading = f"Ruling of the Minister of Law: game {game.game_id} ({policy.name}){title}"
-    sections = [_facts(game), _findings(findings, view), _dice(game, battles if finding else None),
+    sections = [_facts(game, battles), _findings(findings, view), _dice(game, battles if finding else None),
                 _results(shown), _cost(shown), _open(findings, shown, game)]
     return Letter(game.game_id, heading, sections)
 
@@ -70,10 +70,16 @@ def _offset(game: Game) -> int:
     return game.version - game.seq
 
 
-def _facts(game: Game) -> Section:
-    """Who reported what and when, and every ruling, withdrawal and amendment."""
+def _facts(game: Game, battles: set[str]) -> Section:
+    """When the battles in question were rolled; who reported what and when; every ruling,
+    withdrawal and amendment."""
     section = Section("Facts")
     off = _offset(game)
+    for record in game.battles:
+        if record.territory in battles and record.rolls:
+            posts = f"{len(record.rolls)} post" + ("s" if len(record.rolls) > 1 else "")
+            section.lines.append(f"{_time(record.rolls[0].at)} — {record.turn}, {record.territory}: "
+                                 f"the dice server's record ({posts})")
     gone = {w.target: w for w in game.withdrawals}
     for entry in game.reports:
         about = f" about {entry.battle}" if entry.battle else ""

@@ -172,6 +172,7 @@ def the_letter(capsys: pytest.CaptureFixture[str], spec: str, rolls: list[dict[s
     assert code == 0
     assert "F1 defenders_misdeclared" in text
     assert "Rule applied: iaapa-2008 Section II" in text
+    assert "2008-07-05 18:10:00Z — UK 2, West Europe: the dice server's record (1 post)" in text
     assert "2008-07-05 18:30:00Z — Germany reported about W Europe" in text
     assert "2008-07-05 18:40:00Z — ruling on F1 by UK" in text and "election reroll" in text
     for roll in rolls:
