@@ -29,6 +29,8 @@ def report_dict(view: GameView) -> dict[str, Any]:
         "summary": summary_dict(view),
         "findings": [finding_dict(f) for f in view.findings],
         "battles": [battle_dict(b) for b in view.battles],
+        # The desk's reports, rulings and dice commitments, in full (only when there are some).
+        **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
     }
 
 
