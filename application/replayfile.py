@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from application.desk.records import DeskRecords
 from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
@@ -56,22 +57,17 @@ from domain.notation.battle_log import parse_log
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
-    DiceCommitted,
     DiceDrawn,
-    DiceRevealed,
     DiceSupplied,
-    EntryWithdrawn,
     GameEvent,
     GameStarted,
     Holding,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
-    ReportAmended,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
-    RulingGiven,
     RulingIssued,
     TechRolled,
     game_uuid,
@@ -327,7 +323,7 @@ class RecordKind:
     build: Callable[[_Builder, int, Any, int | None], None]
 
 
-class _Builder:
+class _Builder(DeskRecords):
     """Turns [[event]] tables into events with consecutive versions."""
 
     def __init__(self, game_id: str, source: str, lines: _Lines) -> None:
@@ -505,45 +501,6 @@ class _Builder:
         self.add(DiceDrawn, record.at, line, battle=record.battle,
                  territory=self._territory(index, record.battle), sequence=record.sequence,
                  purpose=record.purpose, dice=tuple(record.dice))
-
-    # -- the Minister's desk (extensions: minister commit/reveal, amend, withdraw) ---------------
-    def commitment(self, index: int, record: CommitmentRecord, line: int | None) -> None:
-        """``type = "commitment"``: the hash of the Minister's dice secret (never the secret)."""
-        self.add(DiceCommitted, record.at, line, commitment=record.commitment, scheme=record.scheme,
-                 by=record.by)
-
-    def reveal(self, index: int, record: RevealRecord, line: int | None) -> None:
-        """``type = "reveal"``: the secret behind a commitment."""
-        self.add(DiceRevealed, record.at, line, commitment=record.commitment, secret=record.secret)
-
-    def report_amendment(self, index: int, record: ReportAmendmentRecord, line: int | None) -> None:
-        """``type = "report_amendment"``: a report restated (``amends`` = its event number)."""
-        battle = record.battle
-        self.add(ReportAmended, record.at, line, amends=self._earlier(index, record.amends, "amends"),
-                 by=record.by, text=record.text, battle=str(battle) if battle is not None else None)
-
-    def ruled(self, index: int, record: RuledRecord, line: int | None) -> None:
-        """``type = "ruled"``: a ruling with who gave it, possibly amending an earlier one."""
-        if record.decision not in DECISIONS:
-            raise self.error(f"expected decision one of {', '.join(DECISIONS)}, "
-                             f"found {record.decision!r}", index, "decision")
-        amends = self._earlier(index, record.amends, "amends") if record.amends is not None else None
-        election = record.election
-        self.add(RulingGiven, record.at, line, finding=record.finding, decision=record.decision,
-                 election=str(election) if election is not None else None, by=record.by,
-                 text=record.text, amends=amends)
-
-    def withdrawal(self, index: int, record: WithdrawalRecord, line: int | None) -> None:
-        """``type = "withdrawal"``: a report or ruling withdrawn (``withdraws`` = its event number)."""
-        self.add(EntryWithdrawn, record.at, line,
-                 withdraws=self._earlier(index, record.withdraws, "withdraws"), by=record.by,
-                 text=record.text)
-
-    def _earlier(self, index: int, value: int, key: str) -> int:
-        if not 1 <= value <= len(self.events):
-            raise self.error(f"expected {key} = the number of an earlier event (1-{len(self.events)}), "
-                             f"found {value}", index, key)
-        return value
 
     # -- fields -------------------------------------------------------------------------------
     def _territory(self, index: int, name: str) -> str:
