@@ -54,9 +54,10 @@ MAX_THROWS = 60
 
 def open_commitment(game: Game) -> CommitmentEntry | None:
     """The game's last commitment not yet revealed (dice can be drawn from it)."""
+    # Only the last one can be open: an earlier unrevealed one was abandoned (--abandon).
+    last = game.commitments[-1] if game.commitments else None
     revealed = {r.commitment for r in game.reveals}
-    live = [c for c in game.commitments if c.commitment not in revealed]
-    return live[-1] if live else None
+    return last if last is not None and last.commitment not in revealed else None
 
 
 def next_sequence(game: Game) -> int:
@@ -66,18 +67,21 @@ def next_sequence(game: Game) -> int:
 
 
 def commit(app: MinisterApplication, game_id: str, keys: Path, *, by: str = "",
-           now: datetime | None = None) -> DiceCommitted:
-    """Record the commitment to a fresh secret; the secret goes to the key file, never the record."""
+           now: datetime | None = None, abandon: bool = False) -> DiceCommitted:
+    """Record the commitment to a fresh secret; the secret goes to the key file, never the record.
+
+    ``abandon``: commit although one is open (its key file was lost: its dice stay unchecked)."""
     game = app.game(game_id)
-    if open_commitment(game) is not None:
+    if open_commitment(game) is not None and not abandon:
         raise MinisterError(f"game {game_id!r} has an open dice commitment: reveal it first "
-                            "(`minister reveal`), then commit again")
+                            "(`minister reveal`), then commit again (if its key file is lost, "
+                            "--abandon it: its dice can then never be checked)")
     secret = new_secret()
     sealed = commitment_2(secret)
     save_secret(keys, game_id, sealed, secret)
 
     def build(game: Game) -> list[GameEvent]:
-        if open_commitment(game) is not None:
+        if open_commitment(game) is not None and not abandon:
             raise MinisterError(f"game {game_id!r} got another open dice commitment meanwhile")
         at = record_time(game, now)
         return [DiceCommitted(originator_id=game.id, originator_version=game.version + 1,

@@ -35,8 +35,12 @@ def papers_of(game: Game) -> tuple[Paper, ...]:
     ends = [*(c.seq for c in game.commitments[1:]), game.seq + 1]
     for c, end in zip(game.commitments, ends, strict=False):  # ends has one more: the end of the game
         later = [d for d in drawn if c.seq < d.seq < end]
-        state = ("revealed: its dice can be checked (minister verify --dice)" if c.commitment in revealed
-                 else f"open: {sum(len(d.dice) for d in later)} dice drawn are provisional until "
-                      "the secret is revealed")
+        count = sum(len(d.dice) for d in later)
+        if c.commitment in revealed:
+            state = "revealed: its dice can be checked (minister verify --dice)"
+        elif end <= game.seq:
+            state = f"abandoned unrevealed: its {count} dice can never be checked"
+        else:
+            state = f"open: {count} dice drawn are provisional until the secret is revealed"
         found.append((c.seq, Paper(c.seq + off, "commitment", c.at, c.by, c.scheme, c.commitment, state)))
     return tuple(paper for _, paper in sorted(found, key=lambda pair: pair[0]))

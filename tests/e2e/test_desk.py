@@ -328,3 +328,24 @@ def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
         edit_sqlite_event(copy, game, 9, **changes)
         code, out, _ = run(capsys, "verify", "--dice", game, "--store", f"sqlite:{copy}")
         assert code == 1 and "roll #1 (event 9" in out, (name, out)
+
+
+def test_a_lost_key_is_abandoned_openly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec, keys = f"sqlite:{tmp_path / 'store.sqlite3'}", tmp_path / "keys"
+    imported(tmp_path, spec, capsys)
+    run(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
+        "--store", spec)
+    first = as_json(capsys, "commit", GAME_ID, "--keys", str(keys), "--store", spec)
+    as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--count", "2", "--keys", str(keys),
+            "--store", spec)
+    Path(first["key_file"]).unlink()
+    code, _, err = run(capsys, "reveal", GAME_ID, "--keys", str(keys), "--store", spec)
+    assert code == 2 and "no readable key file" in err
+    assert run(capsys, "commit", GAME_ID, "--keys", str(keys), "--store", spec)[0] == 2
+    as_json(capsys, "commit", GAME_ID, "--abandon", "--keys", str(keys), "--store", spec)
+    papers = as_json(capsys, "replay", GAME_ID, "--store", spec)["papers"]
+    statuses = [p["status"] for p in papers if p["kind"] == "commitment"]
+    assert statuses[0] == "abandoned unrevealed: its 2 dice can never be checked"
+    assert statuses[1].startswith("open: 0 dice drawn")
+    checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
+    assert checked["ok"] and checked["pending"] == 1

@@ -112,6 +112,9 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
                     "(0600), never to the record, until `minister reveal`.")
     _common(parser, keys=True)
     parser.add_argument("--by", default="Minister of Law", help="who commits")
+    parser.add_argument("--abandon", action="store_true",
+                        help="commit although a commitment is open (its key file was lost: the dice "
+                             "drawn from it can never be checked)")
     parser.set_defaults(handler=cmd_commit)
 
     parser = subparsers.add_parser(
@@ -210,7 +213,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
     """``minister commit GAME [--keys DIR]``."""
     folder = keys_dir(args.keys)
     with _store(args) as app:
-        event = desk_dice.commit(app, args.game, folder, by=args.by)
+        event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon)
     path = key_path(folder, args.game, event.commitment)
     data = {**event_dict(event), "key_file": str(path)}
     return _print(args, data, f"commitment {event.commitment} recorded [event "
