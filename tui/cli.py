@@ -58,9 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     _store_commands().add_store_option(replay)
     replay.set_defaults(handler=cmd_replay)
 
-    verify = commands.add_parser("verify", help="check every replay's [expect] table, or a stored "
-                                                "game's integrity and dice")
-    verify.add_argument("paths", nargs="*", metavar="FILE|DIR", help="replay files or folders of them")
+    verify = commands.add_parser("verify", help="check every replay's [expect] table, an evidence "
+                                                "bundle (no store needed), or a stored game's integrity "
+                                                "and dice")
+    verify.add_argument("paths", nargs="*", metavar="FILE|DIR",
+                        help="replay files or folders of them, or evidence bundles (minister bundle)")
     _store_commands().add_verify_options(verify)
     verify.set_defaults(handler=cmd_verify)
 
