@@ -199,13 +199,34 @@ class PostgresEventRecorder(PostgresApplicationRecorder):
 
     @translated
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Lock, notify and insert in one transaction, each statement waited for in turn."""
+        """Lock, notify and insert in one transaction, each statement waited for in turn.
+
+        The rows go as four arrays of plain values (uuid, bigint, text, bytea), which psycopg
+        adapts in C, built before the transaction starts: eventsourcing's array of composite
+        values is adapted row by row in Python, ~10 s for 50,000 events on a busy machine, all
+        of it inside the transaction, holding the table lock (and past the server's
+        idle-in-transaction timeout, which then drops the connection).
+        """
         if not stored_events:
             return None
-        with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
-            self._insert_events(curs, stored_events, **kwargs)
-            self._insert_stored_events(curs, stored_events, **kwargs)
-            return self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
+        columns = ([e.originator_id for e in stored_events],
+                   [e.originator_version for e in stored_events],
+                   [e.topic for e in stored_events], [e.state for e in stored_events])
+        statement = self._insert_arrays()
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            with conn.transaction():
+                self._lock_table(curs)
+                self._notify_channel(curs)
+                curs.execute(statement, columns)
+                return [row["notification_id"] for row in curs.fetchall()]
+
+    def _insert_arrays(self) -> Any:
+        from psycopg import sql
+
+        return sql.SQL("INSERT INTO {}.{} (originator_id, originator_version, topic, state) "
+                       "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+                       "RETURNING notification_id").format(
+            sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
 
     @translated
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
