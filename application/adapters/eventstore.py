@@ -213,12 +213,11 @@ class PostgresEventRecorder(PostgresApplicationRecorder):
                    [e.originator_version for e in stored_events],
                    [e.topic for e in stored_events], [e.state for e in stored_events])
         statement = self._insert_arrays()
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            with conn.transaction():
-                self._lock_table(curs)
-                self._notify_channel(curs)
-                curs.execute(statement, columns)
-                return [row["notification_id"] for row in curs.fetchall()]
+        with self.datastore.get_connection() as conn, conn.cursor() as curs, conn.transaction():
+            self._lock_table(curs)
+            self._notify_channel(curs)
+            curs.execute(statement, columns)
+            return [row["notification_id"] for row in curs.fetchall()]
 
     def _insert_arrays(self) -> Any:
         from psycopg import sql
