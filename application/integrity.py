@@ -75,7 +75,7 @@ def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: st
         try:
             canonical, held = stored_link(state)
             stated = msgspec.msgpack.decode(state, type=dict[str, Any]).get("originator_version")
-        except (msgspec.DecodeError, ValueError) as error:
+        except (msgspec.DecodeError, ValueError, TypeError) as error:  # garbage, or text
             raise _tampered(game_id, version, topic, f"cannot be decoded ({error})") from None
         if stated != version:
             raise _tampered(game_id, version, topic, f"says it is event {stated}")

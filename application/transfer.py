@@ -121,11 +121,13 @@ def _compare(replay: Replay, chained: Sequence[GameEvent], stored: Sequence[Game
 
 
 def export_game(app: MinisterApplication, game_id: str) -> str:
-    """A stored game as replay-file text that imports to the same events."""
-    events = app.game_events(game_id)
-    if not events:
-        app.game(game_id)  # raises UnknownGameError naming the game
-    return write_replay(events)
+    """A stored game as replay-file text that imports to the same events.
+
+    The game is opened first, which checks its hash chain: a broken record is refused
+    (TamperedError), never exported with a head the recipient would then blame the file for.
+    """
+    app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
+    return write_replay(app.game_events(game_id))
 
 
 # -- writing TOML -------------------------------------------------------------------------------
