@@ -51,12 +51,18 @@ def link(previous: str, event: GameEvent) -> str:
 
 def stored_link(state: bytes) -> tuple[bytes, object]:
     """A stored event's canonical bytes (its ``chain`` set to nil) and the ``chain`` it holds."""
+    canonical, chain, _ = _stored_parts(state)
+    return canonical, chain
+
+
+def _stored_parts(state: bytes) -> tuple[bytes, object, object]:
+    """A stored event's canonical bytes, the ``chain`` and the ``originator_version`` it holds."""
     tree = msgspec.msgpack.decode(state)
     if not isinstance(tree, dict):
         raise ValueError("not an encoded event (a MessagePack map)")
     chain = tree.get("chain")
     tree["chain"] = None
-    return msgspec.msgpack.encode(tree), chain
+    return msgspec.msgpack.encode(tree), chain, tree.get("originator_version")
 
 
 class TamperedError(MinisterError):
@@ -73,8 +79,7 @@ def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: st
     version = first_version
     for topic, state in states:
         try:
-            canonical, held = stored_link(state)
-            stated = msgspec.msgpack.decode(state, type=dict[str, Any]).get("originator_version")
+            canonical, held, stated = _stored_parts(state)
         except (msgspec.DecodeError, ValueError, TypeError) as error:  # garbage, or text
             raise _tampered(game_id, version, topic, f"cannot be decoded ({error})") from None
         if stated != version:
