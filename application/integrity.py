@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from application.mapper import encode_event
+from domain.errors import MinisterError
 from domain.record.events import GameEvent
 
 if TYPE_CHECKING:
-    from application.app import MinisterApplication
+    from eventsourcing.application import Application
 
 SCHEME = "minister-chain/1"
 GENESIS = "0" * 64
@@ -50,12 +51,53 @@ def link(previous: str, event: GameEvent) -> str:
 
 def stored_link(state: bytes) -> tuple[bytes, object]:
     """A stored event's canonical bytes (its ``chain`` set to nil) and the ``chain`` it holds."""
+    canonical, chain, _ = _stored_parts(state)
+    return canonical, chain
+
+
+def _stored_parts(state: bytes) -> tuple[bytes, object, object]:
+    """A stored event's canonical bytes, the ``chain`` and the ``originator_version`` it holds."""
     tree = msgspec.msgpack.decode(state)
     if not isinstance(tree, dict):
         raise ValueError("not an encoded event (a MessagePack map)")
     chain = tree.get("chain")
     tree["chain"] = None
-    return msgspec.msgpack.encode(tree), chain
+    return msgspec.msgpack.encode(tree), chain, tree.get("originator_version")
+
+
+class TamperedError(MinisterError):
+    """A stored game whose hash chain is broken: it is refused, never shown as fact."""
+
+
+def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: str,
+                 first_version: int, links: dict[int, str] | None = None) -> str:
+    """Check stored (topic, state) rows continue the chain from ``previous``; the new head.
+
+    Raises :class:`TamperedError` at the first row that is not the next version or does not
+    match its link. ``links``, when given, collects the link of every version it names.
+    """
+    version = first_version
+    for topic, state in states:
+        try:
+            canonical, held, stated = _stored_parts(state)
+        except (msgspec.DecodeError, ValueError, TypeError) as error:  # garbage, or text
+            raise _tampered(game_id, version, topic, f"cannot be decoded ({error})") from None
+        if stated != version:
+            raise _tampered(game_id, version, topic, f"says it is event {stated}")
+        recomputed = link_bytes(previous, canonical)
+        if held != recomputed:
+            raise _tampered(game_id, version, topic, "does not match the hash chain")
+        previous = recomputed
+        if links is not None and version in links:
+            links[version] = recomputed
+        version += 1
+    return previous
+
+
+def _tampered(game_id: str, version: int, topic: str, reason: str) -> TamperedError:
+    return TamperedError(f"game {game_id!r}: stored event {version} ({_kind(topic)}) {reason}: "
+                         "the record was changed after it was recorded, so it is not shown. "
+                         f"Run minister verify --integrity {game_id} for the details")
 
 
 def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[GameEvent]:
@@ -91,6 +133,8 @@ class ChainCheck:
     events: int
     head: str
     problem: RowProblem | None
+    #: The event whose link is the earlier head given to :func:`check_rows` (None: no such).
+    earlier_at: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,16 +148,18 @@ def _kind(topic: str) -> str:
 
 
 def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
-               plain: Callable[[Any], bytes]) -> ChainCheck:
+               plain: Callable[[Any], bytes], *, earlier: str | None = None) -> ChainCheck:
     """Recompute the chain over stored rows (with ``originator_version`` and ``topic``).
 
     ``decode`` turns a row into its event, ``plain`` gives its state bytes as encoded (any
     compression or encryption undone). Stops at the first row that is missing, cannot be
-    decoded, claims another version, or no longer matches its link.
+    decoded, claims another version, or no longer matches its link. ``earlier``: a head kept
+    from before; the result says which event's link it is (``earlier_at``), if any.
     """
     previous = GENESIS
     expected = 1
     count = 0
+    earlier_at = 0 if earlier == GENESIS else None
     for row in rows:
         version: int = row.originator_version
         kind = _kind(row.topic)
@@ -142,7 +188,9 @@ def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
         previous = recomputed
         expected += 1
         count += 1
-    return ChainCheck(count, previous, None)
+        if earlier is not None and recomputed == earlier:
+            earlier_at = version
+    return ChainCheck(count, previous, None, earlier_at)
 
 
 @dataclass(frozen=True)
@@ -159,14 +207,14 @@ class GameCheck:
         return not self.problems
 
 
-def _decode(app: MinisterApplication, row: Any) -> GameEvent:
+def _decode(app: Application[Any], row: Any) -> GameEvent:
     event = app.mapper.to_domain_event(row)
     if not isinstance(event, GameEvent):
         raise TypeError(f"not a game event: {type(event).__name__}")
     return event
 
 
-def _plain_state(app: MinisterApplication, row: Any) -> bytes:
+def _plain_state(app: Application[Any], row: Any) -> bytes:
     """A stored row's state as the mapper encoded it (compression and encryption undone)."""
     state: bytes = row.state
     if app.mapper.cipher:
@@ -176,37 +224,43 @@ def _plain_state(app: MinisterApplication, row: Any) -> bytes:
     return state
 
 
-def check_game(app: MinisterApplication, game_id: str, *, head: str | None = None) -> GameCheck:
+def check_game(app: Application[Any], game_id: str, *, head: str | None = None) -> GameCheck:
     """Recompute a stored game's chain; compare its head with ``head``; check its snapshots.
 
-    Snapshots are outside the chain (derived data), so each is compared with the state the
-    events give at its version: a stale or edited snapshot would make time travel lie.
+    A ``head`` kept from an earlier export passes when it is the link of an earlier event (the
+    game went on since); a head that is no link of the chain means the record was rewritten or
+    cut short. Snapshots are outside the chain (derived data), so each is compared with the
+    state the events give at its version and with the chain link it was bound to.
     """
-    from application.timetravel import STATE_TOPIC, no_gc, snapshot_of
-    from domain.record.events import GameSnapshot, game_uuid
+    from application.adapters.eventstore import snapshots_of, stored_rows
+    from application.snapshots import STATE_TOPIC, no_gc, snapshot_of
+    from domain.record.events import game_uuid
     from domain.record.game import Game, project_game
 
     originator_id = game_uuid(game_id)
-    rows: Any = app.recorder.select_events(originator_id)
-    chain = check_rows(rows, lambda row: _decode(app, row), lambda row: _plain_state(app, row))
+    rows = stored_rows(app, originator_id)
+    given = head.strip().lower() if head is not None else None
+    chain = check_rows(rows, lambda row: _decode(app, row), lambda row: _plain_state(app, row),
+                       earlier=given)
     problems = [str(chain.problem)] if chain.problem else []
-    if head is not None and chain.ok and head.strip().lower() != chain.head:
-        problems.append(f"the head hash is {chain.head} ({chain.events} events), not the {head!r} "
-                        "given: the record was rewritten or cut short since that head was taken")
-    if chain.ok and app.snapshots is not None:
-        wanted: dict[int, GameSnapshot] = {}
-        for found in app.snapshots.get(originator_id):
-            if isinstance(found, GameSnapshot) and found.topic == STATE_TOPIC:
-                wanted[found.originator_version] = found
+    if given is not None and chain.ok and given != chain.head and chain.earlier_at is None:
+        problems.append(f"the head hash is {chain.head} ({chain.events} events), and {head!r} is "
+                        "the link of none of its events: the record was rewritten or cut short "
+                        "since that head was taken")
+    if chain.ok:
+        wanted = {found.originator_version: found for found in snapshots_of(app, originator_id)
+                  if found.topic == STATE_TOPIC}
         game: Game | None = None
         with no_gc():
             for row in rows:
                 if not wanted:
                     break
-                game = project_game(game, (_decode(app, row),))
+                event = _decode(app, row)
+                game = project_game(game, (event,))
                 snapshot = wanted.pop(row.originator_version, None)
-                if game is not None and snapshot is not None \
-                        and snapshot_of(game, snapshot.timestamp).state != snapshot.state:
+                if game is not None and snapshot is not None and (
+                        snapshot_of(game, snapshot.timestamp, event.chain).state != snapshot.state
+                        or snapshot.chain not in (None, event.chain)):
                     problems.append(f"the snapshot at event {row.originator_version} does not match "
                                     "the events (time travel past it would show a wrong state)")
         problems += [f"the snapshot at event {version} is past the last event" for version in wanted]

@@ -1,8 +1,9 @@
 """Where games are stored: embedded SQLite by default, PostgreSQL for a club, memory for tests.
 
 A store is named by a *spec*: the ``--store`` option, else the ``MINISTER_STORE`` environment
-variable, else the SQLite file ``$XDG_DATA_HOME/minister/minister.sqlite3`` (``XDG_DATA_HOME``
-defaults to ``~/.local/share``), created on first use. Specs::
+variable, else the SQLite file ``minister.sqlite3`` in the user's data directory (platformdirs:
+``$XDG_DATA_HOME/minister`` on Linux, ``~/.local/share/minister`` without it), created on first
+use. Specs::
 
     memory:                                      a fresh in-memory store (tests)
     sqlite:PATH   or   PATH.sqlite3 / .sqlite / .db   an SQLite file
@@ -12,23 +13,33 @@ defaults to ``~/.local/share``), created on first use. Specs::
 
 eventsourcing reads its settings from an environment; minister passes its own, with keys
 prefixed ``MINISTER_`` so they win over anything in ``os.environ`` (eventsourcing looks up
-``<APP NAME>_<KEY>`` before ``<KEY>``).
+``<APP NAME>_<KEY>`` before ``<KEY>``). The recorders and the PostgreSQL set-up (timeouts, tables
+created once) are in :mod:`application.adapters.eventstore`. A password is never shown: messages
+describe a store without it, also when its URL is malformed.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import platformdirs
+
+from application.adapters.eventstore import (
+    StoreError,
+    factory_settings,
+    postgres_tables,
+    read_events,
+    started_games,
+)
 from application.app import MinisterApplication
 from application.timetravel import event_time
 from domain.errors import MinisterError
-from domain.record.events import GameStarted
 
 STORE_VARIABLE = "MINISTER_STORE"
 _SQLITE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
@@ -51,9 +62,13 @@ class StoreSpec:
 
 
 def default_store_path() -> Path:
-    """The default SQLite file under the user's data directory."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "minister" / "minister.sqlite3"
+    """The default SQLite file under the user's data directory (platformdirs)."""
+    return Path(platformdirs.user_data_dir("minister", appauthor=False)) / "minister.sqlite3"
+
+
+def hide_password(spec: str) -> str:
+    """A store spec safe to print: any ``:password@`` of a URL replaced by ``:***@``."""
+    return re.sub(r"(://[^/@:\s]*:)[^@\s]*@", r"\1***@", spec)
 
 
 def parse_store_spec(spec: str | None) -> StoreSpec:
@@ -64,35 +79,40 @@ def parse_store_spec(spec: str | None) -> StoreSpec:
     if not spec:
         return _sqlite(default_store_path())
     if spec in ("memory", "memory:"):
-        return StoreSpec("memory", {"PERSISTENCE_MODULE": "eventsourcing.popo"}, "memory:")
+        return StoreSpec("memory", factory_settings("memory"), "memory:")
     if spec.startswith("sqlite:"):
         path = spec.removeprefix("sqlite:").removeprefix("//")
         if not path:
             raise StoreSpecError(f"expected sqlite:PATH, found {spec!r}")
         return _sqlite(Path(path).expanduser())
     if spec.startswith(("postgresql://", "postgres://")):
-        return _postgres_url(spec)
+        try:
+            return _postgres_url(spec)
+        except ValueError as error:  # urllib: a port that is no number or out of range
+            raise StoreSpecError(f"expected postgresql://USER@HOST:PORT/DBNAME, found "
+                                 f"{hide_password(spec)!r} ({error})") from None
     if spec in ("postgres:", "postgresql:"):
         return _postgres_env()
     if spec.lower().endswith(_SQLITE_SUFFIXES):
         return _sqlite(Path(spec).expanduser())
     raise StoreSpecError(
         f"expected a store: memory:, sqlite:PATH, a *.sqlite3 path, "
-        f"postgresql://USER@HOST:PORT/DBNAME or postgres:, found {spec!r}")
+        f"postgresql://USER@HOST:PORT/DBNAME or postgres:, found {hide_password(spec)!r}")
 
 
 def _sqlite(path: Path) -> StoreSpec:
-    return StoreSpec("sqlite", {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                                "SQLITE_DBNAME": str(path)}, f"sqlite:{path}", path=path)
+    return StoreSpec("sqlite", {**factory_settings("sqlite"), "SQLITE_DBNAME": str(path)},
+                     f"sqlite:{path}", path=path)
 
 
 def _postgres_url(spec: str) -> StoreSpec:
     url = urlsplit(spec)
     dbname = unquote(url.path.lstrip("/"))
     if not url.hostname or not url.username or not dbname:
-        raise StoreSpecError(f"expected postgresql://USER@HOST:PORT/DBNAME, found {spec!r}")
+        raise StoreSpecError(f"expected postgresql://USER@HOST:PORT/DBNAME, found "
+                             f"{hide_password(spec)!r}")
     schema = parse_qs(url.query).get("schema", [""])[0] or None
-    settings = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
+    settings = {**factory_settings("postgres"), "POSTGRES_DBNAME": dbname,
                 "POSTGRES_HOST": url.hostname, "POSTGRES_PORT": str(url.port or 5432),
                 "POSTGRES_USER": unquote(url.username),
                 "POSTGRES_PASSWORD": unquote(url.password or "")}
@@ -107,7 +127,7 @@ def _postgres_env() -> StoreSpec:
     missing = [name for name in _POSTGRES_VARIABLES if not os.environ.get(name)]
     if missing:
         raise StoreSpecError(f"postgres: needs the environment variables {', '.join(missing)}")
-    settings = {"PERSISTENCE_MODULE": "eventsourcing.postgres",
+    settings = {**factory_settings("postgres"),
                 "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", "")}
     for name in (*_POSTGRES_VARIABLES, "POSTGRES_PORT", "POSTGRES_SCHEMA"):
         if os.environ.get(name):
@@ -119,18 +139,6 @@ def _postgres_env() -> StoreSpec:
                      schema=schema)
 
 
-def _ensure_schema(settings: dict[str, str], schema: str) -> None:
-    """Create a PostgreSQL schema (eventsourcing creates tables, not schemas)."""
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"],
-                         port=settings.get("POSTGRES_PORT", "5432"), user=settings["POSTGRES_USER"],
-                         password=settings.get("POSTGRES_PASSWORD", ""), autocommit=True,
-                         connect_timeout=10) as connection:
-        connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-
-
 def open_store(spec: str | None = None) -> MinisterApplication:
     """The application over the store a spec names (see the module docs)."""
     parsed = parse_store_spec(spec)
@@ -138,16 +146,20 @@ def open_store(spec: str | None = None) -> MinisterApplication:
     try:
         if parsed.path is not None:
             parsed.path.parent.mkdir(parents=True, exist_ok=True)
-        if parsed.kind == "postgres":
-            # One connection suffices for a command; a club server should not see a pool each.
-            env.setdefault("MINISTER_POSTGRES_POOL_SIZE", os.environ.get("POSTGRES_POOL_SIZE", "1"))
-            if parsed.schema:
-                _ensure_schema(parsed.settings, parsed.schema)
-        return MinisterApplication(env=env)
+        if parsed.kind != "postgres":
+            return MinisterApplication(env=env)
+        # One connection suffices for a command; a club server should not see a pool each.
+        env.setdefault("MINISTER_POSTGRES_POOL_SIZE", os.environ.get("POSTGRES_POOL_SIZE", "1"))
+        with postgres_tables(parsed.settings) as create:
+            env["MINISTER_CREATE_TABLE"] = "yes" if create else "no"
+            return MinisterApplication(env=env)
+    except StoreError as error:
+        raise StoreError(f"the store {parsed.description}: {error}") from error
     except MinisterError:
         raise
     except Exception as error:  # OSError, sqlite3 and psycopg errors: say which store failed
-        raise MinisterError(f"cannot open the store {parsed.description}: {error}") from error
+        raise MinisterError(f"cannot open the store {parsed.description}: "
+                            f"{hide_password(str(error))}") from error
 
 
 @dataclass(frozen=True)
@@ -161,26 +173,18 @@ class StoredGame:
     last_event_at: datetime | None
 
 
-def _started(app: MinisterApplication) -> Iterator[GameStarted]:
-    """Every GameStarted in the store, in the order the games were stored."""
-    start: int | None = None
-    while True:
-        page: Any = app.recorder.select_notifications(start, 500, topics=[GameStarted.TOPIC],
-                                                      inclusive_of_start=False)
-        if not page:
-            return
-        for notification in page:
-            event = app.mapper.to_domain_event(notification)
-            if isinstance(event, GameStarted):
-                yield event
-        start = page[-1].id
-
-
 def list_games(app: MinisterApplication) -> list[StoredGame]:
-    """Every stored game with its number of events and the time of its last event."""
+    """Every stored game with its number of events and the time of its last event.
+
+    A game whose last event cannot be read is still listed (its count and time unknown, 0 and
+    None): ``verify --integrity`` says what is wrong with it; the others are unaffected.
+    """
     games = []
-    for started in _started(app):
-        last: list[Any] = list(app.events.get(started.originator_id, desc=True, limit=1))
+    for started in started_games(app):
+        try:
+            last: list[Any] = read_events(app, started.originator_id, desc=True, limit=1)
+        except (ValueError, TypeError):  # msgspec.DecodeError is a ValueError
+            last = []
         games.append(StoredGame(started.game_id, started.edition, started.title,
                                 int(last[0].originator_version) if last else 0,
                                 event_time(last[0]) if last else None))

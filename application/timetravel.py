@@ -6,155 +6,152 @@ application keeps the latest state of the games it was asked about (:class:`Late
 game at version ``N`` is then that state filtered, after reading only the events stored since
 (by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
 
-Cold, the latest state is the latest snapshot plus the events after it. Snapshots of the Game
-state (:class:`domain.record.events.GameSnapshot`, msgspec MessagePack of :class:`domain.record.game.Game`)
-are taken every :data:`SNAPSHOT_INTERVAL` events when events are recorded. They are derived
-data: they live in the snapshot store, outside the hash chain, and one that does not decode (the
-Game's shape changed since it was taken: its topic carries a fingerprint of the state's schema)
-is ignored in favour of folding the events. ``minister verify --integrity`` checks them against
-the events.
+Opening a game checks what it loads: cold, the whole hash chain is recomputed from the stored
+bytes (:func:`application.integrity.follow_chain`) and a broken one is refused
+(:class:`application.integrity.TamperedError`), never shown; warm, each event read since is
+checked to continue the chain from the head kept. The latest snapshot (:mod:`application.snapshots`)
+is used only when it is bound to the chain link of the event at its version; otherwise the events
+are folded (and a warning says why).
 
-Folding and decoding create many small objects that all stay alive, so the cyclic garbage
-collector only costs time here; it is paused while a Game is built (see :func:`no_gc`).
+Snapshots are taken when events are recorded: one per recording that crosses a multiple of
+:data:`SNAPSHOT_INTERVAL`, and older ones are deleted, so a game keeps one snapshot (storage grows
+with the game, not with its square). Folding and decoding create many small objects that all
+stay alive, so the cyclic garbage collector is paused while a Game is built (see
+:func:`application.snapshots.no_gc`).
 """
 
 from __future__ import annotations
 
-import gc
-import hashlib
 import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import warnings
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import msgspec
-from eventsourcing.persistence import IntegrityError
-
-from application.reading import iter_events, read_events
-from domain.record.events import GameEvent, GameSnapshot, game_uuid
+from application.adapters.eventstore import (
+    decode_states,
+    iter_events,
+    prune_snapshots,
+    put_snapshots,
+    read_events,
+    read_states,
+    snapshots_of,
+)
+from application.integrity import GENESIS, follow_chain
+from application.snapshots import STATE_TOPIC, decode_snapshot, no_gc, snapshot_of
+from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game, project_game
 
 if TYPE_CHECKING:
-    from application.app import MinisterApplication
+    from eventsourcing.application import Application
+
+__all__ = ["SNAPSHOT_INTERVAL", "STATE_TOPIC", "LatestGames", "decode_snapshot", "event_time",
+           "no_gc", "snapshot_of", "state_at", "stored_events", "take_snapshots", "version_at"]
 
 #: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
 #: Snapshots only serve a cold start (the first look at a game in a process): decoding the
 #: latest one (the whole Game state, ~3.4 MB at the end of that game: most of the ~40 ms) plus
-#: folding the events after it (~2 us each). Measured cold times were flat from 100 to 2500
-#: events while storage fell from 170 MB to 8 MB; 1000 keeps the tail to fold at ~2 ms and
-#: the snapshots at ~18 MB (import 0.8 s).
+#: folding the events after it (~2 us each).
 SNAPSHOT_INTERVAL = 1000
 
-_STATE_DECODER = msgspec.msgpack.Decoder(Game)
-_STATE_ENCODER = msgspec.msgpack.Encoder()
 
-
-def _fingerprint() -> str:
-    schema = msgspec.json.encode(msgspec.json.schema(Game))
-    return hashlib.sha256(schema).hexdigest()[:16]
-
-
-#: The snapshot topic: a snapshot taken by another shape of Game is never decoded as this one.
-STATE_TOPIC = f"minister/Game@1#{_fingerprint()}"
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a Game is built, then promote what was built.
-
-    Building a Game allocates ~10 objects per event and frees almost none; the collector would
-    scan them again and again as they pile up (it doubled rebuild times). On the way out the new
-    objects are moved straight to the oldest generation (``gc.freeze()`` then ``gc.unfreeze()``,
-    both O(1) list splices) rather than scanned once more by the young collection that re-enabling
-    would trigger at once; anything among them that is garbage is still found by the next full
-    collection. Skipped when someone else keeps objects frozen.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-def snapshot_of(game: Game, timestamp: datetime) -> GameSnapshot:
-    """A snapshot of ``game`` at its current version."""
-    return GameSnapshot(originator_id=game.id, originator_version=game.version,
-                        timestamp=timestamp, state=_STATE_ENCODER.encode(game), topic=STATE_TOPIC)
-
-
-def decode_snapshot(snapshot: GameSnapshot) -> Game | None:
-    """The Game a snapshot holds, or None when it was taken by another shape of Game."""
-    if snapshot.topic != STATE_TOPIC:
-        return None
-    try:
-        return _STATE_DECODER.decode(snapshot.state)
-    except msgspec.DecodeError:
-        return None
-
-
-def take_snapshots(app: MinisterApplication, events: Sequence[GameEvent],
+def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
                    interval: int = SNAPSHOT_INTERVAL) -> int:
-    """Snapshot the game at every multiple of ``interval`` among newly recorded ``events``.
+    """Snapshot the game at the last multiple of ``interval`` among newly recorded ``events``.
 
-    ``events`` are consecutive events of one game, already stored. Returns how many snapshots
-    were stored (a concurrent writer may have stored the same ones: that is not an error).
+    ``events`` are consecutive events of one game, already stored. Only the newest snapshot is
+    kept (older ones are deleted: each holds the whole state). Returns how many snapshots were
+    stored (a concurrent writer may have stored the same one: that is not an error).
     """
     if app.snapshots is None or not events:
         return 0
-    due = {e.originator_version for e in events if e.originator_version % interval == 0}
-    if not due:
+    due = max((e.originator_version for e in events if e.originator_version % interval == 0),
+              default=None)
+    if due is None:
         return 0
     first = events[0]
     with no_gc():
         game = (None if first.originator_version == 1
                 else state_at(app, first.originator_id, first.originator_version - 1))
-        snapshots = []
-        for event in events:
-            game = project_game(game, (event,))
-            if event.originator_version in due and game is not None:
-                snapshots.append(snapshot_of(game, event.timestamp))
-    try:
-        app.snapshots.put(snapshots)
-    except IntegrityError:
-        return 0
-    return len(snapshots)
+        game = project_game(game, [e for e in events if e.originator_version <= due])
+        if game is None:
+            return 0
+        at_due = next(e for e in events if e.originator_version == due)
+        snapshot = snapshot_of(game, at_due.timestamp, at_due.chain)
+    stored = put_snapshots(app, [snapshot])
+    prune_snapshots(app, first.originator_id, due)
+    return 1 if stored else 0
 
 
-def state_at(app: MinisterApplication, originator_id: UUID, version: int | None) -> Game | None:
-    """The Game at ``version`` (the latest when None): nearest snapshot, then the events after it."""
+def state_at(app: Application[UUID], originator_id: UUID, version: int | None) -> Game | None:
+    """The Game at ``version`` (the latest when None): nearest snapshot, then the events after it.
+
+    The snapshot is trusted here (its binding is checked when a game is opened, by
+    :class:`LatestGames`); used by :func:`take_snapshots` just after recording.
+    """
     game: Game | None = None
     after: int | None = None
     with no_gc():
-        if app.snapshots is not None:
-            found: list[Any] = list(app.snapshots.get(originator_id, desc=True, limit=1, lte=version))
-            if found and isinstance(found[0], GameSnapshot):
-                game = decode_snapshot(found[0])
-                after = found[0].originator_version if game is not None else None
+        found = snapshots_of(app, originator_id, desc=True, limit=1, lte=version)
+        if found:
+            game = decode_snapshot(found[0])
+            after = found[0].originator_version if game is not None else None
         return project_game(game, iter_events(app, originator_id, gt=after, lte=version))
+
+
+def _opened(app: Application[UUID], originator_id: UUID) -> tuple[Game, str] | None:
+    """The latest Game and its chain head, the chain checked from the genesis link (cold)."""
+    game_id = str(originator_id)
+    snapshot = next(iter(snapshots_of(app, originator_id, desc=True, limit=1)), None)
+    links: dict[int, str] = {snapshot.originator_version: ""} if snapshot is not None else {}
+    states = read_states(app, originator_id)
+    if not states:
+        return None
+    game_id = _game_id(states, game_id)
+    head = follow_chain(game_id, states, GENESIS, 1, links)
+    game: Game | None = None
+    after: int | None = None
+    if snapshot is not None:
+        if snapshot.chain is not None and snapshot.chain == links.get(snapshot.originator_version):
+            game = decode_snapshot(snapshot)
+            after = snapshot.originator_version if game is not None else None
+        else:
+            warnings.warn(f"game {game_id!r}: the snapshot at event {snapshot.originator_version} "
+                          "is not bound to the stored events' chain; it is ignored and the events "
+                          "are folded instead", stacklevel=2)
+    with no_gc():
+        folded = project_game(game, decode_states(states[after or 0:]))
+    return (folded, head) if folded is not None else None
+
+
+def _game_id(states: list[tuple[str, bytes]], fallback: str) -> str:
+    """The game's id as its first event states it (for messages), else ``fallback``."""
+    import msgspec
+
+    try:
+        first = msgspec.msgpack.decode(states[0][1], type=dict[str, Any])
+    except (msgspec.DecodeError, ValueError):
+        return fallback
+    found = first.get("game_id")
+    return found if isinstance(found, str) else fallback
 
 
 class LatestGames:
     """The latest state of the games last asked about, to derive any earlier state from.
 
     Stored events never change, so a state stays right for every version it has seen; events
-    stored since are read and folded in when a later version (or the latest) is asked for. At
-    most ``size`` games are kept (the least recently used goes). Thread-safe.
+    stored since are read, checked against the chain head kept, and folded in when a later
+    version (or the latest) is asked for. At most ``size`` games are kept (the least recently
+    used goes: a dict keeps insertion order, and a game looked at moves to its end). Thread-safe.
     """
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
-        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        self._games: dict[UUID, tuple[Game, str]] = {}
         self._lock = threading.Lock()
 
-    def game_at(self, app: MinisterApplication, originator_id: UUID, version: int | None) -> Game | None:
+    def game_at(self, app: Application[UUID], originator_id: UUID, version: int | None) -> Game | None:
         """The Game at ``version`` (the latest when None or past the last event), or None when
         the store has no such game (or none yet at that version)."""
         with self._lock, no_gc():
@@ -163,27 +160,31 @@ class LatestGames:
                 return None
             return game.at(game.version if version is None else min(version, game.version))
 
-    def version_at(self, app: MinisterApplication, originator_id: UUID, moment: datetime) -> int | None:
+    def version_at(self, app: Application[UUID], originator_id: UUID, moment: datetime) -> int | None:
         """The version of the game's last event that happened at or before ``moment`` (None:
         none did, or no such game)."""
         with self._lock, no_gc():
             game = self._kept(app, originator_id, None)
             return None if game is None else game.version_at(moment)
 
-    def _kept(self, app: MinisterApplication, originator_id: UUID, version: int | None) -> Game | None:
+    def _kept(self, app: Application[UUID], originator_id: UUID, version: int | None) -> Game | None:
         """The kept state, brought up to ``version`` (to the last stored event when None)."""
-        game = self._games.pop(originator_id, None)
-        if game is None:
-            game = state_at(app, originator_id, None)  # cold: the latest snapshot + the rest
-            if game is None:
+        kept = self._games.pop(originator_id, None)
+        if kept is None:
+            kept = _opened(app, originator_id)  # cold: chain checked, latest snapshot + the rest
+            if kept is None:
                 return None
-        elif version is None or version > game.version:
+        elif version is None or version > kept[0].version:
             # Taken out of the cache first: if folding fails, no half-folded state stays.
-            project_game(game, iter_events(app, originator_id, gt=game.version, lte=version))
-        self._games[originator_id] = game
+            game, head = kept
+            states = read_states(app, originator_id, gt=game.version, lte=version)
+            head = follow_chain(game.game_id, states, head, game.version + 1)
+            project_game(game, decode_states(states))
+            kept = (game, head)
+        self._games[originator_id] = kept
         while len(self._games) > self.size:
-            self._games.popitem(last=False)
-        return game
+            del self._games[next(iter(self._games))]
+        return kept[0]
 
     def kept(self) -> list[UUID]:
         """The games whose latest state is kept, the least recently used first."""
@@ -199,10 +200,10 @@ class LatestGames:
                 self._games.pop(originator_id, None)
 
 
-def stored_events(app: MinisterApplication, originator_id: UUID, *, gt: int | None = None,
+def stored_events(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
                   lte: int | None = None, desc: bool = False, limit: int | None = None,
                   ) -> list[GameEvent]:
-    """A game's stored events, read by :func:`application.reading.read_events`."""
+    """A game's stored events, read by :func:`application.adapters.eventstore.read_events`."""
     return read_events(app, originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
 
 
@@ -211,11 +212,12 @@ def event_time(event: GameEvent) -> datetime:
     return event.at if event.at is not None else event.timestamp
 
 
-def version_at(app: MinisterApplication, game_id: str, at: datetime) -> int | None:
+def version_at(app: Any, game_id: str, at: datetime) -> int | None:
     """The version of the game's last event that happened at or before ``at`` (None: none did).
 
     A binary search over the event times of the game's latest state (kept in memory).
     """
     if at.tzinfo is None:
         raise ValueError(f"expected a time with a zone, found {at.isoformat()!r}")
-    return app.latest_games.version_at(app, game_uuid(game_id), at)
+    latest: LatestGames = app.latest_games
+    return latest.version_at(app, game_uuid(game_id), at)

@@ -7,8 +7,8 @@ is refused unless the events are the same (then it is reported as already stored
 An export writes ``minister-replay/1`` TOML that imports to byte-identical events: every record
 keeps the line of the file it was first read from (``source_line``, 0 for none), ``drawn``
 records carry the verifiable dice, and an ``[integrity]`` table states the hash-chain head, which
-the import checks. The TOML is written here (tomllib only reads), with every string escaped so
-that quotes, backslashes, trailing spaces, control characters and unicode survive.
+the import checks. The TOML is written by tomli-w, which escapes every string so that quotes,
+backslashes, trailing spaces, control characters and unicode survive.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import tomli_w
 from eventsourcing.persistence import IntegrityError
 
 from application.app import MinisterApplication
@@ -125,53 +126,37 @@ def _compare(replay: Replay, chained: Sequence[GameEvent], stored: Sequence[Game
 
 
 def export_game(app: MinisterApplication, game_id: str) -> str:
-    """A stored game as replay-file text that imports to the same events."""
-    events = app.game_events(game_id)
-    if not events:
-        app.game(game_id)  # raises UnknownGameError naming the game
-    return write_replay(events)
+    """A stored game as replay-file text that imports to the same events.
+
+    The game is opened first, which checks its hash chain: a broken record is refused
+    (TamperedError), never exported with a head the recipient would then blame the file for.
+    """
+    app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
+    return write_replay(app.game_events(game_id))
 
 
 # -- writing TOML -------------------------------------------------------------------------------
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _escape(text: str, *, multiline: bool) -> str:
-    out = []
-    for char in text:
-        if multiline and char == "\n":
-            out.append(char)
-        elif char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return "".join(out)
+_HEADER = ("# Exported by minister. source_line keeps each record's line in the original file;\n"
+           "# [integrity] head is the hash-chain head: keep it to check the record later.\n")
 
 
 def toml_string(text: str) -> str:
-    """A TOML string that reads back as ``text``: multi-line when it has line breaks."""
-    if "\n" in text:
-        # The newline after the opening quotes is dropped by TOML; the text follows it as is.
-        return '"""\n' + _escape(text, multiline=True) + '"""'
-    return '"' + _escape(text, multiline=False) + '"'
+    """A TOML string that reads back as ``text`` (as tomli-w writes it: multi-line when it has
+    line breaks and no carriage return)."""
+    written = tomli_w.dumps({"x": text}, multiline_strings="\r" not in text)
+    return written.removeprefix("x = ").removesuffix("\n")
 
 
-def _time(value: datetime) -> str:
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+def _plain(value: Any) -> Any:
+    """A field's value as TOML holds it: lists for tuples, text for anything else (a Force)."""
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value if isinstance(value, str | int | datetime) else str(value)
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, datetime):
-        return _time(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    return toml_string(str(value))
+def _time(value: datetime) -> datetime:
+    """Times are written in UTC (they are stored as instants: the offset was never kept)."""
+    return value.astimezone(UTC)
 
 
 #: The record type each kind of event is written as.
@@ -207,35 +192,28 @@ def _fields(event: GameEvent) -> tuple[str, dict[str, Any]]:
 
 
 def write_replay(events: Sequence[GameEvent]) -> str:
-    """Replay-file text for a game's stored events (GameStarted first)."""
+    """Replay-file text for a game's stored events (GameStarted first), written by tomli-w."""
     if not events or not isinstance(events[0], GameStarted):
         raise ValueError("a game's events start with GameStarted")
     started = events[0]
-    out = [f'format = "{FORMAT}"',
-           "# Exported by minister. source_line keeps each record's line in the original file;",
-           "# [integrity] head is the hash-chain head: keep it to check the record later.",
-           "", "[game]", f"id = {toml_string(started.game_id)}",
-           f"edition = {toml_string(started.edition)}"]
-    if started.title is not None:
-        out.append(f"title = {toml_string(started.title)}")
-    if started.dice_seed is not None:
-        out.append(f"dice_seed = {toml_string(started.dice_seed)}")
-    if started.game_number is not None:
-        out.append(f"number = {toml_string(started.game_number)}")
-    out.append(f"source_line = {started.source_line or 0}")
+    game: dict[str, Any] = {"id": started.game_id, "edition": started.edition}
+    optional = {"title": started.title, "dice_seed": started.dice_seed,
+                "number": started.game_number}
+    game.update({key: value for key, value in optional.items() if value is not None})
+    game["source_line"] = started.source_line or 0
+    records = []
     for event in events[1:]:
         kind, fields = _fields(event)
-        at = event.at if event.at is not None else event.timestamp
-        out += ["", "[[event]]", f'type = "{kind}"', f"at = {_time(at)}",
-                f"source_line = {event.source_line or 0}"]
-        for key, value in fields.items():
-            if value is None:
-                continue
-            if key == "units" and isinstance(value, list):
-                out.append("units = [" + "".join(f"\n  {toml_string(v)}," for v in value)
-                           + ("\n]" if value else "]"))
-            else:
-                out.append(f"{key} = {_value(value)}")
-    out += ["", "[integrity]", f'scheme = "{SCHEME}"', f"events = {len(events)}",
-            f'head = "{head_of(events)}"', ""]
-    return "\n".join(out)
+        record: dict[str, Any] = {"type": kind,
+                                  "at": _time(event.at if event.at is not None else event.timestamp),
+                                  "source_line": event.source_line or 0}
+        record.update({key: _plain(value) for key, value in fields.items() if value is not None})
+        records.append(record)
+    document = {"format": FORMAT, "game": game, "event": records,
+                "integrity": {"scheme": SCHEME, "events": len(events), "head": head_of(events)}}
+    # tomli-w writes "\r\n" inside a multi-line string as a plain line break (TOML reads both
+    # as "\n"): a game holding a carriage return is written with one-line strings, exactly.
+    multiline = not any("\r" in text for record in (game, *records) for value in record.values()
+                        for text in (value if isinstance(value, list) else [value])
+                        if isinstance(text, str))
+    return _HEADER + tomli_w.dumps(document, multiline_strings=multiline)

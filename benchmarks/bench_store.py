@@ -7,7 +7,7 @@ are compared with each other are timed in interleaved rounds (best of each):
 * floor: a raw ``SELECT topic, state`` of the game's rows on an open connection plus msgspec
   decoding, one decoder per topic called directly (no fold): the least any rebuild must do;
 * rebuild (the target's figure): the application's own rebuild without snapshots,
-  :func:`application.timetravel.state_at`, which reads rows through application/reading.py
+  :func:`application.timetravel.state_at`, which reads rows through application/adapters/eventstore.py
   (one SELECT on the recorder's connection, msgspec decoding) and folds them as they come;
 * rebuild through eventsourcing: ``app.events.get`` (eventsourcing's EventStore, StoredEvent
   objects, :class:`MsgspecMapper`) plus the same fold, for comparison;

@@ -158,10 +158,15 @@ _LAND_PAREN = re.compile(r"^\s*(?i:land)\b")
 
 
 def parse_declaration(text: str) -> Declaration:
-    """Parse a declaration; errors name the 1-based line within ``text`` and quote it."""
+    """Parse a declaration; errors name the 1-based line within ``text`` and quote it.
+
+    Linear in the number of lines: a battle's moves are collected in a list and frozen into
+    its tuple once, when the next battle starts or the text ends.
+    """
     battles: list[DeclaredBattle] = []
     typos: list[str] = []
     current: DeclaredBattle | None = None
+    moves: list[DeclaredMove] = []
     for lineno, raw_line in enumerate(text.split("\n"), start=1):
         line = raw_line.strip()
         raw = raw_line.rstrip("\r")
@@ -182,19 +187,20 @@ def parse_declaration(text: str) -> Declaration:
                 parse_unit_list(match.group("defence"), line=lineno, raw=line, typos=typos),
                 lineno=lineno, raw=raw)
             current = replace(current, total=total)
-            battles[-1] = current
             continue
         battle = _battle_line(line, lineno, raw, typos)
         if battle is not None:
-            current = battle
-            battles.append(battle)
+            if current is not None:
+                battles.append(replace(current, moves=tuple(moves)))
+            current, moves = battle, []
             continue
         move = _move_line(line, lineno, raw, typos)
         if current is None:
             raise InvalidNotationError(
                 "expected 'Attack #N - territory' before the first move", line=lineno, text=line)
-        current = replace(current, moves=(*current.moves, move))
-        battles[-1] = current
+        moves.append(move)
+    if current is not None:
+        battles.append(replace(current, moves=tuple(moves)))
     return Declaration(tuple(battles), tuple(typos))
 
 

@@ -87,10 +87,10 @@ class IntegrityContract:
         assert not check.ok and "rewritten or cut short" in check.problems[0]
 
     def test_an_edited_snapshot_is_found(self, app: MinisterApplication, raw: RawRows) -> None:
-        [state] = [s for v, _, s in raw.rows(GAME, snapshots=True) if v == 40]
+        [state] = [s for v, _, s in raw.rows(GAME, snapshots=True) if v == 80]
         tree = msgspec.msgpack.decode(state)
-        raw.edit(GAME, 40, snapshots=True, state=tree["state"].replace(b"INF", b"ARM", 1))
-        assert any("snapshot at event 40 does not match" in p for p in check_game(app, GAME).problems)
+        raw.edit(GAME, 80, snapshots=True, state=tree["state"].replace(b"INF", b"ARM", 1))
+        assert any("snapshot at event 80 does not match" in p for p in check_game(app, GAME).problems)
 
     def test_old_events_missing_a_newer_field_still_verify(self, spec: str) -> None:
         """The chain covers the stored bytes: a field added to an event class later breaks nothing."""

@@ -1,0 +1,1 @@
+"""Adapters: the one door to eventsourcing and the databases behind it (:mod:`.eventstore`)."""

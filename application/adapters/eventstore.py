@@ -1,0 +1,514 @@
+"""The one door to eventsourcing: recorders, store set-up, fast reads, snapshots, raw rows.
+
+Nothing else in minister touches eventsourcing's recorders, its snapshot store or SQL. This
+module holds:
+
+* the recorders minister plugs into eventsourcing (``PERSISTENCE_MODULE`` names the factories
+  below): every store error becomes a :class:`StoreError` saying what to do, and PostgreSQL
+  inserts go without psycopg's pipeline mode (see :class:`PostgresEventRecorder`);
+* the PostgreSQL set-up: lock and statement timeouts on every connection, and the tables
+  created once, under an advisory lock, so commands started together on a fresh database do
+  not race (:func:`postgres_tables`);
+* fast reads of a game's events (one SELECT of ``topic, state``, decoded by msgspec), the games
+  stored (their ``GameStarted`` notifications), the raw rows ``verify --integrity`` hashes, and
+  snapshot pruning (only the newest snapshot of a game is kept: see :func:`prune_snapshots`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresFactory,
+)
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder, SQLiteFactory
+
+from application.mapper import MsgspecMapper, decode_event, encode_event
+from domain.errors import MinisterError
+from domain.record.events import TOPICS, GameEvent, GameSnapshot, GameStarted
+
+if TYPE_CHECKING:
+    from eventsourcing.application import Application
+
+#: Seconds a PostgreSQL command waits for a lock (another command's insert) before giving up.
+LOCK_TIMEOUT_VARIABLE = "MINISTER_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT = 60
+#: Seconds one PostgreSQL statement may run (a 50,000-event insert takes a few).
+STATEMENT_TIMEOUT_VARIABLE = "MINISTER_STATEMENT_TIMEOUT"
+DEFAULT_STATEMENT_TIMEOUT = 600
+#: The tables eventsourcing creates for the application called "minister".
+EVENTS_TABLE = "minister_events"
+SNAPSHOTS_TABLE = "minister_snapshots"
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class StoreError(MinisterError):
+    """The store could not do what was asked (busy, locked, unreachable): says what to do."""
+
+
+def timeout_seconds(variable: str, default: int) -> int:
+    """A timeout in whole seconds from the environment (the default when unset or not a number)."""
+    text = os.environ.get(variable, "").strip()
+    return int(text) if text.isdigit() and int(text) > 0 else default
+
+
+def explain(error: BaseException) -> str:
+    """What a store error means for the person at the terminal."""
+    cause = error.__cause__ or error
+    name = type(cause).__name__
+    text = str(cause).strip().splitlines()[0] if str(cause).strip() else name
+    if name == "LockNotAvailable":
+        return (f"the store is busy: another command held the events table longer than the lock "
+                f"timeout ({timeout_seconds(LOCK_TIMEOUT_VARIABLE, DEFAULT_LOCK_TIMEOUT)} s, "
+                f"{LOCK_TIMEOUT_VARIABLE}); try again")
+    if name == "QueryCanceled":
+        return (f"the store took longer than the statement timeout "
+                f"({timeout_seconds(STATEMENT_TIMEOUT_VARIABLE, DEFAULT_STATEMENT_TIMEOUT)} s, "
+                f"{STATEMENT_TIMEOUT_VARIABLE}); nothing was stored")
+    if "database is locked" in text:
+        return ("the SQLite store is locked by another program (waited 5 s); nothing was stored; "
+                "try again when it is done")
+    return f"the store failed: {text}"
+
+
+def translated(method: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Store errors (except a version clash, which callers handle) raised as :class:`StoreError`."""
+
+    @functools.wraps(method)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(*args, **kwargs)
+        except IntegrityError:
+            raise
+        except (PersistenceError, sqlite3.Error) as error:
+            raise StoreError(explain(error)) from error
+
+    return call
+
+
+class SQLiteEventRecorder(SQLiteApplicationRecorder):
+    """eventsourcing's SQLite recorder, its errors explained."""
+
+    @translated
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """Insert, store errors explained."""
+        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
+        return found
+
+    @translated
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
+                      lte: int | None = None, desc: bool = False, limit: int | None = None,
+                      ) -> Sequence[StoredEvent]:
+        """Select, store errors explained."""
+        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
+                                                             desc=desc, limit=limit)
+        return found
+
+    @translated
+    def create_table(self) -> None:
+        """Create the tables, store errors explained."""
+        super().create_table()
+
+    @translated
+    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
+                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True,
+                             ) -> Sequence[Notification]:
+        """Select notifications, store errors explained."""
+        found: Sequence[Notification] = super().select_notifications(
+            start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
+        return found
+
+
+    @translated
+    def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
+                      limit: int | None) -> list[tuple[str, bytes]]:
+        """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
+        params: list[Any] = [originator_id.hex]
+        clauses = []
+        for op, value in ((">", gt), ("<=", lte)):
+            if value is not None:
+                clauses.append(f" AND originator_version{op}?")
+                params.append(value)
+        order = " ORDER BY originator_version " + ("DESC" if desc else "ASC")
+        if limit is not None:
+            order += " LIMIT ?"
+            params.append(limit)
+        statement = (f"SELECT topic, state FROM {self.events_table_name} WHERE originator_id=?"
+                     + "".join(clauses) + order)
+        with self.datastore.transaction(commit=False) as cursor:
+            # Plain tuples rather than the connection's sqlite3.Row: they are only unpacked.
+            cursor.sqlite_cursor.row_factory = None
+            cursor.execute(statement, params)
+            return list(cursor.fetchall())
+
+
+class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
+    """eventsourcing's SQLite snapshot recorder, its errors explained."""
+
+    @translated
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """Insert, store errors explained."""
+        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
+        return found
+
+    @translated
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
+                      lte: int | None = None, desc: bool = False, limit: int | None = None,
+                      ) -> Sequence[StoredEvent]:
+        """Select, store errors explained."""
+        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
+                                                             desc=desc, limit=limit)
+        return found
+
+    @translated
+    def create_table(self) -> None:
+        """Create the tables, store errors explained."""
+        super().create_table()
+
+
+class SQLiteStoreFactory(SQLiteFactory):
+    """``PERSISTENCE_MODULE`` for minister's SQLite stores."""
+
+    aggregate_recorder_class = SQLiteSnapshotRecorder
+    application_recorder_class = SQLiteEventRecorder
+
+
+class PostgresEventRecorder(PostgresApplicationRecorder):
+    """eventsourcing's PostgreSQL recorder without psycopg's pipeline mode for inserts.
+
+    eventsourcing 9.5.6 sends ``LOCK TABLE``, ``NOTIFY`` and one ``INSERT ... unnest(array)``
+    of all the events in a psycopg pipeline, then waits in ``pipeline.sync()``. With a large
+    insert (10,000+ events: megabytes in one message) that wait never ends in most runs, with
+    psycopg's pure-Python and its C build alike: the server sits idle in ``ClientRead`` while the
+    client waits for results of a message it has not finished sending (psycopg issue 685), and
+    the client holds the table's EXCLUSIVE lock the whole time. The same statements sent one by
+    one in a transaction cost three round trips and cannot deadlock.
+    """
+
+    @translated
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """Lock, notify and insert in one transaction, each statement waited for in turn.
+
+        The rows go as four arrays of plain values (uuid, bigint, text, bytea), which psycopg's
+        C build adapts in ~2 s for 50,000 events: eventsourcing's array of composite values is
+        adapted row by row in Python (~10 s on a busy machine), all of it inside the
+        transaction, holding the table lock (and past eventsourcing's 5 s idle-in-transaction
+        timeout, which then drops the connection: see :func:`factory_settings`).
+        """
+        if not stored_events:
+            return None
+        columns = ([e.originator_id for e in stored_events],
+                   [e.originator_version for e in stored_events],
+                   [e.topic for e in stored_events], [e.state for e in stored_events])
+        statement = self._insert_arrays()
+        with self.datastore.get_connection() as conn, conn.cursor() as curs, conn.transaction():
+            self._lock_table(curs)
+            self._notify_channel(curs)
+            curs.execute(statement, columns)
+            return [row["notification_id"] for row in curs.fetchall()]
+
+    def _insert_arrays(self) -> Any:
+        from psycopg import sql
+
+        return sql.SQL("INSERT INTO {}.{} (originator_id, originator_version, topic, state) "
+                       "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
+                       "RETURNING notification_id").format(
+            sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
+
+    @translated
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
+                      lte: int | None = None, desc: bool = False, limit: int | None = None,
+                      ) -> Sequence[StoredEvent]:
+        """Select, store errors explained."""
+        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
+                                                             desc=desc, limit=limit)
+        return found
+
+    @translated
+    def create_table(self) -> None:
+        """Create the tables, store errors explained."""
+        super().create_table()
+
+    @translated
+    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
+                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True,
+                             ) -> Sequence[Notification]:
+        """Select notifications, store errors explained."""
+        found: Sequence[Notification] = super().select_notifications(
+            start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
+        return found
+
+    @translated
+    def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
+                      limit: int | None) -> list[tuple[str, bytes]]:
+        """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
+        from psycopg import sql
+
+        params: list[Any] = [originator_id]
+        clauses = []
+        for op, value in ((">", gt), ("<=", lte)):
+            if value is not None:
+                clauses.append(f" AND originator_version{op}%s")
+                params.append(value)
+        tail = " ORDER BY originator_version " + ("DESC" if desc else "ASC")
+        if limit is not None:
+            tail += " LIMIT %s"
+            params.append(limit)
+        query = sql.SQL("SELECT topic, state FROM {}.{} WHERE originator_id = %s"
+                        + "".join(clauses) + tail).format(
+            sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(query, params, prepare=True)
+            return [(row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
+
+
+class PostgresSnapshotRecorder(PostgresAggregateRecorder):
+    """eventsourcing's PostgreSQL snapshot recorder, its errors explained."""
+
+    @translated
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """Insert, store errors explained."""
+        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
+        return found
+
+    @translated
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
+                      lte: int | None = None, desc: bool = False, limit: int | None = None,
+                      ) -> Sequence[StoredEvent]:
+        """Select, store errors explained."""
+        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
+                                                             desc=desc, limit=limit)
+        return found
+
+    @translated
+    def create_table(self) -> None:
+        """Create the tables, store errors explained."""
+        super().create_table()
+
+
+class PostgresStoreFactory(PostgresFactory):
+    """``PERSISTENCE_MODULE`` for minister's PostgreSQL stores: timeouts on every connection."""
+
+    aggregate_recorder_class = PostgresSnapshotRecorder
+    application_recorder_class = PostgresEventRecorder
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        # libpq's "options": every statement of every pooled connection is bounded, so no
+        # command waits for ever behind another's lock (the pool has not connected yet).
+        kwargs: Any = self.datastore.pool.kwargs
+        kwargs["options"] = connection_options()
+
+
+def connection_options() -> str:
+    """libpq options bounding lock waits and statements (milliseconds)."""
+    lock = timeout_seconds(LOCK_TIMEOUT_VARIABLE, DEFAULT_LOCK_TIMEOUT) * 1000
+    statement = timeout_seconds(STATEMENT_TIMEOUT_VARIABLE, DEFAULT_STATEMENT_TIMEOUT) * 1000
+    return f"-c lock_timeout={lock} -c statement_timeout={statement}"
+
+
+def factory_settings(kind: str) -> dict[str, str]:
+    """The eventsourcing settings that plug minister's recorders in for a kind of store."""
+    if kind == "postgres":
+        # A dead client's transaction (and its table lock) ends after a minute; eventsourcing's
+        # 5 s cut a live 50,000-event insert on a busy machine (adapting its rows takes seconds).
+        return {"PERSISTENCE_MODULE": "application.adapters.eventstore:PostgresStoreFactory",
+                "POSTGRES_LOCK_TIMEOUT": str(timeout_seconds(LOCK_TIMEOUT_VARIABLE,
+                                                             DEFAULT_LOCK_TIMEOUT)),
+                "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60"}
+    if kind == "sqlite":
+        return {"PERSISTENCE_MODULE": "application.adapters.eventstore:SQLiteStoreFactory"}
+    return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+
+@contextmanager
+def postgres_tables(settings: dict[str, str]) -> Iterator[bool]:
+    """Whether the application must create its tables; while it does, others wait.
+
+    Checking costs one query; on a fresh database the first command takes an advisory lock,
+    creates the schema, and (after the ``with`` body built the application with table creation
+    on) releases it; commands started at the same moment wait for it and then find the tables
+    (eventsourcing's own ``CREATE ... IF NOT EXISTS`` races and fails with a duplicate key).
+    """
+    import psycopg
+    from psycopg import sql
+
+    schema = settings.get("POSTGRES_SCHEMA") or "public"
+    try:
+        connection = psycopg.connect(
+            dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"],
+            port=settings.get("POSTGRES_PORT", "5432"), user=settings["POSTGRES_USER"],
+            password=settings.get("POSTGRES_PASSWORD", ""), autocommit=True, connect_timeout=10,
+            options=connection_options())
+    except psycopg.Error as error:
+        raise StoreError(f"cannot connect: {str(error).strip().splitlines()[0]}") from None
+    with connection:
+        try:
+            if _tables_exist(connection, schema):
+                yield False
+                return
+            connection.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"minister:{schema}",))
+            connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        except psycopg.Error as error:
+            raise StoreError(explain(error)) from None
+        yield not _tables_exist(connection, schema)
+        connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"minister:{schema}",))
+
+
+def _tables_exist(connection: Any, schema: str) -> bool:
+    from psycopg import sql
+
+    names = [sql.Identifier(schema, name).as_string(connection) for name in
+             (EVENTS_TABLE, SNAPSHOTS_TABLE, f"{EVENTS_TABLE}_notification_id_idx")]
+    row = connection.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL "
+                             "AND to_regclass(%s) IS NOT NULL", names).fetchone()
+    return bool(row and row[0])
+
+
+# -- reading a game ------------------------------------------------------------------------------
+#: A decoder per topic (as the mapper's), called straight from the loop that decodes rows.
+_DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {
+    topic: msgspec.msgpack.Decoder(cls) for topic, cls in TOPICS.items()}
+
+
+def iter_events(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
+                lte: int | None = None, desc: bool = False, limit: int | None = None,
+                ) -> Iterator[GameEvent]:
+    """A game's stored events between versions ``gt`` (exclusive) and ``lte`` (inclusive).
+
+    One SELECT of (topic, state) decoded by msgspec where the recorder offers it (SQLite,
+    PostgreSQL, minister's mapper without cipher or compression): eventsourcing's own reads build
+    a StoredEvent and parse a UUID per row, which costs more than decoding the events. Each event
+    is decoded when it is asked for, so a fold keeps only what the Game holds.
+    """
+    mapper, recorder = app.mapper, app.recorder
+    fast = (isinstance(mapper, MsgspecMapper) and not mapper.cipher and not mapper.compressor
+            and isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder))
+    if not fast:
+        found = app.events.get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return (event for event in found if isinstance(event, GameEvent))
+    assert isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder)
+    rows = recorder.select_states(originator_id, gt, lte, desc, limit)
+    decoders = _DECODERS
+    # An unknown topic goes through decode_event, which names it in its error.
+    return (decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
+            for topic, state in rows)
+
+
+def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
+                lte: int | None = None) -> list[tuple[str, bytes]]:
+    """(topic, state bytes as the mapper encoded them) of a game's events, in order."""
+    mapper, recorder = app.mapper, app.recorder
+    if isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder) and \
+            isinstance(mapper, MsgspecMapper) and not mapper.cipher and not mapper.compressor:
+        return recorder.select_states(originator_id, gt, lte, False, None)
+    found = app.events.get(originator_id, gt=gt, lte=lte)
+    return [(type(event).TOPIC, encode_event(event)) for event in found
+            if isinstance(event, GameEvent)]
+
+
+def decode_states(states: Iterable[tuple[str, bytes]]) -> Iterator[GameEvent]:
+    """Events from (topic, state) rows, each decoded when it is asked for."""
+    decoders = _DECODERS
+    return (decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
+            for topic, state in states)
+
+
+def read_events(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
+                lte: int | None = None, desc: bool = False, limit: int | None = None,
+                ) -> list[GameEvent]:
+    """The same events as a list."""
+    return list(iter_events(app, originator_id, gt=gt, lte=lte, desc=desc, limit=limit))
+
+
+def stored_rows(app: Application[UUID], originator_id: UUID) -> Sequence[StoredEvent]:
+    """A game's rows as stored (topic, version, state bytes), for hashing the chain."""
+    rows: Sequence[StoredEvent] = app.recorder.select_events(originator_id)
+    return rows
+
+
+def started_games(app: Application[UUID]) -> Iterator[GameStarted]:
+    """Every GameStarted in the store, in the order the games were stored.
+
+    A row that does not decode is skipped here (``verify --integrity`` reports it): one
+    damaged game must not stop the others from being listed.
+    """
+    start: int | None = None
+    while True:
+        page: Any = app.recorder.select_notifications(start, 500, topics=[GameStarted.TOPIC],
+                                                      inclusive_of_start=False)
+        if not page:
+            return
+        for notification in page:
+            try:
+                event = app.mapper.to_domain_event(notification)
+            except (ValueError, msgspec.DecodeError):
+                continue
+            if isinstance(event, GameStarted):
+                yield event
+        start = page[-1].id
+
+
+# -- snapshots -----------------------------------------------------------------------------------
+def snapshots_of(app: Application[UUID], originator_id: UUID, *, lte: int | None = None,
+                 desc: bool = False, limit: int | None = None) -> list[GameSnapshot]:
+    """A game's stored snapshots (none when snapshotting is off); one that does not decode as a
+    snapshot is left out (it is derived data: the events are folded instead)."""
+    if app.snapshots is None:
+        return []
+    found: list[GameSnapshot] = []
+    rows = app.snapshots.recorder.select_events(originator_id, lte=lte, desc=desc, limit=limit)
+    for row in rows:
+        try:
+            snapshot = app.mapper.to_domain_event(row)
+        except (ValueError, msgspec.DecodeError):
+            continue
+        if isinstance(snapshot, GameSnapshot):
+            found.append(snapshot)
+    return found
+
+
+def put_snapshots(app: Application[UUID], snapshots: Sequence[GameSnapshot]) -> bool:
+    """Store snapshots; False when another writer stored the same ones first."""
+    if app.snapshots is None or not snapshots:
+        return False
+    try:
+        app.snapshots.put(list(snapshots))
+    except IntegrityError:
+        return False
+    return True
+
+
+@translated
+def prune_snapshots(app: Application[UUID], originator_id: UUID, before: int) -> None:
+    """Delete a game's snapshots older than version ``before``.
+
+    Each snapshot holds the whole Game state (its size grows with the game), and only the newest
+    is read (time travel derives earlier states from the latest one), so keeping one per interval
+    would store the square of the game's length.
+    """
+    recorder: Any = app.snapshots.recorder if app.snapshots is not None else None
+    if isinstance(recorder, SQLiteSnapshotRecorder):
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id=? "
+                           "AND originator_version<?", (originator_id.hex, before))
+    elif isinstance(recorder, PostgresSnapshotRecorder):
+        from psycopg import sql
+
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(sql.SQL("DELETE FROM {}.{} WHERE originator_id = %s AND "
+                                   "originator_version < %s").format(
+                sql.Identifier(recorder.datastore.schema),
+                sql.Identifier(recorder.events_table_name)), (originator_id, before))
