@@ -36,6 +36,20 @@ class FileSource:
         self.ref = ref
         self.store = store
         self._game: object | None = None
+        self._stored: object | None = None
+
+    def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
+        """The stored review of a stored game (None for a replay file): no review to wait for."""
+        from tui.reviewed import StoredGame, is_stored
+
+        if not is_stored(self.ref):
+            return None
+
+        if self._stored is None:
+            progress(f"Reading {self.ref}", 0.0)
+            self._stored = StoredGame(self.ref, self.store)
+        assert isinstance(self._stored, StoredGame)
+        return self._stored.view(kind)
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
@@ -45,11 +59,19 @@ class FileSource:
             self._game = open_game(self.ref, store=self.store)
         return self._game
 
+    def opening(self, progress: ProgressFn) -> GameView | None:
+        """The first battles of a stored game's corrected history, as the store keeps them for
+        the first paint (None for a replay file)."""
+        return self._stored_view("view:opening", progress)
+
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""
         from domain.record.game import Game
         from domain.review.game_review import review
 
+        stored = self._stored_view("view:corrected", progress)
+        if stored is not None:
+            return stored
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record: the history as corrected", 0.5)
@@ -60,6 +82,9 @@ class FileSource:
         from domain.record.game import Game
         from domain.review.game_review import review
 
+        stored = self._stored_view("view:as_rolled", progress)
+        if stored is not None:
+            return stored
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record as rolled", 0.0)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from application.ministry import report, rule
 from application.stores import open_store
 from tui.commands.store import EXIT_OK, add_store_option
+from tui.reviewed import keep_quietly
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,9 +43,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``minister report GAME --by X --text T [--battle B]``."""
+    from application.ministry import report
+
     app = open_store(getattr(args, "store", None))
     try:
         event = report(app, args.game, args.by, args.text, args.battle)
+        keep_quietly(app, args.game)  # the stored review follows the new event
     finally:
         app.close()
     when = event.at.isoformat() if event.at else "-"
@@ -55,9 +58,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_rule(args: argparse.Namespace) -> int:
     """``minister rule GAME --finding F --decision D [--election E] [--text T]``."""
+    from application.ministry import rule
+
     app = open_store(getattr(args, "store", None))
     try:
         event = rule(app, args.game, args.finding, args.decision, election=args.election, text=args.text)
+        keep_quietly(app, args.game)  # the stored review follows the new event
     finally:
         app.close()
     print(f"ruling on {event.finding} recorded: {event.decision}"

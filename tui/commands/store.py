@@ -104,6 +104,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     replay = load_replay(args.file)  # the whole file is read and checked before the store is
     with _store(args) as app:
         result = import_replay(app, replay, if_new=args.if_new)
+        if result.outcome is Outcome.IMPORTED:
+            from tui.reviewed import keep_quietly
+
+            keep_quietly(app, result.game_id)  # opening the game will not have to review it
     if result.outcome is Outcome.IMPORTED:
         print(f"imported {result.game_id}: {result.events} events, head {result.head}")
     else:
@@ -156,6 +160,9 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     with _store(args) as app:
         event = draw(app, args.game, args.battle, args.count, args.purpose)
+        from tui.reviewed import keep_quietly
+
+        keep_quietly(app, args.game)  # the stored review follows the new event
     print(f"roll #{event.sequence} for {event.battle} ({event.purpose}): "
           f"{' '.join(str(die) for die in event.dice)}  [event {event.originator_version}]")
     return EXIT_OK
