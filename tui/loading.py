@@ -7,11 +7,14 @@ variations, the ``v`` switch and the diff) follows while the user already looks 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
 from domain.review.views import GameView
+
+if TYPE_CHECKING:
+    from domain.review.memo import ReviewMemo
 
 #: ``progress(stage, fraction done)`` as a source works.
 ProgressFn = Callable[[str, float], None]
@@ -37,6 +40,7 @@ class FileSource:
         self.store = store
         self._game: object | None = None
         self._stored: object | None = None
+        self._memo: object | None = None
 
     def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
         """The stored review of a stored game (None for a replay file): no review to wait for."""
@@ -50,6 +54,15 @@ class FileSource:
             self._stored = StoredGame(self.ref, self.store)
         assert isinstance(self._stored, StoredGame)
         return self._stored.view(kind)
+
+    def _review_memo(self) -> ReviewMemo:
+        """One memo for both reviews: the record as rolled reuses what the first review read."""
+        from domain.review.memo import ReviewMemo
+
+        if self._memo is None:
+            self._memo = ReviewMemo()
+        assert isinstance(self._memo, ReviewMemo)
+        return self._memo
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
@@ -75,7 +88,7 @@ class FileSource:
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record: the history as corrected", 0.5)
-        return review(game)
+        return review(game, memo=self._review_memo())
 
     def as_rolled(self, progress: ProgressFn) -> GameView:
         """Review the game as rolled."""
@@ -88,7 +101,7 @@ class FileSource:
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record as rolled", 0.0)
-        return review(game, as_rolled=True)
+        return review(game, as_rolled=True, memo=self._review_memo())
 
 
 class ViewsSource:

@@ -46,13 +46,15 @@ def report_kind(*, json: bool, as_rolled: bool) -> str:
 def products(game: Game) -> dict[str, bytes]:
     """Every product of a game: its two reviews, the opening part, and the four reports."""
     from domain.review.game_review import review
+    from domain.review.memo import ReviewMemo
     from projections.report import report_json, report_text
     from projections.timeline import opening_part
 
     made: dict[str, bytes] = {}
+    memo = ReviewMemo()  # the record as rolled reuses what the corrected review read and audited
     with no_gc():
         for as_rolled in (False, True):
-            view = review(game, as_rolled=as_rolled)
+            view = review(game, as_rolled=as_rolled, memo=memo)
             made[VIEW_AS_ROLLED if as_rolled else VIEW_CORRECTED] = _ENCODER.encode(view)
             made[report_kind(json=True, as_rolled=as_rolled)] = report_json(view)
             made[report_kind(json=False, as_rolled=as_rolled)] = report_text(view).encode()
