@@ -138,10 +138,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """``minister games``: id, edition, events, last event time and title of each stored game."""
+    from application.archive import list_games_at_once
     from application.stores import list_games
 
     with _store(args) as app:
-        games = list_games(app)
+        games = list_games_at_once(app)  # one query, for a big archive
+        if games is None:
+            games = list_games(app)
     if not games:
         print("no games stored")
         return EXIT_OK
