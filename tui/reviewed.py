@@ -63,13 +63,18 @@ def products(game: Game) -> dict[str, bytes]:
     return made
 
 
-def keep(app: MinisterApplication, game_id: str) -> dict[str, bytes]:
-    """Review a stored game at its current events and store its products; returns them."""
+def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, dict[str, bytes]]:
+    """A stored game's products made from its current events, and the head they cover."""
     head = head_of(app, game_id)
     if head is None:
         app.game(game_id)  # raises UnknownGameError, naming the game
         raise AssertionError("unreachable")
-    made = products(app.game(game_id, version=head.version))
+    return head, products(app.game(game_id, version=head.version))
+
+
+def keep(app: MinisterApplication, game_id: str) -> dict[str, bytes]:
+    """Review a stored game at its current events and store its products; returns them."""
+    head, made = _review_now(app, game_id)
     save(app, game_id, head, made)
     return made
 
@@ -87,10 +92,17 @@ def keep_quietly(app: MinisterApplication, game_id: str) -> None:
 
 def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes:
     """A product of a stored game: from the store when fresh, else made (and stored) now."""
+    import warnings
+
     found = load(app, game_id, kind, head)
     if found is not None:
         return found
-    return keep(app, game_id)[kind]
+    covered, made = _review_now(app, game_id)
+    try:
+        save(app, game_id, covered, made)
+    except Exception as error:  # a read-only store, say: show the review all the same
+        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
+    return made[kind]
 
 
 def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECTED,
