@@ -6,9 +6,11 @@ corrected result, the dice the verifiable source gives later corrections, the fi
 :func:`domain.review.game_review.review` given a :class:`ReviewMemo` asks it for each battle's
 expensive parts — reading the record, the as-rolled analysis, the rolling audit, the correction
 and its impact — under a key made of *every* input of that part; a part whose key is unchanged
-is reused, any other is computed afresh. The cheap bookkeeping (decisions, finding numbers,
-flows, void turns) always runs, so an incremental review is the full review by construction;
-``tests/unit/test_review_memo.py`` checks it on random event sequences.
+is reused, any other is computed afresh. A battle without any finding is reused whole (most
+battles of a game): reports and rulings cannot touch it. The bookkeeping of the others
+(decisions, finding numbers, flows, void turns) always runs, so an incremental review is the
+full review by construction; ``tests/unit/test_review_memo.py`` checks it on random event
+sequences (and fails if a new input of the review is not in a key).
 
 A memo belongs to one game's history (its events only grow); keys name records by their place
 in that history (turn, territory, declaration and last record numbers).
@@ -53,10 +55,34 @@ class ReviewMemo:
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
         self.audits: dict[tuple[Any, ...], BattleAudit] = {}
         self.corrections: dict[tuple[Any, ...], Any] = {}
+        #: Battles without findings, whole: (view, flow) by every input of the battle's review.
+        self.quiet_battles: dict[tuple[Any, ...], tuple[BattleView, Any]] = {}
         #: How many parts were computed and how many reused (for benchmarks and tests).
         self.computed = 0
         self.reused = 0
         self._used: set[tuple[int, Any]] = set()
+
+    def stamp(self, game: Game) -> tuple[int, int]:
+        """What names the turn audit's input (:func:`audit_key`)."""
+        return audit_key(game)
+
+    def quiet(self, key: tuple[Any, ...]) -> tuple[BattleView, Any] | None:
+        """A battle reviewed whole before under the same inputs, found without any finding.
+
+        ``key``: the history, the record, the turn audit's stamp and the corrected result
+        flowing into its territory. Reports and rulings are not in it:
+        they only decide findings, and such a battle has none (its findings come from the
+        record, the turn audit and the forces, all in the key).
+        """
+        self._used.add((id(self.quiet_battles), key))
+        found = self.quiet_battles.get(key)
+        if found is not None:
+            self.reused += 1
+        return found
+
+    def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
+        """Remember a battle reviewed without any finding (see :meth:`quiet`)."""
+        self.quiet_battles[key] = battle
 
     def turn_audit(self, game: Game, edition: str, make: Callable[[], TurnAudit]) -> TurnAudit:
         """The game's turn audit, made again only when an event it reads was added."""
@@ -77,7 +103,7 @@ class ReviewMemo:
 
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
-        for table in (self.reads, self.audits, self.corrections):
+        for table in (self.reads, self.audits, self.corrections, self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
         self._used.clear()
@@ -99,6 +125,17 @@ class ReviewMemo:
 
 class NoMemo(ReviewMemo):
     """Every part computed afresh (a review without a memo)."""
+
+    def stamp(self, game: Game) -> tuple[int, int]:
+        """Not needed: nothing is reused."""
+        return (0, 0)
+
+    def quiet(self, key: tuple[Any, ...]) -> tuple[BattleView, Any] | None:
+        """Never anything."""
+        return None
+
+    def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
+        """Nothing kept."""
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T], *,
              keep_one: bool = False) -> _T:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from application.replayfile import load_replay
@@ -61,8 +61,15 @@ def _encoded(game: Game, memo: ReviewMemo | None) -> tuple[bytes, bytes]:
             msgspec.msgpack.encode(review(game, as_rolled=True, memo=memo)))
 
 
+FLOWS = "replays/consequences/corrected-result-flows-2008.toml"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(REPLAYS), st.lists(desk_event, min_size=1, max_size=6))
+# A corrected result that stops flowing (its finding dismissed) or flows otherwise (new dice)
+# into a later battle on the same board, which has no finding of its own.
+@example(FLOWS, [("ruling", 0, 0, 1, 5, [1])])
+@example(FLOWS, [("supplied", 0, 0, 0, 5, [6, 6, 6, 6])])
 def test_incremental_review_is_the_full_review(path: str, specs: list[tuple[Any, ...]]) -> None:
     replay = load_replay(ROOT / path)
     game = project_game(None, replay.events)
