@@ -42,7 +42,7 @@ SWITCH_KEYS = ("v", "v", "d", "d")
 
 
 def _verdict(ok: bool) -> str:
-    return "ok" if ok else "MISSED"
+    return "ok" if ok else "short"
 
 
 def load_views(n_events: int, seed: int) -> tuple[GameView, GameView, list[str]]:
@@ -155,18 +155,20 @@ def run(n_events: int = 50_000, seed: int = 1, presses: int = 300) -> list[str]:
     figures = asyncio.run(_measure(corrected, rolled, presses))
     bare = asyncio.run(_baseline(100))
     paint_ok = figures["paint"] <= TARGET_PAINT_S
-    key_ok = figures["key_mean"] <= TARGET_KEY_MS
+    key_ok = figures["key_p95"] <= TARGET_KEY_MS
+    switch_ok = figures["switch_mean"] <= TARGET_KEY_MS
     lines.append(f"launch to loading screen: {figures['screen'] * 1000:.0f} ms; "
                  f"launch to first paint of the timeline (reviews in hand): {figures['paint'] * 1000:.0f} ms "
                  f"(target {TARGET_PAINT_S * 1000:.0f} ms: {_verdict(paint_ok)})")
     lines.append(f"CPU per navigation key over {presses} presses: mean {figures['key_mean']:.1f} ms, "
                  f"median {figures['key_median']:.1f} ms, p95 {figures['key_p95']:.1f} ms, "
-                 f"max {figures['key_max']:.1f} ms (target {TARGET_KEY_MS:.0f} ms: {_verdict(key_ok)})")
+                 f"max {figures['key_max']:.1f} ms (target p95 {TARGET_KEY_MS:.0f} ms: {_verdict(key_ok)})")
     lines.append(f"the same through Textual's pilot (it also waits on every widget): median "
                  f"{figures['pilot_median']:.1f} ms; a one-label Textual app here: {bare[0]:.1f} ms, "
                  f"{bare[1]:.1f} ms through the pilot")
     lines.append(f"v / d (switch history, diff; every panel redrawn): first v "
-                 f"{figures['first_switch']:.0f} ms, then {figures['switch_mean']:.1f} ms per press")
+                 f"{figures['first_switch']:.0f} ms, then {figures['switch_mean']:.1f} ms per press "
+                 f"(target {TARGET_KEY_MS:.0f} ms: {_verdict(switch_ok)})")
     return lines
 
 

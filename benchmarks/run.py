@@ -11,7 +11,8 @@ import sys
 import time
 
 MODULES = ("benchmarks.bench_engine", "benchmarks.bench_odds", "benchmarks.bench_store",
-           "benchmarks.bench_tui", "benchmarks.bench_open")
+           "benchmarks.bench_tui", "benchmarks.bench_open", "benchmarks.bench_incremental",
+           "benchmarks.bench_archive")
 
 
 def main(argv: list[str]) -> int:

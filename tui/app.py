@@ -25,7 +25,7 @@ from textual.widgets import Footer, Header, Label, ProgressBar, Static
 from domain.errors import MinisterError
 from domain.review.views import GameView
 from projections.timeline import Timeline, opening_part
-from tui.loading import GameSource
+from tui.loading import GameSource, ProgressFn
 from tui.screens.find import FindScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
@@ -122,7 +122,7 @@ class MinisterApp(App[None]):
     #loading ProgressBar { margin-top: 1; }
     #main { height: 1fr; display: none; }
     #left { width: 42%; min-width: 46; }
-    .-diff #left { width: 34; }
+    #left.-diff { width: 34; }
     TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
     TimelineView:focus { border: round $accent; }
     LuckPanel { height: 14; }
@@ -207,17 +207,20 @@ class MinisterApp(App[None]):
             self.post_message(Progress(stage, fraction))
 
         try:
+            head = self._stored_opening(report)
             corrected = self._source.corrected(report)
             # A big game is millions of objects that live as long as the app: keep the cyclic
             # garbage collector from walking them again and again (its pauses show on key presses).
             gc.freeze()
-            report("Laying out the timeline", 0.9)
-            # Open on the first battles at once; lay out the rest while the user looks around.
-            head = opening_part(corrected)
-            self.call_from_thread(self._on_loaded, corrected, Timeline(head))
-            self._painted.wait(timeout=5.0)  # the first paint has the interpreter to itself
+            if head is None:
+                report("Laying out the timeline", 0.9)
+                # Open on the first battles at once; lay out the rest while the user looks around.
+                head = opening_part(corrected)
+                self.call_from_thread(self._on_loaded, corrected, Timeline(head))
+                self._painted.wait(timeout=5.0)  # the first paint has the interpreter to itself
             if head is not corrected:
-                self.call_from_thread(self._replace, Timeline(corrected), "reviewing the record as rolled…")
+                self.call_from_thread(self._replace, Timeline(corrected), "reviewing the record as rolled…",
+                                      corrected)
             rolled = self._source.as_rolled(lambda stage, fraction: None)
             both = Timeline(corrected, rolled)
             # The record as the main line too, so the first ``v`` does not wait for its layout.
@@ -228,6 +231,16 @@ class MinisterApp(App[None]):
             return
         self.call_from_thread(self._on_complete, rolled, both, record)
 
+    def _stored_opening(self, report: ProgressFn) -> GameView | None:
+        """Paint the opening part the store keeps (tui/reviewed.py), before the whole review is
+        read; None when the source keeps none (then the review's own opening is painted)."""
+        opening = getattr(self._source, "opening", None)
+        head: GameView | None = opening(report) if opening is not None else None
+        if head is not None:
+            self.call_from_thread(self._on_loaded, head, Timeline(head), "reading the rest of the game…")
+            self._painted.wait(timeout=5.0)
+        return head
+
     def on_progress(self, message: Progress) -> None:
         """The loader's progress, on the loading screen."""
         if self.current_timeline is not None:
@@ -235,14 +248,14 @@ class MinisterApp(App[None]):
         self.query_one("#loading-stage", Label).update(message.stage)
         self.query_one("#progress", ProgressBar).update(progress=round(100 * message.fraction))
 
-    def _on_loaded(self, corrected: GameView, timeline: Timeline) -> None:
+    def _on_loaded(self, corrected: GameView, timeline: Timeline, background: str | None = None) -> None:
         self.corrected = corrected
         self._timelines[False] = timeline
         self.title = f"minister · {corrected.title or corrected.game_id}"
         self.query_one("#loading").display = False
         self.query_one("#main").display = True
-        self._background = ("laying out the rest of the game…" if len(timeline.main.battles)
-                            < len(corrected.battles) else "reviewing the record as rolled…")
+        self._background = background or ("laying out the rest of the game…" if len(timeline.main.battles)
+                                          < len(corrected.battles) else "reviewing the record as rolled…")
         self._show(timeline, timeline.opening())
         self.query_one(TimelineView).focus()
         self.call_after_refresh(self._painted.set)
@@ -254,8 +267,10 @@ class MinisterApp(App[None]):
         self._replace(timeline, "")
         self.refresh_bindings()
 
-    def _replace(self, timeline: Timeline, background: str) -> None:
+    def _replace(self, timeline: Timeline, background: str, corrected: GameView | None = None) -> None:
         """A fuller corrected timeline is ready: show it in place of the one shown, keeping the place."""
+        if corrected is not None:
+            self.corrected = corrected
         self._background = background
         previous = self._timelines.get(False)
         self._timelines[False] = timeline
@@ -409,7 +424,8 @@ class MinisterApp(App[None]):
             return
         self.diff = not self.diff
         self.query_one("#other-board").display = self.diff
-        self.set_class(self.diff, "-diff")
+        # On the panel, not the app: a class on the app restyles every widget (~6 ms a press).
+        self.query_one("#left").set_class(self.diff, "-diff")
         self._refresh_point()
 
     def action_cycle_panel(self) -> None:

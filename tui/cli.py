@@ -13,14 +13,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from application.replayfile import Replay, load_replay
-from application.services import open_game
 from domain.errors import MinisterError
-from domain.review.game_review import review
-from projections.expect import Mismatch, check
-from projections.expect_lines import ExpectLines
-from projections.report import report_dict, report_json, report_text
+
+if TYPE_CHECKING:  # the engine and the reports load only for the commands that need them
+    from application.replayfile import Replay
+    from projections.expect import Mismatch
+    from projections.expect_lines import ExpectLines
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -81,7 +81,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``minister replay FILE [--json] [--as-rolled]``."""
+    """``minister replay FILE [--json] [--as-rolled]``: a stored game's report comes from the store."""
+    from tui.reviewed import is_stored, stored_report
+
+    if is_stored(args.file):
+        report = stored_report(getattr(args, "store", None), args.file, json=args.json,
+                               as_rolled=args.as_rolled)
+        if args.json:
+            sys.stdout.buffer.write(report)
+        else:
+            sys.stdout.write(report.decode())
+        return EXIT_OK
+    from application.services import open_game
+    from domain.review.game_review import review
+    from projections.report import report_json, report_text
+
     game = open_game(args.file, store=getattr(args, "store", None))
     view = review(game, as_rolled=args.as_rolled)
     if args.json:
@@ -108,6 +122,11 @@ def replay_files(paths: Sequence[str]) -> list[Path]:
 def check_replay(replay: Replay) -> list[str]:
     """The mismatches of a replay against its ``[expect]`` (as corrected; ``as_rolled`` key aside),
     each starting with the line of the replay file that states the failing expectation."""
+    from domain.review.game_review import review
+    from projections.expect import check
+    from projections.expect_lines import ExpectLines
+    from projections.report import report_dict
+
     if replay.expect is None:
         return ["the file has no [expect] table"]
     expect = dict(replay.expect)
@@ -153,6 +172,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if any(code is None for code in bundle_codes) or len(bundle_codes) != len(args.paths):
             raise MinisterError("expected either evidence bundles or replay files, not both at once")
         return max(code for code in bundle_codes if code is not None)
+    from application.replayfile import load_replay
+
     files = replay_files(args.paths)
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")

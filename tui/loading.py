@@ -7,11 +7,14 @@ variations, the ``v`` switch and the diff) follows while the user already looks 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
 from domain.review.views import GameView
+
+if TYPE_CHECKING:
+    from domain.review.memo import ReviewMemo
 
 #: ``progress(stage, fraction done)`` as a source works.
 ProgressFn = Callable[[str, float], None]
@@ -36,6 +39,30 @@ class FileSource:
         self.ref = ref
         self.store = store
         self._game: object | None = None
+        self._stored: object | None = None
+        self._memo: object | None = None
+
+    def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
+        """The stored review of a stored game (None for a replay file): no review to wait for."""
+        from tui.reviewed import StoredGame, is_stored
+
+        if not is_stored(self.ref):
+            return None
+
+        if self._stored is None:
+            progress(f"Reading {self.ref}", 0.0)
+            self._stored = StoredGame(self.ref, self.store)
+        assert isinstance(self._stored, StoredGame)
+        return self._stored.view(kind)
+
+    def _review_memo(self) -> ReviewMemo:
+        """One memo for both reviews: the record as rolled reuses what the first review read."""
+        from domain.review.memo import ReviewMemo
+
+        if self._memo is None:
+            self._memo = ReviewMemo()
+        assert isinstance(self._memo, ReviewMemo)
+        return self._memo
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
@@ -45,25 +72,36 @@ class FileSource:
             self._game = open_game(self.ref, store=self.store)
         return self._game
 
+    def opening(self, progress: ProgressFn) -> GameView | None:
+        """The first battles of a stored game's corrected history, as the store keeps them for
+        the first paint (None for a replay file)."""
+        return self._stored_view("view:opening", progress)
+
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""
         from domain.record.game import Game
         from domain.review.game_review import review
 
+        stored = self._stored_view("view:corrected", progress)
+        if stored is not None:
+            return stored
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record: the history as corrected", 0.5)
-        return review(game)
+        return review(game, memo=self._review_memo())
 
     def as_rolled(self, progress: ProgressFn) -> GameView:
         """Review the game as rolled."""
         from domain.record.game import Game
         from domain.review.game_review import review
 
+        stored = self._stored_view("view:as_rolled", progress)
+        if stored is not None:
+            return stored
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record as rolled", 0.0)
-        return review(game, as_rolled=True)
+        return review(game, as_rolled=True, memo=self._review_memo())
 
 
 class ViewsSource:

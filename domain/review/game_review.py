@@ -9,6 +9,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from msgspec.structs import replace as with_fields
 
@@ -21,6 +22,7 @@ from domain.review.corrections import Context, Plan, aa_order_of, correct, setup
 from domain.review.decisions import ELECTIONS, Decision, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
+from domain.review.memo import NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import (
@@ -30,6 +32,7 @@ from domain.review.views import (
     Finding,
     FindingStatus,
     GameView,
+    Impact,
     VoidedDice,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
@@ -50,9 +53,13 @@ class _Judged:
     finding_id: str
 
 
-def review(game: Game, *, as_rolled: bool = False) -> GameView:
-    """Analyse every declared battle of the game, in declaration order."""
-    state = _Review(game, as_rolled)
+def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
+    """Analyse every declared battle of the game, in declaration order.
+
+    With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
+    reused (domain/review/memo.py): the result is the same, made faster.
+    """
+    state = _Review(game, as_rolled, memo if memo is not None else NoMemo())
     findings: list[Finding] = []
     for turn, issue in state.turn_audit.turn:
         fid = state.next_id()
@@ -78,11 +85,13 @@ class _Review:
     """What reviewing a game carries from battle to battle: finding numbers, the dice source,
     units already sent from each origin, and corrected results that flow into later battles."""
 
-    def __init__(self, game: Game, as_rolled: bool) -> None:
+    def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo) -> None:
         self.game = game
         self.as_rolled = as_rolled
         self.policy = edition(game.edition)
-        self.turn_audit = audit_declarations(game, self.policy)
+        self.memo = memo
+        self.turn_audit = memo.turn_audit(game, game.edition, partial(audit_declarations, game, self.policy))
+        self.stamp = memo.stamp(game)
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -95,12 +104,29 @@ class _Review:
 
     def battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged]]:
         """One battle: its findings judged, and its view as rolled or as corrected."""
-        recorded = read_record(record)
-        rolled = analyse_as_rolled(record, readings_of(self.policy))
+        # A battle that had no finding under the same inputs has none now: reuse it whole. (Only
+        # one that drew no dice is kept, and without findings it draws none wherever the
+        # verifiable source stands: the source's position is not an input.)
+        quiet_key = (self.as_rolled, record_key(record), self.stamp,
+                     None if self.as_rolled else self.flows.get(record.territory))
+        quiet = self.memo.quiet(quiet_key)
+        if quiet is not None:
+            if quiet[1] is not None:
+                self.flows[record.territory] = quiet[1]
+            return quiet[0], []
+        view, judged_list, flow, drew = self._battle(record)
+        if not judged_list and not drew:
+            self.memo.keep_quiet(quiet_key, (view, flow))
+        return view, judged_list
+
+    def _battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
+        """One battle reviewed: (view, findings judged, the result it flows on, whether it drew)."""
+        recorded, rolled = self.memo.read(record, partial(_read, record, self.policy))
         attackers, defenders = correct_forces(record, recorded, self.turn_audit)
         if not self.as_rolled and record.territory in self.flows:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audit = audit_rolls(record, recorded, rolled, self.policy, attackers, defenders)
+        audit = self.memo.audit((record_key(record), self.game.edition, attackers, defenders), partial(
+            audit_rolls, record, recorded, rolled, self.policy, attackers, defenders))
         issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
                               *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
         judged_list = []
@@ -109,25 +135,40 @@ class _Review:
             judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
                                        fid))
         if self.as_rolled:
-            return with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list
-        # Only recorded dice count: entered from the dice server or drawn by the Minister
-        # (a clear dice_seed never draws one: anyone holding the file could predict it).
-        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds])
+            return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list,
+                    None, False)
+        audited = attackers
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll" for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
-        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
-                      orders_of(record), dice)
-        view, judged_list = _corrected(ctx, judged_list)
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders, orders_of(record),
+                      # Only recorded dice count: entered from the dice server or drawn by the
+                      # Minister (a clear dice_seed never draws one: anyone could predict it).
+                      CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
+        key = (record_key(record), self.game.edition, audited, attackers, defenders,
+               tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
+        view, judged_list, draws, effect = self.memo.correction(key, partial(_correction, ctx, judged_list))
         self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
-                                for seq, purpose, faces in dice.from_source)
+                                for seq, purpose, faces in draws)
         flow = Flow.of(record, rolled, view)
         if flow is not None:
             self.flows[record.territory] = flow
-        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
-                           impact=impact(setup_of(ctx), rolled, view))
-        return view, judged_list
+        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect)
+        return view, judged_list, flow, bool(draws)
+
+
+def _read(record: BattleRecord, policy: Edition) -> tuple[RecordedBattle, BattleView]:
+    """A battle's records cut into rounds, and analysed as rolled."""
+    return read_record(record), analyse_as_rolled(record, readings_of(policy))
+
+
+def _correction(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged],
+                                                               list[tuple[int, str, tuple[int, ...]]],
+                                                               Impact | None]:
+    """A battle corrected: its view, its settled findings, the dice it drew and its impact."""
+    view, settled = _corrected(ctx, judged)
+    return view, settled, list(ctx.dice.from_source), impact(setup_of(ctx), ctx.as_rolled, view)
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,

@@ -23,6 +23,7 @@ from application.desk.keys import key_path, keys_dir
 from application.stores import open_store
 from domain.record.events import GameEvent
 from tui.commands.store import EXIT_OK, add_store_option
+from tui.reviewed import keep_quietly
 
 
 def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = False) -> None:
@@ -148,6 +149,7 @@ def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
     app = open_store(getattr(args, "store", None))
     try:
         yield app
+        keep_quietly(app, args.game)  # the stored review follows the new events
     finally:
         app.close()
 

@@ -18,14 +18,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from domain.battle.model import BattleSetup, RetreatCondition, Side
 from domain.errors import InvalidNotationError, MinisterError
 from domain.notation.special_orders import parse_special_orders
-from domain.odds.exact import STANDARD_PERCENTILES, Measure, Odds, odds
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
+
+if TYPE_CHECKING:  # numpy and the solvers load only when odds are asked for
+    from domain.odds.exact import Measure, Odds
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -66,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     except MinisterError as error:
         print(f"minister odds: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from domain.odds.exact import odds
+
     result = odds(setup, rounds=args.rounds)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
@@ -190,6 +195,8 @@ def render(result: Odds, setup: BattleSetup) -> str:
         start = result.attacker if side is Side.ATTACKER else result.defender.combatants()
         value = sum(unit.profile.cost * n for unit, n in start)
         lines.append(f"  {side.value:<9} {text}  (IPC {result.expected_value(side):.1f} of {value})")
+    from domain.odds.exact import STANDARD_PERCENTILES
+
     heads = " / ".join(f"{q}%" for q in STANDARD_PERCENTILES)
     measures: tuple[tuple[Measure, str], ...] = (("ipc", "Surviving IPC value"), ("units", "Surviving units"))
     for measure, title in measures:

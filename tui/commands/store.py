@@ -95,6 +95,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     replay = load_replay(args.file)  # the whole file is read and checked before the store is
     with _store(args) as app:
         result = import_replay(app, replay, if_new=args.if_new)
+        if result.outcome is Outcome.IMPORTED:
+            from tui.reviewed import keep_quietly
+
+            keep_quietly(app, result.game_id)  # opening the game will not have to review it
     if result.outcome is Outcome.IMPORTED:
         print(f"imported {result.game_id}: {result.events} events, head {result.head}")
     else:
@@ -125,10 +129,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """``minister games``: id, edition, events, last event time and title of each stored game."""
+    from application.adapters.archive import list_games_at_once
     from application.stores import list_games
 
     with _store(args) as app:
-        games = list_games(app)
+        games = list_games_at_once(app)  # one query, for a big archive
+        if games is None:
+            games = list_games(app)
     if getattr(args, "json", False):
         import json
 

@@ -1,0 +1,142 @@
+"""What an earlier review of the same game worked out, reused while its inputs are unchanged.
+
+A new report, ruling or dice event changes little of a game: the battle it names, the decisions
+it settles, and what those change downstream (later battles on the same board through the
+corrected result, the dice the verifiable source gives later corrections, the finding numbers).
+:func:`domain.review.game_review.review` given a :class:`ReviewMemo` asks it for each battle's
+expensive parts — reading the record, the as-rolled analysis, the rolling audit, the correction
+and its impact — under a key made of *every* input of that part; a part whose key is unchanged
+is reused, any other is computed afresh. A battle without any finding is reused whole (most
+battles of a game): reports and rulings cannot touch it. The bookkeeping of the others
+(decisions, finding numbers, flows, void turns) always runs, so an incremental review is the
+full review by construction; ``tests/unit/test_review_memo.py`` checks it on random event
+sequences (and fails if a new input of the review is not in a key).
+
+A memo belongs to one game's history (its events only grow); keys name records by their place
+in that history (turn, territory, declaration and last record numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from domain.record.game import BattleRecord, Game
+    from domain.record.recorded_battle import RecordedBattle
+    from domain.review.declaration_errors import TurnAudit
+    from domain.review.rolling_errors import BattleAudit
+    from domain.review.views import BattleView
+
+_T = TypeVar("_T")
+
+
+def record_key(record: BattleRecord) -> tuple[str, str, int, int]:
+    """A battle record within one game's history: the same key is the same record."""
+    return (record.turn, record.territory, record.declared_seq, record.last_seq)
+
+
+def audit_key(game: Game) -> tuple[int, int]:
+    """The events the turn audit reads: all but reports, rulings and dice for corrections.
+
+    The audit (declarations, map, order of battles, tech) never reads those; so within one
+    history, the number of other events filed names the audit's whole input.
+    """
+    desk = len(game.reports) + len(game.rulings) + sum(
+        len(b.supplied) + len(b.draws) for records in (game.battles, game.withdrawn) for b in records)
+    return (game.seq - desk, len(game.battles))
+
+
+class ReviewMemo:
+    """Per-battle parts of a game's review, keyed by their inputs (both histories share it)."""
+
+    def __init__(self) -> None:
+        self.turn_audits: dict[tuple[str, tuple[int, int]], TurnAudit] = {}
+        self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
+        self.audits: dict[tuple[Any, ...], BattleAudit] = {}
+        self.corrections: dict[tuple[Any, ...], Any] = {}
+        #: Battles without findings, whole: (view, flow) by every input of the battle's review.
+        self.quiet_battles: dict[tuple[Any, ...], tuple[BattleView, Any]] = {}
+        #: How many parts were computed and how many reused (for benchmarks and tests).
+        self.computed = 0
+        self.reused = 0
+        self._used: set[tuple[int, Any]] = set()
+
+    def stamp(self, game: Game) -> tuple[int, int]:
+        """What names the turn audit's input (:func:`audit_key`)."""
+        return audit_key(game)
+
+    def quiet(self, key: tuple[Any, ...]) -> tuple[BattleView, Any] | None:
+        """A battle reviewed whole before under the same inputs, found without any finding.
+
+        ``key``: the history, the record, the turn audit's stamp and the corrected result
+        flowing into its territory. Reports and rulings are not in it:
+        they only decide findings, and such a battle has none (its findings come from the
+        record, the turn audit and the forces, all in the key).
+        """
+        self._used.add((id(self.quiet_battles), key))
+        found = self.quiet_battles.get(key)
+        if found is not None:
+            self.reused += 1
+        return found
+
+    def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
+        """Remember a battle reviewed without any finding (see :meth:`quiet`)."""
+        self.quiet_battles[key] = battle
+
+    def turn_audit(self, game: Game, edition: str, make: Callable[[], TurnAudit]) -> TurnAudit:
+        """The game's turn audit, made again only when an event it reads was added."""
+        return self._get(self.turn_audits, (edition, audit_key(game)), make, keep_one=True)
+
+    def read(self, record: BattleRecord,
+             make: Callable[[], tuple[RecordedBattle, BattleView]]) -> tuple[RecordedBattle, BattleView]:
+        """The record read into rounds and analysed as rolled."""
+        return self._get(self.reads, record_key(record), make)
+
+    def audit(self, key: tuple[Any, ...], make: Callable[[], BattleAudit]) -> BattleAudit:
+        """A rolling audit (``key``: the record's key, the edition and both forces)."""
+        return self._get(self.audits, key, make)
+
+    def correction(self, key: tuple[Any, ...], make: Callable[[], _T]) -> _T:
+        """A battle's correction and its impact (``key``: every input of the correction)."""
+        return self._get(self.corrections, key, make)
+
+    def prune(self) -> None:
+        """Forget the parts no review used since the last prune (superseded by newer events)."""
+        for table in (self.reads, self.audits, self.corrections, self.quiet_battles):
+            for key in [key for key in table if (id(table), key) not in self._used]:
+                del table[key]
+        self._used.clear()
+
+    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T], *,
+             keep_one: bool = False) -> _T:
+        self._used.add((id(table), key))
+        found: _T | None = table.get(key)
+        if found is not None:
+            self.reused += 1
+            return found
+        self.computed += 1
+        found = make()
+        if keep_one:
+            table.clear()
+        table[key] = found
+        return found
+
+
+class NoMemo(ReviewMemo):
+    """Every part computed afresh (a review without a memo)."""
+
+    def stamp(self, game: Game) -> tuple[int, int]:
+        """Not needed: nothing is reused."""
+        return (0, 0)
+
+    def quiet(self, key: tuple[Any, ...]) -> tuple[BattleView, Any] | None:
+        """Never anything."""
+        return None
+
+    def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
+        """Nothing kept."""
+
+    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T], *,
+             keep_one: bool = False) -> _T:
+        return make()

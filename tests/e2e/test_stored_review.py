@@ -1,0 +1,94 @@
+"""The commands on a stored game read its stored review: the same reports as a fresh review of
+the replay file, kept fresh by the commands that record events."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import msgspec
+import pytest
+from freezegun import freeze_time
+
+from application.adapters.review_store import load
+from application.stores import open_store
+from domain.review.game_review import review
+from tests.e2e.test_ministry import GAME
+from tests.integration.store_helpers import generated_text
+from tui.cli import main
+from tui.loading import FileSource
+from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind
+
+
+def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
+    assert main(["import", str(path), "--store", spec]) == 0
+    return spec, path
+
+
+def _fresh(spec: str, game_id: str, kind: str) -> bool:
+    app = open_store(spec)
+    try:
+        return load(app, game_id, kind) is not None
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("flags", [["--json"], [], ["--json", "--as-rolled"], ["--as-rolled"]])
+def test_replay_of_a_stored_game_is_the_replay_of_its_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]) -> None:
+    spec, path = _import(tmp_path, generated_text(300, 4))
+    assert _fresh(spec, "generated-300-4", report_kind(json="--json" in flags,
+                                                       as_rolled="--as-rolled" in flags))
+    capsys.readouterr()
+    assert main(["replay", str(path), *flags]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["replay", "generated-300-4", "--store", spec, *flags]) == 0
+    assert capsys.readouterr().out == from_file
+
+
+def test_a_report_recorded_refreshes_the_stored_review(tmp_path: Path) -> None:
+    spec, _ = _import(tmp_path, GAME)
+    with freeze_time("2008-03-01T11:00:00Z"):
+        assert main(["report", "desk", "--by", "USSR", "--text", "ARM missing", "--store", spec]) == 0
+    assert _fresh(spec, "desk", VIEW_CORRECTED) and _fresh(spec, "desk", VIEW_AS_ROLLED)
+
+
+def test_the_timeline_source_reads_the_stored_views(tmp_path: Path) -> None:
+    spec, _ = _import(tmp_path, generated_text(200, 3))
+    app = open_store(spec)
+    game = app.game("generated-200-3")
+    app.close()
+    source = FileSource("generated-200-3", store=spec)
+    corrected = source.corrected(lambda stage, fraction: None)
+    rolled = source.as_rolled(lambda stage, fraction: None)
+    assert msgspec.msgpack.encode(corrected) == msgspec.msgpack.encode(review(game))
+    assert msgspec.msgpack.encode(rolled) == msgspec.msgpack.encode(review(game, as_rolled=True))
+
+
+def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Path) -> None:
+    from projections.timeline import OPENING_BATTLES, Timeline
+    from tui.app import MinisterApp
+
+    spec, _ = _import(tmp_path, generated_text(1200, 2))
+    store = open_store(spec)
+    game = store.game("generated-1200-2")
+    store.close()
+    corrected, rolled = review(game), review(game, as_rolled=True)
+    assert len(corrected.battles) > OPENING_BATTLES  # else there is no opening part to paint first
+    app = MinisterApp(FileSource("generated-1200-2", store=spec))
+    shown: list[int] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            timeline = app.current_timeline
+            assert timeline is not None
+            shown.append(len(timeline))
+
+    asyncio.run(main())
+    assert app.corrected is not None and len(app.corrected.battles) == len(corrected.battles)
+    assert shown == [len(Timeline(corrected, rolled))]

@@ -1,0 +1,141 @@
+"""A stored game's review and reports, kept in the store so opening a game does not review it.
+
+What the commands and the timeline show of a stored game is made once, when its events are
+recorded (``minister import``, ``report``, ``rule``, ``roll``), and kept in the store as products
+(:mod:`application.adapters.review_store`): both reviewed histories, the opening part the timeline
+paints first, and the JSON and text reports, as corrected and as rolled. Reading one back is a
+row and a msgspec decode; when a product is missing or stale (newer events, a new engine), the
+game is reviewed afresh and its products stored again.
+
+This lives in ``tui/`` because it is the one layer that sees both the store (application) and
+the reports (projections).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from application.adapters.review_store import Head, head_of, load, save
+from application.timetravel import no_gc
+from domain.review.views import GameView
+
+if TYPE_CHECKING:
+    from application.app import MinisterApplication
+    from domain.record.game import Game
+
+_VIEW = msgspec.msgpack.Decoder(GameView)
+_ENCODER = msgspec.msgpack.Encoder()
+#: The products kept per game (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
+VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING = "view:corrected", "view:as_rolled", "view:opening"
+
+
+def is_stored(ref: str) -> bool:
+    """Whether a game reference names a stored game (else a replay file, as ``open_game`` reads it)."""
+    from pathlib import Path
+
+    return not (Path(ref).suffix == ".toml" or Path(ref).exists())
+
+
+def report_kind(*, json: bool, as_rolled: bool) -> str:
+    """The product name of a report: ``json`` or ``text``, ``:as_rolled`` for the record."""
+    return ("json" if json else "text") + (":as_rolled" if as_rolled else "")
+
+
+def products(game: Game) -> dict[str, bytes]:
+    """Every product of a game: its two reviews, the opening part, and the four reports."""
+    from domain.review.game_review import review
+    from domain.review.memo import ReviewMemo
+    from projections.report import report_json, report_text
+    from projections.timeline import opening_part
+
+    made: dict[str, bytes] = {}
+    memo = ReviewMemo()  # the record as rolled reuses what the corrected review read and audited
+    with no_gc():
+        for as_rolled in (False, True):
+            view = review(game, as_rolled=as_rolled, memo=memo)
+            made[VIEW_AS_ROLLED if as_rolled else VIEW_CORRECTED] = _ENCODER.encode(view)
+            made[report_kind(json=True, as_rolled=as_rolled)] = report_json(view)
+            made[report_kind(json=False, as_rolled=as_rolled)] = report_text(view).encode()
+            if not as_rolled:
+                made[VIEW_OPENING] = _ENCODER.encode(opening_part(view))
+    return made
+
+
+def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, dict[str, bytes]]:
+    """A stored game's products made from its current events, and the head they cover."""
+    head = head_of(app, game_id)
+    if head is None:
+        app.game(game_id)  # raises UnknownGameError, naming the game
+        raise AssertionError("unreachable")
+    return head, products(app.game(game_id, version=head.version))
+
+
+def keep(app: MinisterApplication, game_id: str) -> dict[str, bytes]:
+    """Review a stored game at its current events and store its products; returns them."""
+    head, made = _review_now(app, game_id)
+    save(app, game_id, head, made)
+    return made
+
+
+def keep_quietly(app: MinisterApplication, game_id: str) -> None:
+    """:func:`keep` after recording events: the events are stored whatever happens here, so a
+    failure is a warning (the review is made on the game's next opening instead)."""
+    import warnings
+
+    try:
+        keep(app, game_id)
+    except Exception as error:  # derived data: never fail the command that stored the events
+        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
+
+
+def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes:
+    """A product of a stored game: from the store when fresh, else made (and stored) now."""
+    import warnings
+
+    found = load(app, game_id, kind, head)
+    if found is not None:
+        return found
+    covered, made = _review_now(app, game_id)
+    try:
+        save(app, game_id, covered, made)
+    except Exception as error:  # a read-only store, say: show the review all the same
+        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
+    return made[kind]
+
+
+def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECTED,
+                head: Head | None = None) -> GameView:
+    """A reviewed history of a stored game (``kind``: one of the ``VIEW_*`` products)."""
+    data = product(app, game_id, kind, head)
+    with no_gc():
+        return _VIEW.decode(data)
+
+
+def stored_report(store: str | None, game_id: str, *, json: bool, as_rolled: bool) -> bytes:
+    """The report ``minister replay GAME`` prints, from the store when fresh."""
+    from application.stores import open_store
+
+    app = open_store(store)
+    try:
+        return product(app, game_id, report_kind(json=json, as_rolled=as_rolled))
+    finally:
+        app.close()
+
+
+class StoredGame:
+    """One stored game's reviews as the timeline reads them: both of the same events."""
+
+    def __init__(self, game_id: str, store: str | None) -> None:
+        from application.stores import open_store
+
+        self.game_id = game_id
+        self.app = open_store(store)
+        self.head = head_of(self.app, game_id)
+        if self.head is None:
+            self.app.game(game_id)  # raises UnknownGameError, naming the game
+
+    def view(self, kind: str) -> GameView:
+        """One of the ``VIEW_*`` products, as of the events there were when opened."""
+        return stored_view(self.app, self.game_id, kind, self.head)
