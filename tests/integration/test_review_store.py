@@ -9,9 +9,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.archive import list_games_at_once
 from application.adapters.review_store import REVIEW_VERSION, Head, engine_stamp, forget, head_of, load, save
 from application.app import MinisterApplication
-from application.adapters.archive import list_games_at_once
 from application.stores import list_games, open_store
 from domain.record.events import ReportFiled
 from domain.review.game_review import review
