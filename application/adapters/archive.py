@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from application.adapters.eventstore import store_kind
 from application.mapper import MsgspecMapper, decode_event
 from application.stores import StoredGame
 from application.timetravel import event_time
@@ -30,7 +31,8 @@ def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | Non
     if not isinstance(mapper, MsgspecMapper) or mapper.cipher or mapper.compressor:
         return None
     recorder: Any = app.recorder
-    module = type(recorder).__module__
+    # minister's own recorders (application.adapters.eventstore) subclass eventsourcing's.
+    module = store_kind(recorder)
     if module == "eventsourcing.sqlite":
         table = recorder.events_table_name
         statement = (f"SELECT s.topic, s.state, ({_LAST.format(col='topic', table=table)}), "

@@ -30,8 +30,14 @@ from eventsourcing.postgres import (
     PostgresAggregateRecorder,
     PostgresApplicationRecorder,
     PostgresFactory,
+    PostgresRecorder,
 )
-from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
+    SQLiteFactory,
+    SQLiteRecorder,
+)
 
 from application.mapper import MsgspecMapper, decode_event, encode_event
 from domain.errors import MinisterError
@@ -512,3 +518,13 @@ def prune_snapshots(app: Application[UUID], originator_id: UUID, before: int) ->
                                    "originator_version < %s").format(
                 sql.Identifier(recorder.datastore.schema),
                 sql.Identifier(recorder.events_table_name)), (originator_id, before))
+
+
+def store_kind(recorder: object) -> str:
+    """"eventsourcing.sqlite" or "eventsourcing.postgres" for recorders of those stores (the
+    event store's own subclasses included), else the recorder's module."""
+    if isinstance(recorder, SQLiteRecorder):
+        return "eventsourcing.sqlite"
+    if isinstance(recorder, PostgresRecorder):
+        return "eventsourcing.postgres"
+    return type(recorder).__module__

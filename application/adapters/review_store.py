@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from application.adapters.eventstore import read_events
+from application.adapters.eventstore import read_events, store_kind
 from domain.record.events import game_uuid
 
 if TYPE_CHECKING:
@@ -250,7 +250,8 @@ def _table(app: Application[UUID]) -> _Table:
     recorder: Any = app.recorder
     table: _Table | None = getattr(recorder, "_minister_reviews", None)
     if table is None:
-        module = type(recorder).__module__
+        # minister's own recorders (application.adapters.eventstore) subclass eventsourcing's.
+        module = store_kind(recorder)
         if module == "eventsourcing.sqlite":
             table = _SQLiteTable(recorder)
         elif module == "eventsourcing.postgres":
