@@ -14,9 +14,11 @@ from msgspec.structs import replace as with_fields
 
 from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
+from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import analyse_as_rolled, orders_of
+from domain.review.board_review import board_knows, on_board, outcomes_of
 from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
 from domain.review.decisions import Decision, decide
 from domain.review.declaration_errors import TurnAudit, audit_declarations
@@ -42,9 +44,32 @@ class _Judged:
 
 
 def review(game: Game, *, as_rolled: bool = False) -> GameView:
-    """Analyse every declared battle of the game, in declaration order."""
+    """Analyse every declared battle of the game, in declaration order.
+
+    The board moves on with the battles' results: first as rolled; as corrected, when a
+    correction changes the board, every battle is reviewed again on the corrected board (a
+    corrected result flows into every later check; rules matrix, Consequences).
+    """
     policy = edition(game.edition)
-    turn_audit = audit_declarations(game, policy)
+    rolled = [analyse_as_rolled(record) for record in game.battles]
+    rolled_walk = walk_board(game, outcomes_of(rolled))
+    view = _review(game, policy, rolled, rolled_walk, rolled_walk, as_rolled=as_rolled)
+    walk = rolled_walk
+    for _ in range(3):  # a correction changes the board, which may change another battle
+        if as_rolled:
+            break
+        again = walk_board(game, outcomes_of(view.battles), rolled=rolled_walk)
+        if again.before == walk.before and again.final == walk.final:
+            break
+        walk = again
+        view = _review(game, policy, rolled, walk, rolled_walk, as_rolled=as_rolled)
+    return view
+
+
+def _review(game: Game, policy: Edition, rolled_views: list[BattleView], walk: BoardWalk,
+            rolled_walk: BoardWalk, *, as_rolled: bool) -> GameView:
+    """One review of every battle on the board ``walk`` gives."""
+    turn_audit = audit_declarations(game, policy, walk=walk, rolled_walk=rolled_walk)
     source = None
     if game.dice_seed is not None:
         drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
@@ -60,11 +85,14 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         findings.append(_finding(judged, policy, turn, None))
     used: dict[tuple[str, str], Force] = {}
     flows: dict[str, Flow] = {}
-    for record in game.battles:
+    for index, filed in enumerate(game.battles):
+        known = board_knows(filed, walk)
+        record = on_board(filed, walk)
+        # The record as rolled reads the map only for defenders neither declared nor typed.
+        rolled = rolled_views[index] if record.position == filed.position else analyse_as_rolled(record)
         recorded = read_record(record)
-        rolled = analyse_as_rolled(record)
         attackers, defenders = correct_forces(record, recorded, turn_audit)
-        if not as_rolled and record.territory in flows:
+        if not as_rolled and record.territory in flows and not known:
             defenders = flows[record.territory].defenders_for(record, defenders)
         audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
         issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,

@@ -1,0 +1,47 @@
+"""The board the review checks declarations against: walked with the battles' results.
+
+The board depends on how battles ended, and how a battle ended depends on the review (as rolled
+or as corrected). :func:`outcomes_of` turns reviewed battles into the results the walk
+(:func:`domain.record.board_state.walk_board`) applies; :func:`on_board` gives a battle the
+board its declaration was made on, so every check of declared units and defenders reads the
+board as moved on by the record, not only the last ``position``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from domain.battle.model import Outcome
+from domain.record.board_state import BoardWalk
+from domain.record.entries import BattleRecord
+from domain.review.views import BattleView
+
+
+def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
+    """Battle key -> the result that stands (None: void, not fought, or unfinished)."""
+    return {f"{view.turn} / {view.battle}": (None if view.status in ("void", "not_fought") else view.result)
+            for view in views}
+
+
+def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
+    """The battle with the board its declaration was made on, where the walk knows it."""
+    state = walk.at_declaration(record) if walk is not None else None
+    if state is None:
+        return record
+    power = record.attacker_power
+    available = {move.origin: state.of(move.origin, power) for move in record.moves
+                 if move.origin in state.known}
+    if record.territory not in state.known:
+        return replace(record, available=available) if available != record.available else record
+    position = state.holders(record.territory)
+    if position == record.position and available == record.available and record.defenders_known:
+        return record
+    return replace(record, position=position, available=available, defenders_known=True)
+
+
+def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
+    """Whether the walk knows what stood in the battle's territory when it was declared."""
+    state = walk.at_declaration(record) if walk is not None else None
+    return state is not None and record.territory in state.known
