@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from application import board_records
 from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
@@ -533,6 +534,7 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "tech": RecordKind(TechRecord, _Builder.tech),
     "noncombat": RecordKind(NonCombatRecord, _Builder.noncombat),
 }
+_HANDLERS.update(board_records.HANDLERS)  # the board's records (extensions), read apart
 
 
 def _at(record: Any, source: str, line: int | None) -> datetime:

@@ -21,6 +21,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
+from application import board_records
 from application.app import MinisterApplication
 from application.integrity import SCHEME, chain_events, head_of
 from application.mapper import encode_event
@@ -176,6 +177,7 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     ReportFiled: "report", RulingIssued: "ruling", DiceSupplied: "dice", DiceDrawn: "drawn",
     TechRolled: "tech", NonCombatRecorded: "noncombat",
 }
+RECORD_TYPES.update(board_records.RECORD_TYPES)
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
 DERIVED = frozenset({"territory", "battles", "parsed"})
 _BASE = frozenset(GameEvent.__struct_fields__)

@@ -153,6 +153,8 @@ class BoardWalk:
     from_setup: bool
     #: (position record, territory, power) -> the units a position replaced.
     adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
+    #: The board the bid was placed on (None: no bid recorded).
+    bid_before: BoardState | None = None
 
     def at_declaration(self, record: BattleRecord) -> BoardState | None:
         """The board a battle's declaration was made on."""
@@ -233,12 +235,13 @@ class _Walker:
         #: replaced them; ``rolled`` is the walk as rolled, when this one is as corrected.
         self.adopted: dict[tuple[int, str, str], Force] = {}
         self.rolled: BoardWalk | None = None
+        self.bid_before: BoardState | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.state, self.before, self.discrepancies, self.counts, self.changes,
-                         self.round_ends, self.from_setup, self.adopted)
+                         self.round_ends, self.from_setup, self.adopted, self.bid_before)
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:
@@ -365,6 +368,7 @@ class _Walker:
             self.state.pending[power] = left.minus_available(entry.units)
 
     def bid(self, note: BoardNote) -> None:
+        self.bid_before = self.state.copy()
         for entry in note.holdings:
             self._add(note.seq, entry.territory, entry.power, entry.units)
         for entry in note.removed:

@@ -16,6 +16,7 @@ from domain.battle.model import Side
 from domain.record.board_state import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
 from domain.review.board_review import on_board
+from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.editions import Edition
@@ -57,6 +58,8 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     flagged = _map_updates(game, edition, found)
     if walk is not None:
         _board_checks(walk, rolled_walk or walk, edition, flagged, found)
+        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board)
+                       if edition.defines(issue.kind)]
     for entry in game.declarations:
         if not entry.effective and edition.defines("declaration_after_dice"):
             found.turn.append((entry.turn, Issue(
