@@ -487,7 +487,7 @@ class _Walker:
             to = resolve(record.retreat[1]).territory.name
         except ValueError:
             return
-        units = (outcome.attacker_left + outcome.attacker_retreated).where(lambda u: not u.is_air)
+        units = (outcome.attacker_retreated or outcome.attacker_left).where(lambda u: not u.is_air)
         self._add(record.last_seq, to, record.attacker_power, units)
 
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:

@@ -131,7 +131,8 @@ def _forfeits(game: Game) -> list[tuple[str, Issue]]:
 def _finish(note: BoardNote, ended: datetime | None, game: Game) -> list[tuple[str, Issue]]:
     """2008 Game Completion (the victor posts; the loser after 7 days) and Annulments (by mutual
     agreement)."""
-    turn = next(reversed(game.turns), "USSR 1")
+    noted = [n.turn for n in game.board_log if n.turn and n.seq < note.seq]
+    turn = noted[-1] if noted else next(reversed(game.turns), "USSR 1")
     if note.result == "annulled":
         if note.by.lower() in MUTUAL:
             return [(turn, Issue("annulled", "the game is annulled by mutual agreement: not a draw, no "
