@@ -24,9 +24,11 @@ Everything here is a pure function of a Game's records and the battle results, s
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -91,24 +93,14 @@ class CountCheck:
     ipcs: int
 
 
-@dataclass(frozen=True)
-class Change:
-    """One territory changed by a record: its holder and units before and after."""
-
-    seq: int
-    territory: str
-    before: tuple[str | None, Mapping[str, Force]]
-    after: tuple[str | None, Mapping[str, Force]]
-
-
 @dataclass
 class BoardState:
-    """The board at one moment: units, control, and which territories the record lets us know."""
+    """The live board while walking: units, control, and which territories the record lets us know."""
 
     units: Units
     control: dict[str, str]
     known: set[str]
-    #: IPCs each power has to spend (start, income, bid; purchases spend them).
+    #: IPCs each power has to spend (start, bid).
     treasury: dict[str, int] = field(default_factory=dict)
     #: Units bought and not yet placed, per power.
     pending: dict[str, Force] = field(default_factory=dict)
@@ -121,44 +113,109 @@ class BoardState:
         """One power's units in a territory."""
         return self.units.get(territory, {}).get(power, EMPTY)
 
-    def count(self, power: str, board: Board) -> tuple[int, int]:
+
+#: One entry of a territory's history: (record number, every power's units, holder).
+Entry = tuple[int, dict[str, Force], str | None]
+
+
+class BoardAt:
+    """The board as it stood before record ``seq`` (read-only; read from the walk's history)."""
+
+    def __init__(self, walk: BoardWalk, seq: int) -> None:
+        self.walk, self.seq = walk, seq
+
+    def _entry(self, territory: str) -> Entry | None:
+        entries = self.walk.history.get(territory)
+        if not entries:
+            return None
+        index = bisect_left(entries, self.seq, key=_SEQ) - 1
+        return entries[index] if index >= 0 else None
+
+    def knows(self, territory: str) -> bool:
+        """Whether the record lets us know what stood in the territory then."""
+        since = self.walk.known_since.get(territory)
+        return since is not None and since < self.seq
+
+    def holders(self, territory: str) -> dict[str, Force]:
+        """Every power's units in a territory (a copy)."""
+        entry = self._entry(territory)
+        return dict(entry[1]) if entry is not None else {}
+
+    def of(self, territory: str, power: str) -> Force:
+        """One power's units in a territory."""
+        entry = self._entry(territory)
+        return entry[1].get(power, EMPTY) if entry is not None else EMPTY
+
+    def control_of(self, territory: str) -> str | None:
+        """Who held a land territory (its original owner until the record says otherwise)."""
+        entry = self._entry(territory)
+        if entry is not None:
+            return entry[2]
+        owner = self.walk.board.territory(territory).owner
+        return None if owner == NEUTRAL or self.walk.board.territory(territory).sea else owner
+
+    def known_units(self) -> dict[str, dict[str, Force]]:
+        """Every known territory's units."""
+        return {t: self.holders(t) for t in self.walk.history if self.knows(t)}
+
+    def count(self, power: str) -> tuple[int, int]:
         """(territories, IPCs) the power controls: Post Combat Orders' count."""
-        held = [name for name, holder in self.control.items() if holder == power]
-        return len(held), sum(board.territory(name).ipc for name in held)
+        held = [t for t in self.walk.board.land if self.control_of(t.name) == power]
+        return len(held), sum(t.ipc for t in held)
 
-    def side_ipcs(self, powers: Iterable[str], board: Board) -> int:
+    def side_ipcs(self, powers: Iterable[str]) -> int:
         """The IPC value of every territory the powers control (Magic 84's Axis count)."""
-        return sum(self.count(power, board)[1] for power in powers)
-
-    def copy(self) -> BoardState:
-        """A snapshot that later moves do not change (forces are frozen)."""
-        return BoardState({t: dict(p) for t, p in self.units.items()}, dict(self.control),
-                          set(self.known), dict(self.treasury), dict(self.pending))
+        return sum(self.count(power)[1] for power in powers)
 
 
 @dataclass
 class BoardWalk:
-    """The board walked through a game's records."""
+    """The board walked through a game's records: each territory's history, and the checks."""
 
-    final: BoardState
-    #: The board just before each declaration (by its record number): what it is checked against.
-    before: dict[int, BoardState]
+    board: Board
+    #: territory -> (record number, units, holder) after each record that changed it (0: start).
+    history: dict[str, list[Entry]]
+    #: territory -> the record number from which the record lets us know it (0: the start).
+    known_since: dict[str, int]
     discrepancies: list[Discrepancy]
     counts: list[CountCheck]
-    #: What each record changed, in record order.
-    changes: list[Change]
-    #: (turn ended, board then) after each USA turn: Magic 84 is counted there.
-    round_ends: list[tuple[str, datetime | None, BoardState]]
+    #: (turn ended, when, record number after it) after each USA turn: Magic 84 is counted there.
+    round_ends: list[tuple[str, datetime | None, int]]
     #: Whether the start is the full Classic setup (round 1) or only what positions named.
     from_setup: bool
     #: (position record, territory, power) -> the units a position replaced.
     adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
-    #: The board the bid was placed on (None: no bid recorded).
-    bid_before: BoardState | None = None
+    #: The record number of the bid (None: no bid recorded).
+    bid_seq: int | None = None
 
-    def at_declaration(self, record: BattleRecord) -> BoardState | None:
+    def before(self, seq: int) -> BoardAt:
+        """The board just before record ``seq``."""
+        return BoardAt(self, seq)
+
+    @property
+    def final(self) -> BoardAt:
+        """The board after every record."""
+        return BoardAt(self, 1 << 62)
+
+    def at_declaration(self, record: BattleRecord) -> BoardAt:
         """The board a battle's declaration was made on."""
-        return self.before.get(record.declared_seq)
+        return BoardAt(self, record.declared_seq)
+
+    def changed_by(self, seq: int) -> list[str]:
+        """The territories record ``seq`` changed."""
+        found = []
+        for territory, entries in self.history.items():
+            index = bisect_left(entries, seq, key=_SEQ)
+            if index < len(entries) and entries[index][0] == seq:
+                found.append(territory)
+        return found
+
+    def same_board(self, other: BoardWalk) -> bool:
+        """Whether two walks give the same board at every record."""
+        return self.history == other.history and self.known_since == other.known_since
+
+
+_SEQ = itemgetter(0)
 
 
 # -- the walk -------------------------------------------------------------------------------------
@@ -218,11 +275,14 @@ class _Walker:
                  outcomes: Mapping[str, Outcome | None], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
         self.from_setup = from_setup
-        self.before: dict[int, BoardState] = {}
         self.discrepancies: list[Discrepancy] = []
         self.counts: list[CountCheck] = []
-        self.changes: list[Change] = []
-        self.round_ends: list[tuple[str, datetime | None, BoardState]] = []
+        self.round_ends: list[tuple[str, datetime | None, int]] = []
+        self.history: dict[str, list[Entry]] = {}
+        self.known_since: dict[str, int] = dict.fromkeys(state.known, 0)
+        for territory, here in state.units.items():
+            self.history[territory] = [(0, dict(here), state.control.get(territory))]
+        self.seq = 0  # the record being walked
         self.started = False  # a turn has begun: later positions are checkpoints
         self.turn: str | None = None
         self.turn_at: datetime | None = None
@@ -235,13 +295,13 @@ class _Walker:
         #: replaced them; ``rolled`` is the walk as rolled, when this one is as corrected.
         self.adopted: dict[tuple[int, str, str], Force] = {}
         self.rolled: BoardWalk | None = None
-        self.bid_before: BoardState | None = None
+        self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
 
     def result(self) -> BoardWalk:
-        return BoardWalk(self.state, self.before, self.discrepancies, self.counts, self.changes,
-                         self.round_ends, self.from_setup, self.adopted, self.bid_before)
+        return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
+                         self.round_ends, self.from_setup, self.adopted, self.bid_seq)
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:
@@ -253,7 +313,7 @@ class _Walker:
     def end_turn(self, next_turn: str | None, at: datetime | None) -> None:
         del next_turn
         if self.turn is not None and self.turn.startswith("USA "):
-            self.round_ends.append((self.turn, self.turn_at or at, self.state.copy()))
+            self.round_ends.append((self.turn, self.turn_at or at, self.seq))
 
     def run(self, step: _Step) -> None:
         kind, item = step
@@ -264,7 +324,6 @@ class _Walker:
             assert isinstance(item, BattleRecord)
             self.enter_turn(item.turn, item.declared_at)
             self.started = True
-            self.before.setdefault(item.declared_seq, self.state.copy())
             self.declare(item)
         elif kind == "resolve":
             assert isinstance(item, BattleRecord)
@@ -275,12 +334,25 @@ class _Walker:
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
         here = self.state.units.setdefault(territory, {})
-        before = (self.state.control.get(territory), dict(here))
         if units:
             here[power] = units
         else:
             here.pop(power, None)
-        self.changes.append(Change(seq, territory, before, (self.state.control.get(territory), dict(here))))
+        self._log(seq, territory)
+
+    def _log(self, seq: int, territory: str) -> None:
+        """Note the territory as it is after record ``seq`` (one entry per record)."""
+        entry = (seq, dict(self.state.units.get(territory, {})), self.state.control.get(territory))
+        entries = self.history.setdefault(territory, [])
+        if entries and entries[-1][0] == seq:
+            entries[-1] = entry
+        else:
+            entries.append(entry)
+
+    def _know(self, seq: int, territory: str) -> None:
+        if territory not in self.state.known:
+            self.state.known.add(territory)
+            self.known_since[territory] = seq
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units and territory in self.state.known:
@@ -293,10 +365,8 @@ class _Walker:
     def _control(self, seq: int, territory: str, power: str) -> None:
         if self.board.territory(territory).sea or self.state.control.get(territory) == power:
             return
-        here = dict(self.state.units.get(territory, {}))
-        before = (self.state.control.get(territory), here)
         self.state.control[territory] = power
-        self.changes.append(Change(seq, territory, before, (power, here)))
+        self._log(seq, territory)
 
     # -- records ----------------------------------------------------------------------------------
     def note(self, note: BoardNote) -> None:
@@ -332,7 +402,7 @@ class _Walker:
             if written_on is not None and written_on != have and entry.territory in self.state.known:
                 units = have.minus_available(written_on.minus_available(units)) + \
                     units.minus_available(written_on)
-            self.state.known.add(entry.territory)
+            self._know(note.seq, entry.territory)
             self._set(note.seq, entry.territory, entry.power, units)
             if entry.units and not self.board.territory(entry.territory).sea:
                 holder = self.state.control.get(entry.territory)
@@ -344,7 +414,7 @@ class _Walker:
             territory = entry.territory
             if territory not in self.state.known:
                 # Nothing the record moved is known there: the checkpoint tells us.
-                self.state.known.add(territory)
+                self._know(note.seq, territory)
                 self._set(note.seq, territory, entry.power, entry.units)
                 continue
             have = self.state.of(territory, entry.power)
@@ -356,7 +426,8 @@ class _Walker:
         self.updated = self.listed = True
         self.checkpoint(note, note.holdings, "map_update")
         if note.count is not None and self.from_setup:
-            territories, ipcs = self.state.count(note.count.power, self.board)
+            held = [t for t, holder in self.state.control.items() if holder == note.count.power]
+            territories, ipcs = len(held), sum(self.board.territory(t).ipc for t in held)
             self.counts.append(CountCheck(note.seq, note.at, note.turn, note.count, territories, ipcs))
 
     def placement(self, note: BoardNote) -> None:
@@ -368,7 +439,7 @@ class _Walker:
             self.state.pending[power] = left.minus_available(entry.units)
 
     def bid(self, note: BoardNote) -> None:
-        self.bid_before = self.state.copy()
+        self.bid_seq = note.seq
         for entry in note.holdings:
             self._add(note.seq, entry.territory, entry.power, entry.units)
         for entry in note.removed:
@@ -446,7 +517,7 @@ class _Walker:
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
-        self.state.known.add(territory)
+        self._know(seq, territory)
         stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
         captured = EMPTY
         for enemy, units in enemies.items():

@@ -27,13 +27,13 @@ def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
 
 def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
     """The battle with the board its declaration was made on, where the walk knows it."""
-    state = walk.at_declaration(record) if walk is not None else None
-    if state is None:
+    if walk is None:
         return record
+    state = walk.at_declaration(record)
     power = record.attacker_power
     available = {move.origin: state.of(move.origin, power) for move in record.moves
-                 if move.origin in state.known}
-    if record.territory not in state.known:
+                 if state.knows(move.origin)}
+    if not state.knows(record.territory):
         return replace(record, available=available) if available != record.available else record
     position = state.holders(record.territory)
     if position == record.position and available == record.available and record.defenders_known:
@@ -43,5 +43,4 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
 
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     """Whether the walk knows what stood in the battle's territory when it was declared."""
-    state = walk.at_declaration(record) if walk is not None else None
-    return state is not None and record.territory in state.known
+    return walk is not None and walk.at_declaration(record).knows(record.territory)

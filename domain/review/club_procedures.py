@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from itertools import pairwise
 
-from domain.record.board_state import BoardNote, BoardState, BoardWalk
+from domain.record.board_state import BoardAt, BoardNote, BoardWalk
 from domain.record.entries import allied
 from domain.record.game import Game
 from domain.review.rolling_errors import Issue
@@ -34,8 +34,8 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) ->
     board = board or Board.classic()
     found: list[tuple[str, Issue]] = []
     for note in game.board_log:
-        if note.kind == "bid" and walk.bid_before is not None:
-            found += [("USSR 1", issue) for issue in _bid(note, walk.bid_before, board)]
+        if note.kind == "bid":
+            found += [("USSR 1", issue) for issue in _bid(note, walk.before(note.seq), board)]
     ended = _magic_84(walk, board, found)
     found += _forfeits(game)
     for note in game.board_log:
@@ -45,7 +45,7 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) ->
 
 
 # -- bids -----------------------------------------------------------------------------------------
-def _bid(note: BoardNote, state: BoardState, board: Board) -> list[Issue]:
+def _bid(note: BoardNote, state: BoardAt, board: Board) -> list[Issue]:
     """2008 Bidding: where bid units may go, and negative bids not mixed with additions."""
     found = [Issue("bid_illegal", f"{entry.units} for {entry.power} in {entry.territory}: {why} "
                    "(2008 Bidding)", at=note.at)
@@ -58,7 +58,7 @@ def _bid(note: BoardNote, state: BoardState, board: Board) -> list[Issue]:
     return found
 
 
-def _misplaced(power: str, territory: str, units: Force, state: BoardState, board: Board) -> str:
+def _misplaced(power: str, territory: str, units: Force, state: BoardAt, board: Board) -> str:
     """Why a bid placement is illegal ("" when it is legal)."""
     if power not in AXIS:
         return "bids give units to the Axis powers only"
@@ -66,7 +66,7 @@ def _misplaced(power: str, territory: str, units: Force, state: BoardState, boar
     if not place.sea:
         if any(u.is_sea for u in units.types):
             return "naval units are placed in sea zones"
-        holder = state.control.get(territory)
+        holder = state.control_of(territory)
         if holder != power:
             return f"land units go in a territory {power} controls ({territory} is {holder or 'neutral'}'s)"
         return ""
@@ -74,7 +74,7 @@ def _misplaced(power: str, territory: str, units: Force, state: BoardState, boar
         return "fighters cannot be placed on existing or bid carriers"
     if any(u.is_land for u in units.types):
         return "land units go in a territory, not a sea zone"
-    if not any(state.control.get(t.name) == power for t in board.neighbours(territory) if not t.sea):
+    if not any(state.control_of(t.name) == power for t in board.neighbours(territory) if not t.sea):
         return f"the sea zone is not next to a territory {power} controls"
     if any(force and not allied(owner, power) for owner, force in state.holders(territory).items()):
         return "Allied units occupy the sea zone"
@@ -87,8 +87,8 @@ def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> 
     Returns when the game ended by it (None: it did not)."""
     if not walk.from_setup:
         return None  # a record that starts mid-game does not know every territory's holder
-    for turn, at, state in walk.round_ends:
-        axis = state.side_ipcs(sorted(AXIS), board)
+    for turn, at, seq in walk.round_ends:
+        axis = walk.before(seq + 1).side_ipcs(sorted(AXIS))
         if axis >= MAGIC_84:
             found.append((turn, Issue("magic_84", f"after {turn} the Axis IPC count is {axis} "
                                       f"(at least {MAGIC_84}): the game is over, won by the Axis "

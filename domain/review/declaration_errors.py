@@ -248,7 +248,7 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
               territory: str) -> dict[str, Force] | None:
     """Every power's units in a territory when the battle was declared (None: not known)."""
     state = walk.at_declaration(record) if walk is not None else None
-    if state is not None and territory in state.known:
+    if state is not None and state.knows(territory):
         return state.holders(territory)
     return game.holdings.get(territory)
 
@@ -305,8 +305,7 @@ def _where_defenders_are(game: Game, record: BattleRecord, declared: Force,
     """The one place where the enemy holds exactly the declared defenders, if there is one."""
     places = []
     state = walk.at_declaration(record) if walk is not None else None
-    holdings = game.holdings if state is None else {
-        t: owners for t, owners in state.units.items() if t in state.known}
+    holdings = game.holdings if state is None else state.known_units()
     for territory, owners in holdings.items():
         enemy = EMPTY
         for owner, units in owners.items():

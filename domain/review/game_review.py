@@ -51,22 +51,26 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     corrected result flows into every later check; rules matrix, Consequences).
     """
     policy = edition(game.edition)
-    rolled = [analyse_as_rolled(record) for record in game.battles]
-    rolled_walk = walk_board(game, outcomes_of(rolled))
-    view = _review(game, policy, rolled, rolled_walk, rolled_walk, as_rolled=as_rolled)
+    # Each battle's record read once (kept: the loop below reads it again, in another order).
+    read = [(read_record(record), analyse_as_rolled(record)) for record in game.battles]
+    outcomes = outcomes_of(rolled for _, rolled in read)
+    rolled_walk = walk_board(game, outcomes)
+    view = _review(game, policy, read, rolled_walk, rolled_walk, as_rolled=as_rolled)
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
-        if as_rolled:
+        corrected = outcomes_of(view.battles)
+        if as_rolled or corrected == outcomes:
             break
-        again = walk_board(game, outcomes_of(view.battles), rolled=rolled_walk)
-        if again.before == walk.before and again.final == walk.final:
+        again = walk_board(game, corrected, rolled=rolled_walk)
+        outcomes = corrected
+        if again.same_board(walk):
             break
         walk = again
-        view = _review(game, policy, rolled, walk, rolled_walk, as_rolled=as_rolled)
+        view = _review(game, policy, read, walk, rolled_walk, as_rolled=as_rolled)
     return view
 
 
-def _review(game: Game, policy: Edition, rolled_views: list[BattleView], walk: BoardWalk,
+def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
             rolled_walk: BoardWalk, *, as_rolled: bool) -> GameView:
     """One review of every battle on the board ``walk`` gives."""
     turn_audit = audit_declarations(game, policy, walk=walk, rolled_walk=rolled_walk)
@@ -88,9 +92,11 @@ def _review(game: Game, policy: Edition, rolled_views: list[BattleView], walk: B
     for index, filed in enumerate(game.battles):
         known = board_knows(filed, walk)
         record = on_board(filed, walk)
+        recorded, rolled = read[index]
         # The record as rolled reads the map only for defenders neither declared nor typed.
-        rolled = rolled_views[index] if record.position == filed.position else analyse_as_rolled(record)
-        recorded = read_record(record)
+        if record.declared_defenders is None and record.position != filed.position \
+                and recorded.typed_defenders is None:
+            rolled = analyse_as_rolled(record)
         attackers, defenders = correct_forces(record, recorded, turn_audit)
         if not as_rolled and record.territory in flows and not known:
             defenders = flows[record.territory].defenders_for(record, defenders)
