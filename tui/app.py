@@ -30,6 +30,7 @@ from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
+from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
 #: Jumps the ``jump`` action accepts: the Timeline methods of the same name.
@@ -144,6 +145,7 @@ class MinisterApp(App[None]):
             with Vertical(id="left"):
                 yield TimelineView(id="timeline")
                 yield LuckPanel(id="luck")
+                yield TerritoryPanel(id="territories")
             with Vertical(id="right"):
                 with Horizontal(id="boards"):
                     yield BattleBoard(id="board")
@@ -294,6 +296,7 @@ class MinisterApp(App[None]):
         findings = timeline.findings_at(i) or timeline.findings_of(i)
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
+        self.query_one(TerritoryPanel).show(timeline, i)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:

@@ -9,6 +9,7 @@ board as moved on by the record, not only the last ``position``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 from msgspec.structs import replace
@@ -16,7 +17,8 @@ from msgspec.structs import replace
 from domain.battle.model import Outcome
 from domain.record.board_state import BoardWalk
 from domain.record.entries import BattleRecord
-from domain.review.views import BattleView
+from domain.review.views import BattleView, PlaceView
+from domain.rules.names import resolve
 
 
 def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
@@ -44,3 +46,21 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     """Whether the walk knows what stood in the battle's territory when it was declared."""
     return walk is not None and walk.at_declaration(record).knows(record.territory)
+
+
+def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
+    """The territories a battle touched, before its declaration and after its last record."""
+    roles: dict[str, list[str]] = {record.territory: ["battle"]}
+    for move in record.moves:
+        for name, role in ((move.origin, "origin"), (move.transport_zone, "zone"),
+                           (move.unload_zone, "zone"), (move.landing, "landing")):
+            if name and role not in roles.setdefault(name, []):
+                roles[name].append(role)
+    if record.retreat is not None:
+        with contextlib.suppress(ValueError):
+            roles.setdefault(resolve(record.retreat[1]).territory.name, []).append("retreat")
+    before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
+    return tuple(PlaceView(name, walk.board.territory(name).ipc, before.control_of(name),
+                           after.control_of(name), tuple(before.holders(name).items()),
+                           tuple(after.holders(name).items()), tuple(kinds))
+                 for name, kinds in roles.items() if after.knows(name))

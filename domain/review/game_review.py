@@ -18,7 +18,7 @@ from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import analyse_as_rolled, orders_of
-from domain.review.board_review import board_knows, on_board, outcomes_of
+from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
 from domain.review.decisions import Decision, decide
 from domain.review.declaration_errors import TurnAudit, audit_declarations
@@ -127,6 +127,7 @@ def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, Battle
                 flows[record.territory] = flow
             view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
                                impact=impact(setup_of(ctx), rolled, view))
+        view = with_fields(view, board=places(record, walk))
         for judged in judged_list:
             if judged.decision.voids_turn and judged.decision.apply:
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
