@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from application.replayfile import load_replay
 from domain.review.game_review import review
+from projections.timeline import Span
 from tests.conftest import REPLAYS
 from tui.widgets.territories import move_map, territory_lines
 
 
-def _plain(rows: list[list[tuple[str, str]]]) -> list[str]:
+def _plain(rows: list[list[Span]]) -> list[str]:
     return ["".join(text for text, _ in row) for row in rows]
 
 
