@@ -8,11 +8,12 @@ file, the line and what was expected.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
-from domain.errors import ReplayError
+import msgspec
+
+from application.replayschema import MAX_ITEMS, Count, Record, Text
 from domain.record.board_intake import bid_facts, map_facts, placed
 from domain.record.events import (
     BidRecorded,
@@ -30,69 +31,87 @@ if TYPE_CHECKING:
 #: The results a ``finish`` may post (2008 Game Completion; Forfeits and Annulments).
 RESULTS = ("Axis", "Allies", "annulled")
 
-
-def _strings(builder: _Builder, index: int, record: Mapping[str, Any], key: str, expected: str,
-             *, required: bool = True) -> tuple[str, ...]:
-    value = record.get(key)
-    if value is None and not required:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ReplayError(f"expected {key} = [{expected}, ...]", source=builder.source,
-                          line=builder.lines.key_line(index, key) if key in record
-                          else builder.lines.event_line(index))
-    return tuple(value)
+Lines = Annotated[list[str], msgspec.Meta(max_length=MAX_ITEMS)]
 
 
-def purchase(builder: _Builder, index: int, record: Mapping[str, Any], at: datetime,
-             line: int | None) -> None:
+class PurchaseRecord(Record, kw_only=True):
     """``type = "purchase"``: ``turn``, ``units`` ("3 INF, 1 ARM"), optional ``ipcs``."""
-    units = builder._field(index, record, "units")
-    builder.add(PurchaseRecorded, at, line, turn=builder._turn(index, record), units=units,
-                ipcs=builder._int(index, record, "ipcs", required=False), parsed=Force.parse(units))
+
+    turn: Text
+    units: Text
+    ipcs: Count | None = None
 
 
-def placement(builder: _Builder, index: int, record: Mapping[str, Any], at: datetime,
-              line: int | None) -> None:
+class PlacementRecord(Record, kw_only=True):
     """``type = "placement"``: ``turn``, ``place`` (["Germany 3 INF", "Baltic SZ 1 TRN"])."""
-    where = _strings(builder, index, record, "place", '"Territory units"')
-    builder.add(PlacementRecorded, at, line, turn=builder._turn(index, record), place=where,
-                parsed=tuple(placed(entry) for entry in where))
+
+    turn: Text
+    place: Lines
 
 
-def map_update(builder: _Builder, index: int, record: Mapping[str, Any], at: datetime,
-               line: int | None) -> None:
+class MapUpdateRecord(Record, kw_only=True):
     """``type = "map_update"``: ``turn``, ``units`` (as a position), ``count`` ("UK 30/$32")."""
-    units = _strings(builder, index, record, "units", '"Power Territory: force"', required=False)
-    count = record.get("count", "")
-    if not isinstance(count, str):
-        raise ReplayError('expected count = "Power territories/$IPCs" such as "UK 30/$32"',
-                          source=builder.source, line=builder.lines.key_line(index, "count"))
-    builder.add(MapUpdateRecorded, at, line, turn=builder._turn(index, record), units=units,
-                count=count, parsed=map_facts(units, count))
+
+    turn: Text
+    units: Lines = msgspec.field(default_factory=list)
+    count: str = ""
 
 
-def bid(builder: _Builder, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
-    """``type = "bid"``: optional ``total``, ``units`` / ``remove`` ("Germany Ukraine: 3 INF"),
-    ``ipcs`` (["Japan 1"])."""
-    units = _strings(builder, index, record, "units", '"Power Territory: force"', required=False)
-    remove = _strings(builder, index, record, "remove", '"Power Territory: force"', required=False)
-    ipcs = _strings(builder, index, record, "ipcs", '"Power IPCs"', required=False)
-    builder.add(BidRecorded, at, line, total=builder._int(index, record, "total", required=False),
-                units=units, remove=remove, ipcs=ipcs, parsed=bid_facts(units, remove, ipcs))
+class BidRecord(Record, kw_only=True):
+    """``type = "bid"``: ``total``, ``units`` / ``remove`` ("Germany Ukraine: 3 INF"), ``ipcs``."""
+
+    total: Count | None = None
+    units: Lines = msgspec.field(default_factory=list)
+    remove: Lines = msgspec.field(default_factory=list)
+    ipcs: Lines = msgspec.field(default_factory=list)
 
 
-def finish(builder: _Builder, index: int, record: Mapping[str, Any], at: datetime, line: int | None) -> None:
+class FinishRecord(Record, kw_only=True):
     """``type = "finish"``: ``result`` ("Axis", "Allies", "annulled"), ``by``, optional ``text``."""
-    result = builder._field(index, record, "result")
-    if result not in RESULTS:
-        raise ReplayError(f"expected result = one of {', '.join(RESULTS)}, found {result!r}",
-                          source=builder.source, line=builder.lines.key_line(index, "result"))
-    builder.add(GameFinished, at, line, result=result, by=builder._field(index, record, "by"),
-                text=str(record.get("text", "")))
+
+    result: Text
+    by: Text
+    text: str = ""
 
 
-HANDLERS: dict[str, Callable[[_Builder, int, Mapping[str, Any], datetime, int | None], None]] = {
-    "purchase": purchase, "placement": placement, "map_update": map_update, "bid": bid, "finish": finish,
+def purchase(builder: _Builder, index: int, record: PurchaseRecord, line: int | None) -> None:
+    """The units bought in a turn (placed later)."""
+    builder.add(PurchaseRecorded, record.at, line, turn=builder._turn(index, record.turn),
+                units=record.units, ipcs=record.ipcs, parsed=Force.parse(record.units))
+
+
+def placement(builder: _Builder, index: int, record: PlacementRecord, line: int | None) -> None:
+    """Where new units were placed."""
+    builder.add(PlacementRecorded, record.at, line, turn=builder._turn(index, record.turn),
+                place=tuple(record.place), parsed=tuple(placed(entry) for entry in record.place))
+
+
+def map_update(builder: _Builder, index: int, record: MapUpdateRecord, line: int | None) -> None:
+    """A map update and its territory/IPC count (a checkpoint)."""
+    units = tuple(record.units)
+    builder.add(MapUpdateRecorded, record.at, line, turn=builder._turn(index, record.turn), units=units,
+                count=record.count, parsed=map_facts(units, record.count))
+
+
+def bid(builder: _Builder, index: int, record: BidRecord, line: int | None) -> None:
+    """The winning bid, placed before the first USSR turn."""
+    units, remove, ipcs = tuple(record.units), tuple(record.remove), tuple(record.ipcs)
+    builder.add(BidRecorded, record.at, line, total=record.total, units=units, remove=remove, ipcs=ipcs,
+                parsed=bid_facts(units, remove, ipcs))
+
+
+def finish(builder: _Builder, index: int, record: FinishRecord, line: int | None) -> None:
+    """A finish or an annulment as posted."""
+    if record.result not in RESULTS:
+        raise builder.error(f"expected result = one of {', '.join(RESULTS)}, found {record.result!r}",
+                            index, "result")
+    builder.add(GameFinished, record.at, line, result=record.result, by=record.by, text=record.text)
+
+
+#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.replayfile.RECORD_KINDS`.
+KINDS: dict[str, tuple[type[Record], Callable[[_Builder, int, Any, int | None], None]]] = {
+    "purchase": (PurchaseRecord, purchase), "placement": (PlacementRecord, placement),
+    "map_update": (MapUpdateRecord, map_update), "bid": (BidRecord, bid), "finish": (FinishRecord, finish),
 }
 
 #: The record type each board event is written as (for ``minister export``).

@@ -534,7 +534,9 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "tech": RecordKind(TechRecord, _Builder.tech),
     "noncombat": RecordKind(NonCombatRecord, _Builder.noncombat),
 }
-_HANDLERS.update(board_records.HANDLERS)  # the board's records (extensions), read apart
+# The board's records (extensions, docs/format-extensions.md), read in their own module.
+RECORD_KINDS.update({name: RecordKind(schema, build)
+                     for name, (schema, build) in board_records.KINDS.items()})
 
 
 def _at(record: Any, source: str, line: int | None) -> datetime:
