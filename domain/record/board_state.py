@@ -179,7 +179,8 @@ class BoardWalk:
     known_since: dict[str, int]
     discrepancies: list[Discrepancy]
     counts: list[CountCheck]
-    #: (turn ended, when, record number after it) after each USA turn: Magic 84 is counted there.
+    #: (turn ended, when, the record number the board is read before) after each USA turn:
+    #: Magic 84 is counted there.
     round_ends: list[tuple[str, datetime | None, int]]
     #: Whether the start is the full Classic setup (round 1) or only what positions named.
     from_setup: bool
@@ -228,9 +229,11 @@ def walk_board(game: Game, outcomes: Mapping[str, Outcome | None], board: Board 
     state = _start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
-    for _seq, _order, step in _steps(game):
+    for seq, _order, step in _steps(game):
+        walker.seq = seq
         walker.run(step)
     if walker.updated:
+        walker.seq += 1  # the board after every record
         walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
     return walker.result()
 
@@ -282,7 +285,7 @@ class _Walker:
         self.known_since: dict[str, int] = dict.fromkeys(state.known, 0)
         for territory, here in state.units.items():
             self.history[territory] = [(0, dict(here), state.control.get(territory))]
-        self.seq = 0  # the record being walked
+        self.seq = 0  # the record being walked (the board before it ends a turn)
         self.started = False  # a turn has begun: later positions are checkpoints
         self.turn: str | None = None
         self.turn_at: datetime | None = None

@@ -88,7 +88,7 @@ def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> 
     if not walk.from_setup:
         return None  # a record that starts mid-game does not know every territory's holder
     for turn, at, seq in walk.round_ends:
-        axis = walk.before(seq + 1).side_ipcs(sorted(AXIS))
+        axis = walk.before(seq).side_ipcs(sorted(AXIS))
         if axis >= MAGIC_84:
             found.append((turn, Issue("magic_84", f"after {turn} the Axis IPC count is {axis} "
                                       f"(at least {MAGIC_84}): the game is over, won by the Axis "
