@@ -23,7 +23,7 @@ POWER_NAMES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany": "G
 
 _HOLDING = re.compile(r"^\s*(\S+)\s+(.+?)\s*:\s*(.*)$")
 _PLACED = re.compile(r"^\s*(?P<where>[^\d]+?)\s+(?P<units>\d.*?)\s*$")
-_COUNT = re.compile(r"^\s*(?P<power>[A-Za-z]+)\s+(?P<territories>\d+)\s*/\s*\$\s*(?P<ipcs>\d+)\s*$")
+_COUNT = re.compile(r"^\s*(?P<power>[A-Za-z]+)\s+(?P<territories>\d+)\s*/\s*\$?\s*(?P<ipcs>\d+)\s*$")
 _IPCS = re.compile(r"^\s*(?P<power>[A-Za-z]+)\s+(?P<ipcs>[+-]?\d+)\s*(?:IPCs?)?\s*$", re.IGNORECASE)
 
 

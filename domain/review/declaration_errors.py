@@ -114,10 +114,22 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
     if edition.defines("map_count_wrong"):
         for check in walk.counts:
             stated = check.stated
-            if (stated.territories, stated.ipcs) != (check.territories, check.ipcs):
+            if (stated.territories, stated.ipcs) == (check.territories, check.ipcs):
+                continue
+            board = f"{stated.power} {check.territories}/${check.ipcs}"
+            if _transposed(stated.territories, check.territories) and _transposed(stated.ipcs, check.ipcs):
+                # 2008 Section VI: digits typed in the wrong order, the intent clear: a typo.
                 found.turn.append((check.turn, Issue(
-                    "map_count_wrong", f"count '{stated.written}', the board gives {stated.power} "
-                    f"{check.territories}/${check.ipcs}", at=check.at)))
+                    "typo", f"count '{stated.written}' read as {board} (digits transposed)",
+                    at=check.at, effective=False)))
+                continue
+            found.turn.append((check.turn, Issue(
+                "map_count_wrong", f"count '{stated.written}', the board gives {board}", at=check.at)))
+
+
+def _transposed(written: int, meant: int) -> bool:
+    """Whether a number is another with its digits in another order (or the same number)."""
+    return sorted(str(written)) == sorted(str(meant))
 
 
 #: MB 2nd edition: each weapons-development die costs 5 IPCs.

@@ -142,3 +142,26 @@ def test_map_updates_are_checkpoints_not_overwrites() -> None:
     walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
     # USSR 2's map update forgot 3 INF: the board keeps them (the moves take precedence).
     assert walk.final.of("Karelia S.S.R.", "USSR") == F("3 INF, 2 ARM, 1 FTR, AA, IC")
+
+
+COUNT = """
+format = "minister-replay/1"
+[game]
+id = "count"
+edition = "iaapa-2008"
+[[event]]
+type = "map_update"
+at = 2008-10-01T09:35:00Z
+turn = "USSR 1"
+count = "{count}"
+"""
+
+
+@pytest.mark.parametrize(("count", "kinds"), [
+    ("USSR 8/$24", []), ("USSR 8/24", []), ("USSR 8/$26", ["map_count_wrong"]),
+    ("USSR 8/$42", ["typo"]), ("USSR 9/$24", ["map_count_wrong"]),
+])
+def test_a_count_is_checked_against_the_board_and_a_transposition_is_a_typo(count: str,
+                                                                             kinds: list[str]) -> None:
+    game = parse_replay(COUNT.replace("{count}", count)).game
+    assert [f.kind for f in review(game).findings] == kinds
