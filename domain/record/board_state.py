@@ -35,10 +35,12 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from domain.battle.model import Outcome, Winner
+from domain.notation.special_orders import parse_special_orders
 from domain.record.entries import BattleRecord, allied
 from domain.record.events import Holding, MapCount, Move, Placed
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
+from domain.rules.names import resolve
 from domain.rules.units import UnitType
 
 if TYPE_CHECKING:
@@ -496,7 +498,7 @@ class _Walker:
 
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
-        seq, territory = record.last_seq, record.territory
+        territory = record.territory
         enemies = {p: u for p, u in self.state.units.get(territory, {}).items()
                    if not allied(p, record.attacker_power)}
         if outcome is None or outcome.winner is None:
@@ -512,8 +514,8 @@ class _Walker:
             self._defended(record, outcome, enemies)
             if outcome.retreated and record.retreat is not None:
                 self._retreat(record, outcome)
+        self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
-        del seq
 
     def _back_home(self, record: BattleRecord) -> None:
         for move in record.moves:
@@ -556,15 +558,27 @@ class _Walker:
         return owner if allied(holder, owner) else power
 
     def _defended(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
-        left = outcome.defender_left + outcome.defender_withdrew
+        zone = _withdrawal_zone(record) if outcome.defender_withdrew else None
+        # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
+        left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
             keep = Force.of({u: min(n, left[u]) for u, n in units.combatants().items})
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       units.where(lambda u: not u.is_combatant) + keep)
 
+    def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
+        """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
+        zone = _withdrawal_zone(record) if outcome.defender_withdrew else None
+        withdrew = outcome.defender_withdrew
+        for enemy, units in enemies.items():
+            if zone is None or not withdrew:
+                return
+            gone = Force.of({u: min(n, withdrew[u]) for u, n in units.items if u.is_sub})
+            withdrew = withdrew.minus_available(gone)
+            self._add(record.last_seq, zone, enemy, gone)
+
     def _retreat(self, record: BattleRecord, outcome: Outcome) -> None:
-        from domain.rules.names import resolve
         assert record.retreat is not None
         try:
             to = resolve(record.retreat[1]).territory.name
@@ -587,3 +601,16 @@ class _Walker:
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
                 self.unlanded.setdefault((power, record.territory), []).append((where, lift))
+
+
+def _withdrawal_zone(record: BattleRecord) -> str | None:
+    """Where the defender's special orders withdraw his subs (the last such order), if anywhere."""
+    for entry in reversed(record.orders):
+        if entry.side != "defender":
+            continue
+        try:
+            zone = parse_special_orders(entry.text).withdraw_to
+            return resolve(zone).territory.name if zone else None
+        except ValueError:
+            return None
+    return None

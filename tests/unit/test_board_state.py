@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from application.replayfile import load_replay, parse_replay
+from domain.battle.model import Outcome, Winner
 from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import Game, project_game
 from domain.review.board_review import outcomes_of
@@ -165,3 +166,39 @@ def test_a_count_is_checked_against_the_board_and_a_transposition_is_a_typo(coun
                                                                              kinds: list[str]) -> None:
     game = parse_replay(COUNT.replace("{count}", count)).game
     assert [f.kind for f in review(game).findings] == kinds
+
+
+SUBS = """
+format = "minister-replay/1"
+[game]
+id = "subs"
+edition = "iaapa-2008"
+[[event]]
+type = "position"
+at = 2008-10-01T08:00:00Z
+units = ["Germany Baltic SZ: 2 SUB", "UK North Sea: 1 BB", "Germany Karelia SZ: "]
+[[event]]
+type = "declaration"
+at = 2008-10-01T09:00:00Z
+turn = "UK 2"
+text = '''
+Attack #1 - Baltic SZ (2 SUB)
+North Sea 1 BB
+'''
+[[event]]
+type = "orders"
+at = 2008-10-01T09:01:00Z
+turn = "UK 2"
+battle = "Baltic SZ"
+side = "defender"
+text = "withdraw subs after round 1 to Karelia SZ"
+"""
+
+
+def test_withdrawn_subs_go_where_the_defender_said() -> None:
+    """2008 Rules Clarifications, Sub Withdrawal (the result given: 1 SUB lost, 1 withdrew)."""
+    game = parse_replay(SUBS).game
+    withdrew = Outcome(Winner.ATTACKER, F("1 BB"), Force(), defender_withdrew=F("1 SUB"))
+    board = walk_board(game, {"UK 2 / Baltic Sea Zone": withdrew}).final
+    assert board.holders("Baltic Sea Zone") == {"UK": F("1 BB")}
+    assert board.holders("Karelia Sea Zone") == {"Germany": F("1 SUB")}
