@@ -191,6 +191,8 @@ class BoardWalk:
     adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
     #: The record number of the bid (None: no bid recorded).
     bid_seq: int | None = None
+    #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
+    boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
 
     def before(self, seq: int) -> BoardAt:
         """The board just before record ``seq``."""

@@ -31,6 +31,16 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
     """The battle with the board its declaration was made on, where the walk knows it."""
     if walk is None:
         return record
+    # The audit and the review both ask, battle by battle: answer each once per walk.
+    known = walk.boarded.get(id(record))
+    if known is not None and known[0] is record:
+        return known[1]
+    moved = _on_board(record, walk)
+    walk.boarded[id(record)] = (record, moved)
+    return moved
+
+
+def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
     state = walk.at_declaration(record)
     power = record.attacker_power
     available = {move.origin: state.of(move.origin, power) for move in record.moves
