@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 Units = dict[str, dict[str, Force]]
 
 
-class BoardNote(msgspec.Struct, frozen=True):
+class BoardNote(msgspec.Struct, frozen=True, gc=False):
     """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
 
     seq: int

@@ -8,6 +8,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as with_fields
@@ -51,8 +52,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     corrected result flows into every later check; rules matrix, Consequences).
     """
     policy = edition(game.edition)
-    # Each battle's record read once (kept: the loop below reads it again, in another order).
-    read = [(read_record(record), analyse_as_rolled(record)) for record in game.battles]
+    read = _read_all(game)
     outcomes = outcomes_of(rolled for _, rolled in read)
     rolled_walk = walk_board(game, outcomes)
     view = _review(game, policy, read, rolled_walk, rolled_walk, as_rolled=as_rolled)
@@ -68,6 +68,20 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         walk = again
         view = _review(game, policy, read, walk, rolled_walk, as_rolled=as_rolled)
     return view
+
+
+def _read_all(game: Game) -> list[tuple[RecordedBattle, BattleView]]:
+    """Each battle's record read and analysed as rolled, once (the board needs every result
+    before the first declaration is checked; the review below reads them again)."""
+    # Reading makes many small objects and no reference cycles: the cycle collector would only
+    # walk a big game's live objects again and again meanwhile.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [(read_record(record), analyse_as_rolled(record)) for record in game.battles]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
@@ -109,7 +123,8 @@ def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, Battle
             fid = f"F{number}"
             judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
         if as_rolled:
-            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
+            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
+                               board=places(record, walk))
         else:
             dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
             if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
@@ -126,8 +141,7 @@ def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, Battle
             if flow is not None:
                 flows[record.territory] = flow
             view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
-                               impact=impact(setup_of(ctx), rolled, view))
-        view = with_fields(view, board=places(record, walk))
+                               impact=impact(setup_of(ctx), rolled, view), board=places(record, walk))
         for judged in judged_list:
             if judged.decision.voids_turn and judged.decision.apply:
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
