@@ -18,14 +18,23 @@ from domain.battle.model import Side, Winner
 from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
-from domain.review.as_rolled import analyse_as_rolled, orders_of
+from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
-from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
-from domain.review.decisions import Decision, decide
+from domain.review.correction_dice import CorrectionDice
+from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
+from domain.review.decisions import ELECTIONS, Decision, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
-from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
+from domain.review.views import (
+    Awaiting,
+    BattleView,
+    DrawnDice,
+    Finding,
+    FindingStatus,
+    GameView,
+    VoidedDice,
+)
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import UnitType
@@ -52,10 +61,10 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     corrected result flows into every later check; rules matrix, Consequences).
     """
     policy = edition(game.edition)
-    read = _read_all(game)
+    read = _read_all(game, policy)
     outcomes = outcomes_of(rolled for _, rolled in read)
     rolled_walk = walk_board(game, outcomes)
-    view = _review(game, policy, read, rolled_walk, rolled_walk, as_rolled=as_rolled)
+    view = _review_on(_Review(game, as_rolled, read, rolled_walk, rolled_walk))
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
         corrected = outcomes_of(view.battles)
@@ -66,92 +75,115 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
         if again.same_board(walk):
             break
         walk = again
-        view = _review(game, policy, read, walk, rolled_walk, as_rolled=as_rolled)
+        view = _review_on(_Review(game, as_rolled, read, walk, rolled_walk))
     return view
 
 
-def _read_all(game: Game) -> list[tuple[RecordedBattle, BattleView]]:
+def _read_all(game: Game, policy: Edition) -> list[tuple[RecordedBattle, BattleView]]:
     """Each battle's record read and analysed as rolled, once (the board needs every result
-    before the first declaration is checked; the review below reads them again)."""
+    before the first declaration is checked; the review reads them again, battle by battle)."""
     # Reading makes many small objects and no reference cycles: the cycle collector would only
     # walk a big game's live objects again and again meanwhile.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return [(read_record(record), analyse_as_rolled(record)) for record in game.battles]
+        readings = readings_of(policy)
+        return [(read_record(record), analyse_as_rolled(record, readings)) for record in game.battles]
     finally:
         if paused:
             gc.enable()
 
 
-def _review(game: Game, policy: Edition, read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
-            rolled_walk: BoardWalk, *, as_rolled: bool) -> GameView:
-    """One review of every battle on the board ``walk`` gives."""
-    turn_audit = audit_declarations(game, policy, walk=walk, rolled_walk=rolled_walk)
-    source = None
-    if game.dice_seed is not None:
-        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
-        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
+def _review_on(state: _Review) -> GameView:
+    """One review of every battle, on the board the state's walk gives."""
+    game, as_rolled = state.game, state.as_rolled
     findings: list[Finding] = []
+    for turn, issue in state.turn_audit.turn:
+        fid = state.next_id()
+        judged = _Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
+        findings.append(_finding(judged, state.policy, turn, None))
     battles: list[BattleView] = []
-    number = 0
     voided_turns: dict[str, list[str]] = {}
-    from_source: list[DrawnDice] = []
-    for turn, issue in turn_audit.turn:
-        number += 1
-        judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
-        findings.append(_finding(judged, policy, turn, None))
-    used: dict[tuple[str, str], Force] = {}
-    flows: dict[str, Flow] = {}
-    for index, filed in enumerate(game.battles):
-        known = board_knows(filed, walk)
-        record = on_board(filed, walk)
-        recorded, rolled = read[index]
-        # The record as rolled reads the map only for defenders neither declared nor typed.
-        if record.declared_defenders is None and record.position != filed.position \
-                and recorded.typed_defenders is None:
-            rolled = analyse_as_rolled(record)
-        attackers, defenders = correct_forces(record, recorded, turn_audit)
-        if not as_rolled and record.territory in flows and not known:
-            defenders = flows[record.territory].defenders_for(record, defenders)
-        audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
-        issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
-                              *_game_number(game, record, recorded)) if policy.defines(i.kind)]
-        judged_list = []
-        for issue in sorted(issues, key=_order):
-            number += 1
-            fid = f"F{number}"
-            judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
-        if as_rolled:
-            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                               board=places(record, walk))
-        else:
-            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
-            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
-                   for j in judged_list):
-                # A void battle re-rolled: "the correct number and type of units" (2008 Section
-                # II), never more than were declared ("He may not add additional attacking units").
-                attackers = corrected_attackers(record, used)
-            ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
-                          orders_of(record), dice)
-            view, judged_list = _corrected(ctx, judged_list)
-            from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
-                         for seq, purpose, faces in dice.from_source)
-            flow = Flow.of(record, rolled, view)
-            if flow is not None:
-                flows[record.territory] = flow
-            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
-                               impact=impact(setup_of(ctx), rolled, view), board=places(record, walk))
+    for index, record in enumerate(game.battles):
+        view, judged_list = state.battle(index, record)
         for judged in judged_list:
-            if judged.decision.voids_turn and judged.decision.apply:
+            if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
-            findings.append(_finding(judged, policy, record.turn, record))
+            findings.append(_finding(judged, state.policy, record.turn, record))
         battles.append(view)
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(from_source))
+                    drawn=tuple(state.from_source))
+
+
+class _Review:
+    """What reviewing a game carries from battle to battle: finding numbers, the dice source,
+    units already sent from each origin, and corrected results that flow into later battles."""
+
+    def __init__(self, game: Game, as_rolled: bool, read: list[tuple[RecordedBattle, BattleView]],
+                 walk: BoardWalk, rolled_walk: BoardWalk) -> None:
+        self.game = game
+        self.as_rolled = as_rolled
+        self.policy = edition(game.edition)
+        self.read, self.walk = read, walk
+        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk)
+        self.source: VerifiableDice | None = None
+        if game.dice_seed is not None:
+            drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
+            self.source = VerifiableDice(game.game_id, game.dice_seed,
+                                         start_sequence=max(drawn, default=-1) + 1)
+        self.number = 0
+        self.used: dict[tuple[str, str], Force] = {}
+        self.flows: dict[str, Flow] = {}
+        self.from_source: list[DrawnDice] = []
+
+    def next_id(self) -> str:
+        """The next finding id ("F1", "F2", ... in the order findings are made)."""
+        self.number += 1
+        return f"F{self.number}"
+
+    def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
+        """One battle (the ``index``-th): its findings judged, and its view as rolled or as
+        corrected, on the board as the record moved it on."""
+        known = board_knows(filed, self.walk)
+        record = on_board(filed, self.walk)
+        recorded, rolled = self.read[index]
+        # The record as rolled reads the map only for defenders neither declared nor typed.
+        if record.declared_defenders is None and record.position != filed.position \
+                and recorded.typed_defenders is None:
+            rolled = analyse_as_rolled(record, readings_of(self.policy))
+        attackers, defenders = correct_forces(record, recorded, self.turn_audit)
+        if not self.as_rolled and record.territory in self.flows and not known:
+            defenders = self.flows[record.territory].defenders_for(record, defenders)
+        audit = audit_rolls(record, recorded, rolled, self.policy, attackers, defenders)
+        issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
+        judged_list = []
+        for issue in sorted(issues, key=_order):
+            fid = self.next_id()
+            judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
+                                       fid))
+        if self.as_rolled:
+            return with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
+                               board=places(record, self.walk)), judged_list
+        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], self.source)
+        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll" for j in judged_list):
+            # A void battle re-rolled: "the correct number and type of units" (2008 Section
+            # II), never more than were declared ("He may not add additional attacking units").
+            attackers = corrected_attackers(record, self.used)
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                      orders_of(record), dice)
+        view, judged_list = _corrected(ctx, judged_list)
+        self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                                for seq, purpose, faces in dice.from_source)
+        flow = Flow.of(record, rolled, view)
+        if flow is not None:
+            self.flows[record.territory] = flow
+        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
+                           impact=impact(setup_of(ctx), rolled, view), board=places(record, self.walk))
+        return view, judged_list
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,
@@ -271,9 +303,25 @@ def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> 
 
 def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
     """Apply the remedies that hold and settle each finding's final status."""
+    plan = _plan(ctx, judged)
+    view, changed = correct(ctx, plan)
+    settled = _superseded([_settle(item, view, changed) for item in judged], plan)
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
+        ("awaiting", "left to", "an error in the USA"))]
+    if open_items and view.status in ("stands", "corrected"):
+        view = with_fields(view, status="awaiting")
+    awaiting = next((_awaiting(j, ctx.record) for j in settled
+                     if j.decision.status in ("open", "void") and j.decision.note.startswith("awaiting the")),
+                    None)
+    if awaiting is not None:
+        view = with_fields(view, awaiting=awaiting)
+    return view, settled
+
+
+def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
+    """What the applied remedies ask of the battle."""
     plan = Plan()
-    applied = [j for j in judged if j.decision.apply]
-    for item in applied:
+    for item in (j for j in judged if j.decision.apply):
         kind, election = item.issue.kind, item.decision.election
         if kind in DECLARATION_ERRORS:
             if election == "reroll":
@@ -288,34 +336,76 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
             start = item.issue.round or 1
             plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
         elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"):
+                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"
+                 and not _missed_ghost_ignored(item.issue, ctx.edition)):
             # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
         elif kind == "pause_skipped":
-            plan.pause_round, plan.pause_election = item.issue.round, election
+            # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
+            # units now shown" leaves the record as it is, whatever casualties the defender
+            # named since; only "either of the last two options" re-rolls what follows.
+            if election != "accept":
+                plan.pause_round, plan.pause_election = item.issue.round, election
         else:
             plan.rolling.append(item.issue)
     if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
             and not plan.refight_from_start and not plan.not_fought:
         plan.void = True
-    view, changed = correct(ctx, plan)
-    settled = []
-    for item in judged:
-        decision = item.decision
-        if decision.apply and decision.status == "corrected":
-            issue = item.issue
-            if not changed:
-                decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
-            elif (view.resume_round is not None and issue.round is not None
-                  and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
-                decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
-                                                        f"{view.resume_round}"))
-        settled.append(_Judged(item.issue, decision, item.finding_id))
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
-        ("awaiting", "left to", "an error in the USA"))]
-    if open_items and view.status in ("stands", "corrected"):
-        view = with_fields(view, status="awaiting")
-    return view, settled
+    plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
+                                  and j.decision.status in ("void", "corrected")), None)
+    return plan
+
+
+def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
+    """A 1999 ghost or left-on support shot that missed, under an edition that ignores it."""
+    return issue.kind == "bb_ghost" and not issue.hits and policy.bb_ghost_miss == "ignore"
+
+
+def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
+    """A finding's status once the remedies are applied: one that changed nothing stands."""
+    decision = item.decision
+    if decision.apply and decision.status == "corrected":
+        issue = item.issue
+        if not changed:
+            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+        elif (view.resume_round is not None and issue.round is not None
+              and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
+            decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
+                                                    f"{view.resume_round}"))
+    return _Judged(item.issue, decision, item.finding_id)
+
+
+#: Statuses a finding inside a battle voided by a declaration error no longer keeps.
+_MOOT: frozenset[FindingStatus] = frozenset({"corrected", "open", "stands"})
+
+
+def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
+    """Rolling findings of a battle a declaration error made null and void: "no portion of the
+    results may stand" (2008 Section II; 1999 Part 14, Sending Errors), so none of them is
+    corrected or open; each says which finding superseded it."""
+    cause = plan.declaration_void
+    if cause is None or not (plan.void or plan.not_fought or plan.refight_from_start):
+        return settled
+    fate = ("the battle is not fought" if plan.not_fought else
+            "the battle is re-fought from round 1" if plan.refight_from_start else
+            "the battle is null and void")
+    out = []
+    for item in settled:
+        if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
+            moot = replace(item.decision, status="superseded", apply=False,
+                           note=f"superseded by {cause}: {fate}")
+            out.append(_Judged(item.issue, moot, item.finding_id))
+        else:
+            out.append(item)
+    return out
+
+
+def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
+    """Whose election the battle waits for, and the options the rule gives."""
+    kind = "void" if item.issue.kind in DECLARATION_ERRORS else item.issue.kind
+    side = elector(item.issue.kind)
+    by = record.defender_power if side == "defender" else record.attacker_power
+    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[kind])
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
@@ -351,4 +441,10 @@ def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
     policy = edition(game.edition)
     recorded = read_record(record)
     attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
-    return audit_rolls(record, recorded, analyse_as_rolled(record), policy, attackers, defenders)
+    return audit_rolls(record, recorded, analyse_as_rolled(record, readings_of(policy)), policy, attackers,
+                       defenders)
+
+
+def readings_of(policy: Edition) -> Readings:
+    """The edition's readings the as-rolled analysis follows."""
+    return Readings(aa_order=aa_order_of(policy), subs_every_round=policy.sub_first_strike == "every_round")

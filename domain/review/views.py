@@ -15,7 +15,7 @@ from domain.rules.forces import EMPTY, Force
 
 DiceStatus = Literal["kept", "voided", "added"]
 BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
-FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed"]
+FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed", "superseded"]
 RoundOrigin = Literal["as_rolled", "rerolled"]
 
 
@@ -122,6 +122,15 @@ class PlaceView(msgspec.Struct, frozen=True):
     roles: tuple[str, ...] = ()
 
 
+class Awaiting(msgspec.Struct, frozen=True):
+    """An election the rules give a side, not made yet: whose it is and what it may be."""
+
+    finding: str
+    by: str
+    side: str
+    elections: tuple[str, ...]
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -140,6 +149,9 @@ class BattleView(msgspec.Struct, frozen=True):
     impact: Impact | None = None
     #: The territories the battle touched, on the board of this view (as rolled or corrected).
     board: tuple[PlaceView, ...] = ()
+    #: The election the battle waits for (a void battle: the attacker's; a skipped pause: the
+    #: defender's), if any.
+    awaiting: Awaiting | None = None
 
 
 class DrawnDice(msgspec.Struct, frozen=True):
