@@ -115,6 +115,8 @@ class MinisterApp(App[None]):
         _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
         _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
         _binding("q", "quit", "quit", "app.quit", "quit"),
+        _binding("m", "toggle_map", "map", "view.map", "the board around the battle: the territories "
+                 "it touched, before and after, as rolled and as corrected", show=False),
     ]
 
     CSS = """
@@ -404,6 +406,14 @@ class MinisterApp(App[None]):
         if key is not None:
             key = msgspec.structs.replace(key, as_rolled=target.as_rolled)
         self._show(target, target.locate(key) if key is not None else 0)
+
+    def action_toggle_map(self) -> None:
+        """Show or hide the board around the current battle."""
+        panel = self.query_one(TerritoryPanel)
+        panel.wanted = not panel.wanted
+        timeline = self.current_timeline
+        if timeline is not None and len(timeline):
+            panel.show(timeline, self.position, again=True)
 
     def action_toggle_diff(self) -> None:
         """Show or hide the other history's board beside this one."""

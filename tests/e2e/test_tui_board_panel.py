@@ -1,5 +1,5 @@
-"""The timeline's board panel: shown for a battle whose territories the review knows, with the
-moves drawn and the units before and after; hidden where it knows nothing."""
+"""The timeline's board panel (``m``): shown for a battle whose territories the review knows, with
+the moves drawn and the units before and after; hidden until asked for."""
 
 from __future__ import annotations
 
@@ -30,13 +30,14 @@ def _panel(app: MinisterApp, *keys: str) -> tuple[bool, str, str]:
 def test_the_board_around_a_battle_with_its_retreat() -> None:
     game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
     app = MinisterApp(ViewsSource(review(game), review(game, as_rolled=True)))
-    shown, title, text = _panel(app, "b")
+    shown, title, text = _panel(app, "m", "b")
     assert shown and title == "Board · Ukraine S.S.R. · as corrected"
     assert "Ukraine S.S.R. ──▶ Caucasus (retreat)" in text
     assert "Caucasus  $3  USSR\n  before USSR 5 INF\n  after  USSR 6 INF, 1 ARM" in text
 
 
-def test_no_panel_where_the_review_knows_no_board() -> None:
+def test_no_panel_until_asked_for_and_m_hides_it_again() -> None:
     corrected, rolled = disputed_pair()
-    shown, _, _ = _panel(MinisterApp(ViewsSource(corrected, rolled)))
-    assert not shown
+    assert not _panel(MinisterApp(ViewsSource(corrected, rolled)))[0]
+    assert _panel(MinisterApp(ViewsSource(corrected, rolled)), "m")[0]
+    assert not _panel(MinisterApp(ViewsSource(corrected, rolled)), "m", "m")[0]

@@ -84,17 +84,20 @@ class TerritoryPanel(LinesPanel):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._shown: tuple[int, int] | None = None
+        #: Whether the user asked for the panel (``m``); hidden until then, to leave the room.
+        self.wanted = False
+        self.display = False
 
-    def show(self, timeline: Timeline, index: int) -> None:
+    def show(self, timeline: Timeline, index: int, *, again: bool = False) -> None:
         """Show the board around the battle at node ``index`` (nothing changes within a battle)."""
         b = timeline.nodes[index].battle if len(timeline) else -1
         key = (id(timeline), b)
-        if key == self._shown:
+        if key == self._shown and not again:
             return
         self._shown = key
         battle = timeline.main.battles[b] if b >= 0 else None
-        # Shown only where the review knows the board around the battle (it takes no room else).
-        self.display = battle is not None and bool(battle.board)
+        # Shown when asked for, where the review knows the board around the battle.
+        self.display = self.wanted and battle is not None and bool(battle.board)
         if battle is None or not battle.board:
             self.set_content(Text())
             return
