@@ -24,11 +24,13 @@ from typing import Any, TypeVar
 import msgspec
 
 from application import board_records
+from application.desk.records import DeskRecords
 from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
     CasualtiesRecord,
+    CommitmentRecord,
     DeclarationRecord,
     DiceRecord,
     DrawnRecord,
@@ -39,11 +41,15 @@ from application.replayschema import (
     OrdersRecord,
     PositionRecord,
     Record,
+    ReportAmendmentRecord,
     ReportRecord,
     RetreatRecord,
+    RevealRecord,
     RollRecord,
+    RuledRecord,
     RulingRecord,
     TechRecord,
+    WithdrawalRecord,
     convert,
 )
 from domain.battle.dice import commitment
@@ -334,7 +340,7 @@ class RecordKind:
     build: Callable[[_Builder, int, Any, int | None], None]
 
 
-class _Builder:
+class _Builder(DeskRecords):
     """Turns [[event]] tables into events with consecutive versions."""
 
     def __init__(self, game_id: str, source: str, lines: _Lines) -> None:
@@ -553,6 +559,11 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "drawn": RecordKind(DrawnRecord, _Builder.drawn),
     "tech": RecordKind(TechRecord, _Builder.tech),
     "noncombat": RecordKind(NonCombatRecord, _Builder.noncombat),
+    "commitment": RecordKind(CommitmentRecord, _Builder.commitment),
+    "reveal": RecordKind(RevealRecord, _Builder.reveal),
+    "report_amendment": RecordKind(ReportAmendmentRecord, _Builder.report_amendment),
+    "ruled": RecordKind(RuledRecord, _Builder.ruled),
+    "withdrawal": RecordKind(WithdrawalRecord, _Builder.withdrawal),
 }
 # The board's records (extensions, docs/format-extensions.md), read in their own module.
 RECORD_KINDS.update({name: RecordKind(schema, build)

@@ -30,16 +30,21 @@ from domain.errors import MinisterError, ReplayError
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
+    DiceCommitted,
     DiceDrawn,
+    DiceRevealed,
     DiceSupplied,
+    EntryWithdrawn,
     GameEvent,
     GameStarted,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
+    ReportAmended,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
+    RulingGiven,
     RulingIssued,
     TechRolled,
 )
@@ -175,7 +180,9 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     PositionRecorded: "position", DeclarationRecorded: "declaration", OrdersRecorded: "orders",
     RollRecorded: "roll", CasualtiesChosen: "casualties", RetreatDeclared: "retreat",
     ReportFiled: "report", RulingIssued: "ruling", DiceSupplied: "dice", DiceDrawn: "drawn",
-    TechRolled: "tech", NonCombatRecorded: "noncombat",
+    TechRolled: "tech", NonCombatRecorded: "noncombat", DiceCommitted: "commitment",
+    DiceRevealed: "reveal", ReportAmended: "report_amendment", RulingGiven: "ruled",
+    EntryWithdrawn: "withdrawal",
 }
 RECORD_TYPES.update(board_records.RECORD_TYPES)
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
