@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from application import board_records
 from application.desk.records import DeskRecords
 from application.integrity import chain_events
 from application.replayschema import (
@@ -564,6 +565,9 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "ruled": RecordKind(RuledRecord, _Builder.ruled),
     "withdrawal": RecordKind(WithdrawalRecord, _Builder.withdrawal),
 }
+# The board's records (extensions, docs/format-extensions.md), read in their own module.
+RECORD_KINDS.update({name: RecordKind(schema, build)
+                     for name, (schema, build) in board_records.KINDS.items()})
 
 
 def _at(record: Any, source: str, line: int | None) -> datetime:

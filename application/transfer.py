@@ -22,6 +22,7 @@ from typing import Any
 import tomli_w
 from eventsourcing.persistence import IntegrityError
 
+from application import board_records
 from application.app import MinisterApplication
 from application.integrity import SCHEME, chain_events, head_of
 from application.mapper import encode_event
@@ -168,6 +169,7 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     DiceRevealed: "reveal", ReportAmended: "report_amendment", RulingGiven: "ruled",
     EntryWithdrawn: "withdrawal",
 }
+RECORD_TYPES.update(board_records.RECORD_TYPES)
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
 DERIVED = frozenset({"territory", "battles", "parsed"})
 _BASE = frozenset(GameEvent.__struct_fields__)

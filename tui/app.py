@@ -33,6 +33,7 @@ from tui.widgets.findings import FindingsPanel
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.styles import spans_text
+from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
 #: Jumps the ``jump`` action accepts: the Timeline methods of the same name.
@@ -114,6 +115,8 @@ class MinisterApp(App[None]):
         _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
         _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
         _binding("q", "quit", "quit", "app.quit", "quit"),
+        _binding("m", "toggle_map", "map", "view.map", "the board around the battle: the territories "
+                 "it touched, before and after, as rolled and as corrected", show=False),
     ]
 
     CSS = """
@@ -184,6 +187,7 @@ class MinisterApp(App[None]):
                 # The whole label of the current point, when the timeline crops it.
                 yield Static(id="detail")
                 yield LuckPanel(id="luck")
+                yield TerritoryPanel(id="territories")
             with Vertical(id="right"):
                 with Horizontal(id="boards"):
                     yield BattleBoard(id="board")
@@ -365,6 +369,7 @@ class MinisterApp(App[None]):
         findings = timeline.findings_at(i) or timeline.findings_of(i)
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
+        self.query_one(TerritoryPanel).show(timeline, i)
         self._show_detail()
 
     def _show_detail(self) -> None:
@@ -417,6 +422,14 @@ class MinisterApp(App[None]):
         if key is not None:
             key = msgspec.structs.replace(key, as_rolled=target.as_rolled)
         self._show(target, target.locate(key) if key is not None else 0)
+
+    def action_toggle_map(self) -> None:
+        """Show or hide the board around the current battle."""
+        panel = self.query_one(TerritoryPanel)
+        panel.wanted = not panel.wanted
+        timeline = self.current_timeline
+        if timeline is not None and len(timeline):
+            panel.show(timeline, self.position, again=True)
 
     def action_toggle_diff(self) -> None:
         """Show or hide the other history's board beside this one."""

@@ -289,11 +289,101 @@ class EntryWithdrawn(GameEvent, frozen=True, kw_only=True):
     text: str = ""
 
 
+# -- the board moving on (extensions of format 1: docs/format-extensions.md) -----------------
+class Placed(msgspec.Struct, frozen=True):
+    """Units put on the board in one territory or sea zone (canonical name)."""
+
+    territory: str
+    units: Force
+    raw: str = ""
+
+
+class PurchaseRecorded(GameEvent, frozen=True, kw_only=True):
+    """A power's purchase for a turn (``type = "purchase"``): units bought, placed later."""
+
+    TOPIC: ClassVar[str] = "minister/PurchaseRecorded@1"
+    turn: str
+    units: str
+    #: The IPCs the power had to spend, when the record states them.
+    ipcs: int | None = None
+    parsed: Force | None = None
+
+
+class PlacementRecorded(GameEvent, frozen=True, kw_only=True):
+    """Where a power placed its new units (``type = "placement"``): "Germany 3 INF"."""
+
+    TOPIC: ClassVar[str] = "minister/PlacementRecorded@1"
+    turn: str
+    place: tuple[str, ...]
+    parsed: tuple[Placed, ...] = ()
+
+
+class MapCount(msgspec.Struct, frozen=True):
+    """A territory and IPC count as Post Combat Orders write it: "UK 30/$32"."""
+
+    power: str
+    territories: int
+    ipcs: int
+    written: str = ""
+
+
+class MapFacts(msgspec.Struct, frozen=True):
+    """A map update read when recorded: its holdings and its count."""
+
+    holdings: tuple[Holding, ...] = ()
+    count: MapCount | None = None
+
+
+class MapUpdateRecorded(GameEvent, frozen=True, kw_only=True):
+    """A power's map update and territory/IPC count after its turn (``type = "map_update"``).
+
+    A checkpoint: it is compared with the board as the record moved it, never copied onto it
+    (2008 Post Combat Orders; Section V: the non-combat moves take precedence).
+    """
+
+    TOPIC: ClassVar[str] = "minister/MapUpdateRecorded@1"
+    turn: str
+    units: tuple[str, ...] = ()
+    count: str = ""
+    parsed: MapFacts | None = None
+
+
+class BidFacts(msgspec.Struct, frozen=True):
+    """A bid read when recorded: units added, units removed, extra IPCs per power."""
+
+    add: tuple[Holding, ...] = ()
+    remove: tuple[Holding, ...] = ()
+    ipcs: tuple[tuple[str, int], ...] = ()
+
+
+class BidRecorded(GameEvent, frozen=True, kw_only=True):
+    """The winning bid placed before the first USSR turn (``type = "bid"``, 2008 Bidding)."""
+
+    TOPIC: ClassVar[str] = "minister/BidRecorded@1"
+    #: The bid total ("Your Bid (IPC Total Value)"), when stated.
+    total: int | None = None
+    units: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+    ipcs: tuple[str, ...] = ()
+    parsed: BidFacts | None = None
+
+
+class GameFinished(GameEvent, frozen=True, kw_only=True):
+    """A game finish or annulment as posted (``type = "finish"``; 2008 Game Completion,
+    Forfeits and Annulments): ``result`` is "Axis", "Allies" or "annulled"."""
+
+    TOPIC: ClassVar[str] = "minister/GameFinished@1"
+    result: str
+    by: str
+    text: str = ""
+
+
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
     TechRolled, NonCombatRecorded, DiceCommitted, DiceRevealed, ReportAmended, RulingGiven,
-    EntryWithdrawn,
+    EntryWithdrawn, PurchaseRecorded, PlacementRecorded, MapUpdateRecorded, BidRecorded,
+    GameFinished,
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
@@ -304,4 +394,5 @@ AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersR
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
                   | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
                   | NonCombatRecorded | DiceCommitted | DiceRevealed | ReportAmended
-                  | RulingGiven | EntryWithdrawn)
+                  | RulingGiven | EntryWithdrawn | PurchaseRecorded | PlacementRecorded
+                  | MapUpdateRecorded | BidRecorded | GameFinished)

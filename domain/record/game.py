@@ -30,6 +30,8 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.errors import InvalidNotationError
+from domain.record.board_intake import bid_facts, map_facts, placed
+from domain.record.board_state import BoardNote
 from domain.record.entries import (
     BattleRecord,
     CasualtyEntry,
@@ -52,6 +54,7 @@ from domain.record.entries import (
 )
 from domain.record.events import (
     BattleFacts,
+    BidRecorded,
     CasualtiesChosen,
     DeclarationRecorded,
     DiceCommitted,
@@ -60,11 +63,15 @@ from domain.record.events import (
     DiceSupplied,
     EntryWithdrawn,
     GameEvent,
+    GameFinished,
     GameSnapshot,
     GameStarted,
+    MapUpdateRecorded,
     NonCombatRecorded,
     OrdersRecorded,
+    PlacementRecorded,
     PositionRecorded,
+    PurchaseRecorded,
     ReportAmended,
     ReportFiled,
     RetreatDeclared,
@@ -150,6 +157,8 @@ class Game(msgspec.Struct):
     stamps: list[datetime] = msgspec.field(default_factory=list)
     #: When each event happened in the game (its record's time, else when it was stored).
     moments: list[datetime] = msgspec.field(default_factory=list)
+    #: The records that move or state the board, in record order (domain.record.board_state).
+    board_log: list[BoardNote] = msgspec.field(default_factory=list)
 
     # -- queries ----------------------------------------------------------------------------
     def battle(self, name: str, turn: str | None = None, *, territory: str = "") -> BattleRecord:
@@ -221,7 +230,8 @@ class Game(msgspec.Struct):
             # the order the territories first appear in ``battles``.
             seq=seq, latest=dict(zip(map(_TERRITORY, battles), range(len(battles)), strict=True)),
             stated=stated, withdrawn=[b for b in self.withdrawn if b.withdrawn_seq <= seq],
-            holding_log=log, stamps=self.stamps[:seq + 1], moments=self.moments[:seq + 1])
+            holding_log=log, stamps=self.stamps[:seq + 1], moments=self.moments[:seq + 1],
+            board_log=upto(self.board_log, seq))
 
     def version_at(self, moment: datetime) -> int | None:
         """The version of the last event that happened at or before ``moment`` (None: none did).
@@ -350,6 +360,39 @@ def _file_position(game: Game, event: PositionRecorded) -> None:
     if game.noncombat:
         # Kept only once non-combat moves are listed: they are what map updates answer to.
         game.map_updates.append(MapUpdate(seq, event.at, event.holdings))
+    game.board_log.append(BoardNote(seq, "position", at=event.at, line=event.source_line,
+                                    holdings=event.holdings))
+
+
+# -- the board moving on (extensions: purchases, placements, map updates, bids, finishes) ----
+def _file_purchase(game: Game, event: PurchaseRecorded) -> None:
+    units = event.parsed if event.parsed is not None else Force.parse(event.units)
+    game.board_log.append(BoardNote(game.seq, "purchase", _turn(event.turn)[1], event.at,
+                                    event.source_line, units=units, total=event.ipcs))
+
+
+def _file_placement(game: Game, event: PlacementRecorded) -> None:
+    where = event.parsed or tuple(placed(entry) for entry in event.place)
+    game.board_log.append(BoardNote(game.seq, "placement", _turn(event.turn)[1], event.at,
+                                    event.source_line, placed=where))
+
+
+def _file_map_update(game: Game, event: MapUpdateRecorded) -> None:
+    facts = event.parsed or map_facts(event.units, event.count)
+    game.board_log.append(BoardNote(game.seq, "map_update", _turn(event.turn)[1], event.at,
+                                    event.source_line, holdings=facts.holdings, count=facts.count))
+
+
+def _file_bid(game: Game, event: BidRecorded) -> None:
+    facts = event.parsed or bid_facts(event.units, event.remove, event.ipcs)
+    game.board_log.append(BoardNote(game.seq, "bid", "", event.at, event.source_line,
+                                    holdings=facts.add, removed=facts.remove, ipcs=facts.ipcs,
+                                    total=event.total))
+
+
+def _file_finish(game: Game, event: GameFinished) -> None:
+    game.board_log.append(BoardNote(game.seq, "finish", "", event.at, event.source_line,
+                                    result=event.result, by=event.by))
 
 
 def _file_roll(game: Game, event: RollRecorded) -> None:
@@ -459,6 +502,8 @@ _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     NonCombatRecorded: _file_noncombat, TechRolled: _file_tech, RulingIssued: _file_ruling,
     ReportAmended: _file_report_amended, RulingGiven: _file_ruling_given,
     EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
+    PurchaseRecorded: _file_purchase, PlacementRecorded: _file_placement,
+    MapUpdateRecorded: _file_map_update, BidRecorded: _file_bid, GameFinished: _file_finish,
 }
 
 

@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from domain.battle.model import Side
+from domain.record.board_state import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
+from domain.review.board_review import on_board
+from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.editions import Edition
@@ -33,21 +36,30 @@ class TurnAudit:
     intent_clear: dict[str, str] = field(default_factory=dict)
 
 
-def audit_declarations(game: Game, edition: Edition, board: Board | None = None) -> TurnAudit:
-    """Every declaration error and turn-wide finding of the game."""
+def audit_declarations(game: Game, edition: Edition, board: Board | None = None, *,
+                       walk: BoardWalk | None = None, rolled_walk: BoardWalk | None = None) -> TurnAudit:
+    """Every declaration error and turn-wide finding of the game.
+
+    With a ``walk``, declarations are checked against the board as the record moved it on
+    (:mod:`domain.record.board_state`); without one, against the last map update only.
+    """
     board = board or Board.classic()
     found = TurnAudit()
     for turn in game.turns:
-        battles = game.battles_of(turn)
+        battles = [on_board(record, walk) for record in game.battles_of(turn)]
         _availability(game, battles, edition, found)
         for record in battles:
-            _transports(game, record, battles, edition, board, found)
-            _defenders(game, record, edition, found)
+            _transports(game, record, battles, edition, board, found, walk)
+            _defenders(game, record, edition, found, walk)
             for note in record.typos:
                 found.battles[record.key].append(Issue("typo", note, at=record.declared_at, effective=False))
         _order_of_battles(battles, edition, board, found)
     _tech(game, edition, found)
-    _map_updates(game, edition, found)
+    flagged = _map_updates(game, edition, found)
+    if walk is not None:
+        _board_checks(walk, rolled_walk or walk, edition, flagged, found)
+        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board)
+                       if edition.defines(issue.kind)]
     for entry in game.declarations:
         if not entry.effective and edition.defines("declaration_after_dice"):
             found.turn.append((entry.turn, Issue(
@@ -56,10 +68,13 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None)
     return found
 
 
-def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> None:
-    """2008 Section V: a map update that disagrees with the listed non-combat moves."""
+def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[int, str, str]]:
+    """2008 Section V: a map update that disagrees with the listed non-combat moves.
+
+    Returns (update record number, territory, power) of each line found in error."""
+    flagged: set[tuple[int, str, str]] = set()
     if not edition.defines("map_discrepancy"):
-        return
+        return flagged
     for entry in game.noncombat:
         update = next((u for u in game.map_updates if u.seq > entry.seq), None)
         if update is None:
@@ -69,10 +84,52 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> None:
         for move in entry.moves:
             key = (move.landing or "", power)
             if key in stated and not stated[key].contains(move.units):
+                flagged.add((update.seq, key[0], power))
                 found.turn.append((entry.turn, Issue(
                     "map_discrepancy", f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
                     f"{move.landing}, the non-combat move '{move.raw}' puts {move.units} there: the "
                     "non-combat moves take precedence", at=update.at)))
+    return flagged
+
+
+def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
+                  flagged: set[tuple[int, str, str]], found: TurnAudit) -> None:
+    """Checkpoints against the board as the record moved it on (2008 Section V; Post Combat
+    Orders): a map line that disagrees, a territory/IPC count that disagrees.
+
+    A line written from a battle's result as rolled, before its correction, is not in error:
+    only what disagrees with the board both as rolled and as corrected is a finding.
+    """
+    if edition.defines("map_discrepancy"):
+        as_rolled = {(d.seq, d.territory, d.power) for d in rolled.discrepancies}
+        for gap in walk.discrepancies:
+            key = (gap.seq, gap.territory, gap.power)
+            if key in flagged or key not in as_rolled:
+                continue
+            what = "map update" if gap.kind == "map_update" else "position"
+            found.turn.append((gap.turn, Issue(
+                "map_discrepancy", f"the {what} shows {gap.stated or 'nothing'} of {gap.power}'s in "
+                f"{gap.territory}, the moves and battles recorded leave {gap.board or 'nothing'} there: "
+                "the recorded moves take precedence", at=gap.at)))
+    if edition.defines("map_count_wrong"):
+        for check in walk.counts:
+            stated = check.stated
+            if (stated.territories, stated.ipcs) == (check.territories, check.ipcs):
+                continue
+            board = f"{stated.power} {check.territories}/${check.ipcs}"
+            if _transposed(stated.territories, check.territories) and _transposed(stated.ipcs, check.ipcs):
+                # 2008 Section VI: digits typed in the wrong order, the intent clear: a typo.
+                found.turn.append((check.turn, Issue(
+                    "typo", f"count '{stated.written}' read as {board} (digits transposed)",
+                    at=check.at, effective=False)))
+                continue
+            found.turn.append((check.turn, Issue(
+                "map_count_wrong", f"count '{stated.written}', the board gives {board}", at=check.at)))
+
+
+def _transposed(written: int, meant: int) -> bool:
+    """Whether a number is another with its digits in another order (or the same number)."""
+    return sorted(str(written)) == sorted(str(meant))
 
 
 #: MB 2nd edition: each weapons-development die costs 5 IPCs.
@@ -153,7 +210,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
 
 # -- transports ----------------------------------------------------------------------------------
 def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], edition: Edition,
-                board: Board, found: TurnAudit) -> None:
+                board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
     issues = found.battles[record.key]
     if record.kind == "sea":
@@ -178,13 +235,14 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
             issues.append(Issue("not_enough_transports", f"{land} on {capacity} TRN ({move.raw.strip()})",
                                 at=record.declared_at))
         zone = move.transport_zone
-        if zone is not None and zone in game.holdings:
-            here = game.holdings[zone].get(record.attacker_power, EMPTY)[UnitType.TRN]
+        in_zone = _units_at(game, walk, record, zone) if zone is not None else None
+        if zone is not None and in_zone is not None:
+            here = in_zone.get(record.attacker_power, EMPTY)[UnitType.TRN]
             if here < capacity:
                 issues.append(Issue("not_enough_transports",
                                     f"{capacity} TRN declared in {zone}, which holds {here}",
                                     at=record.declared_at))
-            enemies = [p for p, units in game.holdings[zone].items()
+            enemies = [p for p, units in in_zone.items()
                        if not allied(p, record.attacker_power) and units.combatants()]
             clearing = [b for b in battles if b.territory == zone and b.kind == "sea"]
             if enemies and not any(b.attackers[UnitType.TRN] for b in clearing):
@@ -198,6 +256,15 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 issues.append(Issue("unloading_zone_unclear", f"transports from {zone} could unload into "
                                     f"{record.territory} from {', '.join(choices)}; none named",
                                     at=record.declared_at))
+
+
+def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
+              territory: str) -> dict[str, Force] | None:
+    """Every power's units in a territory when the battle was declared (None: not known)."""
+    state = walk.at_declaration(record) if walk is not None else None
+    if state is not None and state.knows(territory):
+        return state.holders(territory)
+    return game.holdings.get(territory)
 
 
 def _over_land(board: Board, start: str, target: str, steps: int) -> bool:
@@ -219,7 +286,8 @@ def _unloading_zones(board: Board, start: str, target: str) -> list[str]:
 
 
 # -- defenders -----------------------------------------------------------------------------------
-def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAudit) -> None:
+def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAudit,
+               walk: BoardWalk | None = None) -> None:
     """Listed defending units must be 100% correct (2008 Section II.3)."""
     if record.declared_defenders is None or not record.defenders_known:
         return
@@ -233,7 +301,7 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
     if declared == actual:
         return
     if not record.position_defenders.combatants():
-        elsewhere = _where_defenders_are(game, record, declared)
+        elsewhere = _where_defenders_are(game, record, declared, walk)
         if elsewhere is not None:
             # 2008 Section II: "if it is clear from the combat orders where the battle is to
             # occur, and what units are involved, and the units are 100% correct, then no CDE
@@ -245,10 +313,13 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
         at=record.declared_at))
 
 
-def _where_defenders_are(game: Game, record: BattleRecord, declared: Force) -> str | None:
+def _where_defenders_are(game: Game, record: BattleRecord, declared: Force,
+                         walk: BoardWalk | None = None) -> str | None:
     """The one place where the enemy holds exactly the declared defenders, if there is one."""
     places = []
-    for territory, owners in game.holdings.items():
+    state = walk.at_declaration(record) if walk is not None else None
+    holdings = game.holdings if state is None else state.known_units()
+    for territory, owners in holdings.items():
         enemy = EMPTY
         for owner, units in owners.items():
             if not allied(owner, record.attacker_power):

@@ -8,15 +8,19 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
+import gc
+import itertools
 from dataclasses import dataclass, replace
 from functools import partial
 
 from msgspec.structs import replace as with_fields
 
 from domain.battle.model import Side, Winner
+from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
+from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
 from domain.review.decisions import ELECTIONS, Decision, decide, elector
@@ -53,13 +57,57 @@ class _Judged:
     finding_id: str
 
 
+#: One token per review pass: the board walk is an input of every battle part the memo keeps,
+#: and a walk is made afresh by each review (so those parts are reused within a pass only).
+_WALKS = itertools.count()
+
 def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
     """Analyse every declared battle of the game, in declaration order.
+
+    The board moves on with the battles' results: first as rolled; as corrected, when a
+    correction changes the board, every battle is reviewed again on the corrected board (a
+    corrected result flows into every later check; rules matrix, Consequences).
 
     With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
     reused (domain/review/memo.py): the result is the same, made faster.
     """
-    state = _Review(game, as_rolled, memo if memo is not None else NoMemo())
+    memo = memo if memo is not None else NoMemo()
+    policy = edition(game.edition)
+    read = _read_all(game, policy, memo)
+    outcomes = outcomes_of(rolled for _, rolled in read)
+    rolled_walk = walk_board(game, outcomes)
+    view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk))
+    walk = rolled_walk
+    for _ in range(3):  # a correction changes the board, which may change another battle
+        corrected = outcomes_of(view.battles)
+        if as_rolled or corrected == outcomes:
+            break
+        again = walk_board(game, corrected, rolled=rolled_walk)
+        outcomes = corrected
+        if again.same_board(walk):
+            break
+        walk = again
+        view = _review_on(_Review(game, as_rolled, memo, read, walk, rolled_walk))
+    return view
+
+
+def _read_all(game: Game, policy: Edition, memo: ReviewMemo) -> list[tuple[RecordedBattle, BattleView]]:
+    """Each battle's record read and analysed as rolled, once (the board needs every result
+    before the first declaration is checked; the review reads them again, battle by battle)."""
+    # Reading makes many small objects and no reference cycles: the cycle collector would only
+    # walk a big game's live objects again and again meanwhile.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [memo.read(record, partial(_read, record, policy)) for record in game.battles]
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _review_on(state: _Review) -> GameView:
+    """One review of every battle, on the board the state's walk gives."""
+    game, as_rolled = state.game, state.as_rolled
     findings: list[Finding] = []
     for turn, issue in state.turn_audit.turn:
         fid = state.next_id()
@@ -67,8 +115,8 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
         findings.append(_finding(judged, state.policy, turn, None))
     battles: list[BattleView] = []
     voided_turns: dict[str, list[str]] = {}
-    for record in game.battles:
-        view, judged_list = state.battle(record)
+    for index, record in enumerate(game.battles):
+        view, judged_list = state.battle(index, record)
         for judged in judged_list:
             if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
@@ -85,13 +133,18 @@ class _Review:
     """What reviewing a game carries from battle to battle: finding numbers, the dice source,
     units already sent from each origin, and corrected results that flow into later battles."""
 
-    def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo) -> None:
+    def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo,
+                 read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
+                 rolled_walk: BoardWalk) -> None:
         self.game = game
         self.as_rolled = as_rolled
         self.policy = edition(game.edition)
         self.memo = memo
-        self.turn_audit = memo.turn_audit(game, game.edition, partial(audit_declarations, game, self.policy))
-        self.stamp = memo.stamp(game)
+        self.read, self.walk = read, walk
+        # The turn audit reads the board, which corrections move on: it is not memoised, and
+        # every battle part the memo keeps is keyed by this walk (a fresh token per review).
+        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk)
+        self.stamp = (memo.stamp(game), next(_WALKS))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -102,30 +155,36 @@ class _Review:
         self.number += 1
         return f"F{self.number}"
 
-    def battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged]]:
-        """One battle: its findings judged, and its view as rolled or as corrected."""
-        # A battle that had no finding under the same inputs has none now: reuse it whole. (Only
-        # one that drew no dice is kept, and without findings it draws none wherever the
-        # verifiable source stands: the source's position is not an input.)
-        quiet_key = (self.as_rolled, record_key(record), self.stamp,
-                     None if self.as_rolled else self.flows.get(record.territory))
+    def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
+        """One battle (the ``index``-th): its findings judged, and its view as rolled or as
+        corrected, on the board as the record moved it on."""
+        # A battle that had no finding under the same inputs has none now: reuse it whole.
+        quiet_key = (self.as_rolled, record_key(filed), self.stamp,
+                     None if self.as_rolled else self.flows.get(filed.territory))
         quiet = self.memo.quiet(quiet_key)
         if quiet is not None:
             if quiet[1] is not None:
-                self.flows[record.territory] = quiet[1]
+                self.flows[filed.territory] = quiet[1]
             return quiet[0], []
-        view, judged_list, flow, drew = self._battle(record)
+        view, judged_list, flow, drew = self._battle(index, filed)
         if not judged_list and not drew:
             self.memo.keep_quiet(quiet_key, (view, flow))
         return view, judged_list
 
-    def _battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
+    def _battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
         """One battle reviewed: (view, findings judged, the result it flows on, whether it drew)."""
-        recorded, rolled = self.memo.read(record, partial(_read, record, self.policy))
+        known = board_knows(filed, self.walk)
+        record = on_board(filed, self.walk)
+        recorded, rolled = self.read[index]
+        # The record as rolled reads the map only for defenders neither declared nor typed.
+        if record.declared_defenders is None and record.position != filed.position \
+                and recorded.typed_defenders is None:
+            rolled = analyse_as_rolled(record, readings_of(self.policy))
         attackers, defenders = correct_forces(record, recorded, self.turn_audit)
-        if not self.as_rolled and record.territory in self.flows:
+        if not self.as_rolled and record.territory in self.flows and not known:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audit = self.memo.audit((record_key(record), self.game.edition, attackers, defenders), partial(
+        audit_key = (record_key(record), self.stamp, self.game.edition, attackers, defenders)
+        audit = self.memo.audit(audit_key, partial(
             audit_rolls, record, recorded, rolled, self.policy, attackers, defenders))
         issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
                               *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
@@ -135,8 +194,8 @@ class _Review:
             judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
                                        fid))
         if self.as_rolled:
-            return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list,
-                    None, False)
+            return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
+                                board=places(record, self.walk)), judged_list, None, False)
         audited = attackers
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll" for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
@@ -146,7 +205,7 @@ class _Review:
                       # Only recorded dice count: entered from the dice server or drawn by the
                       # Minister (a clear dice_seed never draws one: anyone could predict it).
                       CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-        key = (record_key(record), self.game.edition, audited, attackers, defenders,
+        key = (record_key(record), self.stamp, self.game.edition, audited, attackers, defenders,
                tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
         view, judged_list, draws, effect = self.memo.correction(key, partial(_correction, ctx, judged_list))
         self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
@@ -154,7 +213,8 @@ class _Review:
         flow = Flow.of(record, rolled, view)
         if flow is not None:
             self.flows[record.territory] = flow
-        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect)
+        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
+                           board=places(record, self.walk))
         return view, judged_list, flow, bool(draws)
 
 

@@ -109,6 +109,20 @@ class Impact(msgspec.Struct, frozen=True):
         return round(self.as_corrected.attacker_win - self.as_rolled.attacker_win, 12)
 
 
+class PlaceView(msgspec.Struct, frozen=True):
+    """A territory a battle touched (where it was fought, where its units came from or went):
+    who held it and what stood there when the battle was declared, and after it."""
+
+    territory: str
+    ipc: int
+    holder_before: str | None
+    holder_after: str | None
+    before: tuple[tuple[str, Force], ...]
+    after: tuple[tuple[str, Force], ...]
+    #: What the battle did there: "battle", "origin", "zone" (transports), "landing", "retreat".
+    roles: tuple[str, ...] = ()
+
+
 class Awaiting(msgspec.Struct, frozen=True):
     """An election the rules give a side, not made yet: whose it is and what it may be."""
 
@@ -152,6 +166,8 @@ class BattleView(msgspec.Struct, frozen=True):
     finding_ids: tuple[str, ...] = ()
     #: For a corrected battle: the odds from the error round as rolled and as corrected.
     impact: Impact | None = None
+    #: The territories the battle touched, on the board of this view (as rolled or corrected).
+    board: tuple[PlaceView, ...] = ()
     #: The election the battle waits for (a void battle: the attacker's; a skipped pause: the
     #: defender's), if any.
     awaiting: Awaiting | None = None

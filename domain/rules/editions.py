@@ -43,6 +43,9 @@ KINDS: tuple[str, ...] = (
     "tech_dice_too_many", "tech_dice_too_few", "tech_overspent",
     "wrong_game_number", "wrong_round_number", "wrong_turn_number", "wrong_country",
     "map_discrepancy", "typo",
+    # The board and the club's procedures (2008: Bidding, Post Combat Orders, Magic 84, Forfeits
+    # and Annulments, Game Completion).
+    "map_count_wrong", "bid_illegal", "magic_84", "forfeit_eligible", "finish_early", "annulled",
 )
 
 #: Declaration errors: the battle is null and void (1999 "Sending Errors"; 2008 Section II).
@@ -201,6 +204,12 @@ IAAPA_2008 = Edition(
         "wrong_country": "Using the Dice Server (wrong country: ignore it)",
         "map_discrepancy": "Section V (non-combat moves take precedence over the map)",
         "typo": "Section VI (typographical errors are not errors)",
+        "map_count_wrong": "Post Combat Orders (territory and IPC count, e.g. UK 30/$32)",
+        "bid_illegal": "Bidding (where bid units may be placed; negative bids not mixed)",
+        "magic_84": "Rules Clarifications, Magic 84 (Axis IPC count after the United States' turn)",
+        "forfeit_eligible": "Forfeits and Annulments, Forfeits (no turn within 5 days)",
+        "finish_early": "Game Completion (the loser may post the finish 7 days after the end)",
+        "annulled": "Forfeits and Annulments, Annulments (by mutual agreement)",
     },
 )
 

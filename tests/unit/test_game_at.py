@@ -20,17 +20,26 @@ from hypothesis import strategies as st
 
 from domain.record.events import (
     BattleFacts,
+    BidFacts,
+    BidRecorded,
     CasualtiesChosen,
     DeclarationRecorded,
     DiceDrawn,
     DiceSupplied,
     GameEvent,
+    GameFinished,
     GameStarted,
     Holding,
+    MapCount,
+    MapFacts,
+    MapUpdateRecorded,
     Move,
     NonCombatRecorded,
     OrdersRecorded,
+    Placed,
+    PlacementRecorded,
     PositionRecorded,
+    PurchaseRecorded,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
@@ -46,7 +55,8 @@ POWERS = ("USSR", "Germany", "UK", "Japan", "USA")
 TURNS = ("USSR 1", "Germany 1", "UK 1", "USSR 2")
 FORCES = tuple(Force.parse(text) for text in ("1 INF", "2 INF, 1 ARM", "1 FTR", "3 INF, AA", "1 BB, 1 TRN"))
 KINDS = ("position", "declaration", "roll", "roll", "orders", "casualties", "retreat", "dice",
-         "drawn", "report", "ruling", "tech", "noncombat")
+         "drawn", "report", "ruling", "tech", "noncombat", "purchase", "placement", "map_update",
+         "bid", "finish")
 START = datetime(2008, 1, 1, 10, 0, tzinfo=UTC)
 
 
@@ -113,6 +123,9 @@ class _Record:
                         landing=draw(st.sampled_from(LAND)), raw="as listed")
             return NonCombatRecorded, {"turn": draw(st.sampled_from(TURNS)), "moves": ("as listed",),
                                        "parsed": (move,)}
+        board = self._board_record(kind)
+        if board is not None:
+            return board
         found = self._battle()
         if found is None:
             return None
@@ -133,6 +146,26 @@ class _Record:
         if kind == "dice":
             return DiceSupplied, {**named, "dice": (draw(st.integers(1, 6)), 3)}
         return DiceDrawn, {**named, "sequence": len(self.events), "purpose": "correction", "dice": (4,)}
+
+    def _board_record(self, kind: str) -> tuple[type[GameEvent], dict[str, Any]] | None:
+        """The board's records (purchases, placements, map updates, bids, finishes)."""
+        draw = self.draw
+        turn = draw(st.sampled_from(TURNS))
+        holding = Holding(power=draw(st.sampled_from(POWERS)), territory=draw(st.sampled_from(LAND + SEA)),
+                          units=draw(st.sampled_from(FORCES)))
+        if kind == "purchase":
+            return PurchaseRecorded, {"turn": turn, "units": "2 INF", "parsed": Force.parse("2 INF")}
+        if kind == "placement":
+            return PlacementRecorded, {"turn": turn, "place": ("x",), "parsed": (
+                Placed(territory=draw(st.sampled_from(LAND)), units=draw(st.sampled_from(FORCES))),)}
+        if kind == "map_update":
+            count = draw(st.sampled_from((None, MapCount("UK", 17, 30, "UK 17/$30"))))
+            return MapUpdateRecorded, {"turn": turn, "parsed": MapFacts((holding,), count)}
+        if kind == "bid":
+            return BidRecorded, {"parsed": BidFacts(add=(holding,), ipcs=(("Japan", 1),))}
+        if kind == "finish":
+            return GameFinished, {"result": "annulled", "by": "both"}
+        return None
 
     def _facts(self, index: int) -> BattleFacts:
         draw = self.draw

@@ -1,0 +1,618 @@
+"""The board moving on from turn to turn: who holds each territory and what is in it.
+
+The fold keeps the board records in order (:class:`BoardNote`: positions, purchases,
+placements, map updates, the bid, the game's finish) beside the battles and non-combat moves it
+already files. :func:`walk_board` replays them, in record order, into a :class:`BoardWalk`:
+
+- the start is the Classic setup (board data) when the record starts in game round 1, else
+  nothing is known but what a ``position`` names; a ``position`` before the first turn states
+  the start (it replaces the holdings it names);
+- a combat declaration takes the attacking units off their origins; when the battle is over its
+  result (given by the review: as rolled or as corrected) puts the survivors where they end:
+  the winner of a land battle occupies and takes control (2008 Rules Clarifications, AA Guns:
+  a captured AA gun and IC change hands; a liberated territory returns to its original owner),
+  a retreat goes where it was declared, aircraft land where the record says (else back where
+  they came from, until a non-combat move lands them);
+- non-combat moves, placements and the bid move and add units;
+- a later ``position`` or ``map_update`` is a checkpoint: where it disagrees with the board, a
+  :class:`Discrepancy` (2008 Section V: the moves take precedence), never an overwrite; a map
+  update's count is compared with the territories and IPCs the board gives the power.
+
+Everything here is a pure function of a Game's records and the battle results, so the walk of
+``game.at(v)`` is the board at version ``v`` (time travel needs nothing more).
+"""
+
+from __future__ import annotations
+
+import gc
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battle.model import Outcome, Winner
+from domain.notation.special_orders import parse_special_orders
+from domain.record.entries import BattleRecord, allied
+from domain.record.events import Holding, MapCount, Move, Placed
+from domain.rules.board import NEUTRAL, Board
+from domain.rules.forces import EMPTY, Force
+from domain.rules.names import resolve
+from domain.rules.units import UnitType
+
+if TYPE_CHECKING:
+    from domain.record.game import Game
+
+#: Power -> territory -> units: the board's contents per territory.
+Units = dict[str, dict[str, Force]]
+
+
+class BoardNote(msgspec.Struct, frozen=True, gc=False):
+    """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
+
+    seq: int
+    kind: str  # position, purchase, placement, map_update, bid, finish
+    turn: str = ""
+    at: datetime | None = None
+    line: int | None = None
+    holdings: tuple[Holding, ...] = ()
+    placed: tuple[Placed, ...] = ()
+    count: MapCount | None = None
+    removed: tuple[Holding, ...] = ()
+    ipcs: tuple[tuple[str, int], ...] = ()
+    total: int | None = None
+    units: Force = EMPTY
+    #: A finish: "Axis", "Allies" or "annulled", and who posted it.
+    result: str = ""
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """A checkpoint (position or map update) that disagrees with the board as moved on."""
+
+    seq: int
+    at: datetime | None
+    turn: str
+    territory: str
+    power: str
+    stated: Force
+    board: Force
+    kind: str  # position or map_update
+
+
+@dataclass(frozen=True)
+class CountCheck:
+    """A map update's territory/IPC count beside the board's."""
+
+    seq: int
+    at: datetime | None
+    turn: str
+    stated: MapCount
+    territories: int
+    ipcs: int
+
+
+@dataclass
+class BoardState:
+    """The live board while walking: units, control, and which territories the record lets us know."""
+
+    units: Units
+    control: dict[str, str]
+    known: set[str]
+    #: IPCs each power has to spend (start, bid).
+    treasury: dict[str, int] = field(default_factory=dict)
+    #: Units bought and not yet placed, per power.
+    pending: dict[str, Force] = field(default_factory=dict)
+
+    def holders(self, territory: str) -> dict[str, Force]:
+        """Every power's units in a territory (a copy)."""
+        return dict(self.units.get(territory, {}))
+
+    def of(self, territory: str, power: str) -> Force:
+        """One power's units in a territory."""
+        return self.units.get(territory, {}).get(power, EMPTY)
+
+
+#: One entry of a territory's history: (record number, every power's units, holder).
+Entry = tuple[int, dict[str, Force], str | None]
+
+
+class BoardAt:
+    """The board as it stood before record ``seq`` (read-only; read from the walk's history)."""
+
+    def __init__(self, walk: BoardWalk, seq: int) -> None:
+        self.walk, self.seq = walk, seq
+
+    def _entry(self, territory: str) -> Entry | None:
+        entries = self.walk.history.get(territory)
+        if not entries:
+            return None
+        index = bisect_left(entries, self.seq, key=_SEQ) - 1
+        return entries[index] if index >= 0 else None
+
+    def knows(self, territory: str) -> bool:
+        """Whether the record lets us know what stood in the territory then."""
+        since = self.walk.known_since.get(territory)
+        return since is not None and since < self.seq
+
+    def holders(self, territory: str) -> dict[str, Force]:
+        """Every power's units in a territory (a copy)."""
+        entry = self._entry(territory)
+        return dict(entry[1]) if entry is not None else {}
+
+    def of(self, territory: str, power: str) -> Force:
+        """One power's units in a territory."""
+        entry = self._entry(territory)
+        return entry[1].get(power, EMPTY) if entry is not None else EMPTY
+
+    def control_of(self, territory: str) -> str | None:
+        """Who held a land territory (its original owner until the record says otherwise)."""
+        entry = self._entry(territory)
+        if entry is not None:
+            return entry[2]
+        owner = self.walk.board.territory(territory).owner
+        return None if owner == NEUTRAL or self.walk.board.territory(territory).sea else owner
+
+    def known_units(self) -> dict[str, dict[str, Force]]:
+        """Every known territory's units."""
+        return {t: self.holders(t) for t in self.walk.history if self.knows(t)}
+
+    def count(self, power: str) -> tuple[int, int]:
+        """(territories, IPCs) the power controls: Post Combat Orders' count."""
+        held = [t for t in self.walk.board.land if self.control_of(t.name) == power]
+        return len(held), sum(t.ipc for t in held)
+
+    def side_ipcs(self, powers: Iterable[str]) -> int:
+        """The IPC value of every territory the powers control (Magic 84's Axis count)."""
+        return sum(self.count(power)[1] for power in powers)
+
+
+@dataclass
+class BoardWalk:
+    """The board walked through a game's records: each territory's history, and the checks."""
+
+    board: Board
+    #: territory -> (record number, units, holder) after each record that changed it (0: start).
+    history: dict[str, list[Entry]]
+    #: territory -> the record number from which the record lets us know it (0: the start).
+    known_since: dict[str, int]
+    discrepancies: list[Discrepancy]
+    counts: list[CountCheck]
+    #: (turn ended, when, the record number the board is read before) after each USA turn:
+    #: Magic 84 is counted there.
+    round_ends: list[tuple[str, datetime | None, int]]
+    #: Whether the start is the full Classic setup (round 1) or only what positions named.
+    from_setup: bool
+    #: (position record, territory, power) -> the units a position replaced.
+    adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
+    #: The record number of the bid (None: no bid recorded).
+    bid_seq: int | None = None
+    #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
+    boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
+
+    def before(self, seq: int) -> BoardAt:
+        """The board just before record ``seq``."""
+        return BoardAt(self, seq)
+
+    @property
+    def final(self) -> BoardAt:
+        """The board after every record."""
+        return BoardAt(self, 1 << 62)
+
+    def at_declaration(self, record: BattleRecord) -> BoardAt:
+        """The board a battle's declaration was made on."""
+        return BoardAt(self, record.declared_seq)
+
+    def changed_by(self, seq: int) -> list[str]:
+        """The territories record ``seq`` changed."""
+        found = []
+        for territory, entries in self.history.items():
+            index = bisect_left(entries, seq, key=_SEQ)
+            if index < len(entries) and entries[index][0] == seq:
+                found.append(territory)
+        return found
+
+    def same_board(self, other: BoardWalk) -> bool:
+        """Whether two walks give the same board at every record."""
+        return self.history == other.history and self.known_since == other.known_since
+
+
+_SEQ = itemgetter(0)
+
+
+# -- the walk -------------------------------------------------------------------------------------
+def walk_board(game: Game, outcomes: Mapping[str, Outcome | None], board: Board | None = None, *,
+               rolled: BoardWalk | None = None) -> BoardWalk:
+    """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
+    ``rolled`` the walk as rolled when this one is as corrected."""
+    board = board or Board.classic()
+    first_round = _first_round(game)
+    state = _start(board, full=first_round == 1)
+    walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
+    walker.rolled = rolled
+    # The walk makes many small objects and no reference cycles: the cycle collector would only
+    # walk a big game's millions of live objects again and again meanwhile (4/5 of its time).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        for seq, _order, step in _steps(game):
+            walker.seq = seq
+            walker.run(step)
+    finally:
+        if paused:
+            gc.enable()
+    if walker.updated:
+        walker.seq += 1  # the board after every record
+        walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
+    return walker.result()
+
+
+def _first_round(game: Game) -> int | None:
+    turns = [*game.turns, *(n.turn for n in game.board_log if n.turn)]
+    rounds = [int(t.rsplit(" ", 1)[1]) for t in turns if t.rsplit(" ", 1)[-1].isdigit()]
+    if any(n.kind == "bid" for n in game.board_log):
+        return 1
+    return min(rounds) if rounds else None
+
+
+def _start(board: Board, *, full: bool) -> BoardState:
+    control = {t.name: t.owner for t in board.land if t.owner != NEUTRAL}
+    if not full:
+        return BoardState({}, control, set(), dict(board.starting_ipcs))
+    units: Units = {}
+    for power, held in board.setup.items():
+        for territory, force in held.items():
+            units.setdefault(territory, {})[power] = force
+    return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
+
+
+_Step = tuple[str, object]
+
+
+def _steps(game: Game) -> list[tuple[int, int, _Step]]:
+    """Every record that moves the board, in record order (declarations before results)."""
+    steps: list[tuple[int, int, _Step]] = [(n.seq, 0, ("note", n)) for n in game.board_log]
+    for record in game.battles:
+        steps.append((record.declared_seq, 1, ("declare", record)))
+        steps.append((record.last_seq, 2, ("resolve", record)))
+    steps += [(entry.seq, 0, ("noncombat", entry)) for entry in game.noncombat]
+    steps.sort(key=lambda s: (s[0], s[1]))
+    return steps
+
+
+class _Walker:
+    """One pass over the records (kept small: each step is one method)."""
+
+    def __init__(self, game: Game, board: Board, state: BoardState,
+                 outcomes: Mapping[str, Outcome | None], *, from_setup: bool) -> None:
+        self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
+        self.from_setup = from_setup
+        self.discrepancies: list[Discrepancy] = []
+        self.counts: list[CountCheck] = []
+        self.round_ends: list[tuple[str, datetime | None, int]] = []
+        self.history: dict[str, list[Entry]] = {}
+        self.known_since: dict[str, int] = dict.fromkeys(state.known, 0)
+        for territory, here in state.units.items():
+            self.history[territory] = [(0, dict(here), state.control.get(territory))]
+        self.seq = 0  # the record being walked (the board before it ends a turn)
+        self.started = False  # a turn has begun: later positions are checkpoints
+        self.turn: str | None = None
+        self.turn_at: datetime | None = None
+        #: Whether the current turn's map update was recorded (its turn is over).
+        self.updated = False
+        #: Whether non-combat moves, placements or a map update were listed since the last
+        #: position (then a position is a checkpoint, else the record of what they did).
+        self.listed = False
+        #: (position record, territory, power) -> the units the board had when a position
+        #: replaced them; ``rolled`` is the walk as rolled, when this one is as corrected.
+        self.adopted: dict[tuple[int, str, str], Force] = {}
+        self.rolled: BoardWalk | None = None
+        self.bid_seq: int | None = None
+        #: (power, battle territory) -> where aircraft without a stated landing were put back.
+        self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
+
+    def result(self) -> BoardWalk:
+        return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
+                         self.round_ends, self.from_setup, self.adopted, self.bid_seq)
+
+    # -- turns ------------------------------------------------------------------------------------
+    def enter_turn(self, turn: str, at: datetime | None) -> None:
+        if turn and turn != self.turn:
+            self.end_turn(turn, at)
+            self.turn, self.updated = turn, False
+        self.turn_at = at
+
+    def end_turn(self, next_turn: str | None, at: datetime | None) -> None:
+        del next_turn
+        if self.turn is not None and self.turn.startswith("USA "):
+            self.round_ends.append((self.turn, self.turn_at or at, self.seq))
+
+    def run(self, step: _Step) -> None:
+        kind, item = step
+        if kind == "note":
+            assert isinstance(item, BoardNote)
+            self.note(item)
+        elif kind == "declare":
+            assert isinstance(item, BattleRecord)
+            self.enter_turn(item.turn, item.declared_at)
+            self.started = True
+            self.declare(item)
+        elif kind == "resolve":
+            assert isinstance(item, BattleRecord)
+            self.resolve(item)
+        else:
+            self.noncombat(item)
+
+    # -- changing a territory ---------------------------------------------------------------------
+    def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
+        here = self.state.units.setdefault(territory, {})
+        if units:
+            here[power] = units
+        else:
+            here.pop(power, None)
+        self._log(seq, territory)
+
+    def _log(self, seq: int, territory: str) -> None:
+        """Note the territory as it is after record ``seq`` (one entry per record)."""
+        entry = (seq, dict(self.state.units.get(territory, {})), self.state.control.get(territory))
+        entries = self.history.setdefault(territory, [])
+        if entries and entries[-1][0] == seq:
+            entries[-1] = entry
+        else:
+            entries.append(entry)
+
+    def _know(self, seq: int, territory: str) -> None:
+        if territory not in self.state.known:
+            self.state.known.add(territory)
+            self.known_since[territory] = seq
+
+    def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
+        if units and territory in self.state.known:
+            self._set(seq, territory, power, self.state.of(territory, power) + units)
+
+    def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
+        if units and territory in self.state.known:
+            self._set(seq, territory, power, self.state.of(territory, power).minus_available(units))
+
+    def _control(self, seq: int, territory: str, power: str) -> None:
+        if self.board.territory(territory).sea or self.state.control.get(territory) == power:
+            return
+        self.state.control[territory] = power
+        self._log(seq, territory)
+
+    # -- records ----------------------------------------------------------------------------------
+    def note(self, note: BoardNote) -> None:
+        if note.turn:
+            self.enter_turn(note.turn, note.at)
+        if note.kind == "position":
+            self.position(note)
+        elif note.kind == "map_update":
+            self.map_update(note)
+        elif note.kind == "purchase":
+            power = note.turn.rsplit(" ", 1)[0]
+            self.state.pending[power] = self.state.pending.get(power, EMPTY) + note.units
+        elif note.kind == "placement":
+            self.placement(note)
+        elif note.kind == "bid":
+            self.bid(note)
+
+    def position(self, note: BoardNote) -> None:
+        if self.started and self.listed:
+            self.checkpoint(note, note.holdings, "position")
+            self.listed = False
+            return
+        for entry in note.holdings:
+            # Before the first turn a position states the start; after turns whose non-combat
+            # moves and placements the record does not list, it is the only record of them: it
+            # replaces what it names (on the board as corrected, only what it changed on the
+            # board as rolled, which it was written from).
+            key = (note.seq, entry.territory, entry.power)
+            have = self.state.of(entry.territory, entry.power)
+            self.adopted[key] = have
+            units = entry.units
+            written_on = self.rolled.adopted.get(key) if self.rolled is not None else None
+            if written_on is not None and written_on != have and entry.territory in self.state.known:
+                units = have.minus_available(written_on.minus_available(units)) + \
+                    units.minus_available(written_on)
+            self._know(note.seq, entry.territory)
+            self._set(note.seq, entry.territory, entry.power, units)
+            if entry.units and not self.board.territory(entry.territory).sea:
+                holder = self.state.control.get(entry.territory)
+                if holder is None or holder == NEUTRAL or not self.state.of(entry.territory, holder):
+                    self._control(note.seq, entry.territory, entry.power)
+
+    def checkpoint(self, note: BoardNote, holdings: Iterable[Holding], kind: str) -> None:
+        for entry in holdings:
+            territory = entry.territory
+            if territory not in self.state.known:
+                # Nothing the record moved is known there: the checkpoint tells us.
+                self._know(note.seq, territory)
+                self._set(note.seq, territory, entry.power, entry.units)
+                continue
+            have = self.state.of(territory, entry.power)
+            if have != entry.units:
+                self.discrepancies.append(Discrepancy(note.seq, note.at, note.turn or self.turn or "",
+                                                      territory, entry.power, entry.units, have, kind))
+
+    def map_update(self, note: BoardNote) -> None:
+        self.updated = self.listed = True
+        self.checkpoint(note, note.holdings, "map_update")
+        if note.count is not None and self.from_setup:
+            held = [t for t, holder in self.state.control.items() if holder == note.count.power]
+            territories, ipcs = len(held), sum(self.board.territory(t).ipc for t in held)
+            self.counts.append(CountCheck(note.seq, note.at, note.turn, note.count, territories, ipcs))
+
+    def placement(self, note: BoardNote) -> None:
+        self.listed = True
+        power = note.turn.rsplit(" ", 1)[0]
+        for entry in note.placed:
+            self._add(note.seq, entry.territory, power, entry.units)
+            left = self.state.pending.get(power, EMPTY)
+            self.state.pending[power] = left.minus_available(entry.units)
+
+    def bid(self, note: BoardNote) -> None:
+        self.bid_seq = note.seq
+        for entry in note.holdings:
+            self._add(note.seq, entry.territory, entry.power, entry.units)
+        for entry in note.removed:
+            self._take(note.seq, entry.territory, entry.power, entry.units)
+        for power, extra in note.ipcs:
+            self.state.treasury[power] = self.state.treasury.get(power, 0) + extra
+
+    def noncombat(self, entry: object) -> None:
+        moves: tuple[Move, ...] = getattr(entry, "moves", ())
+        seq: int = getattr(entry, "seq", 0)
+        turn: str = getattr(entry, "turn", "")
+        self.enter_turn(turn, getattr(entry, "at", None))
+        self.listed = True
+        power = turn.rsplit(" ", 1)[0]
+        for move in moves:
+            here = self.state.of(move.origin, power)
+            short = move.units.minus_available(here)
+            self._take(seq, move.origin, power, move.units)
+            if short:
+                # Aircraft that fought from here were put back where they came from: land them.
+                self._land_late(seq, power, move.origin, short)
+            if move.landing:
+                self._add(seq, move.landing, power, move.units)
+
+    def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
+        for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
+            lift = Force.of({u: min(n, short[u]) for u, n in units.items})
+            if lift:
+                self._take(seq, where, power, lift)
+                short = short.minus_available(lift)
+                self.unlanded[(power, battle)][index] = (where, units.minus_available(lift))
+
+    # -- battles ----------------------------------------------------------------------------------
+    def declare(self, record: BattleRecord) -> None:
+        power, seq = record.attacker_power, record.declared_seq
+        for move in record.moves:
+            self._take(seq, move.origin, power, move.units)
+            if move.transports and move.transport_zone and move.unload_zone:
+                lift = Force.of({UnitType.TRN: move.transports})
+                self._take(seq, move.transport_zone, power, lift)
+                self._add(seq, move.unload_zone, power, lift)
+
+    def resolve(self, record: BattleRecord) -> None:
+        outcome = self.outcomes.get(record.key)
+        territory = record.territory
+        enemies = {p: u for p, u in self.state.units.get(territory, {}).items()
+                   if not allied(p, record.attacker_power)}
+        if outcome is None or outcome.winner is None:
+            walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
+            if not walk_in:
+                self._back_home(record)  # not fought (or not finished): the units stay home
+                return
+            outcome = Outcome(Winner.ATTACKER, record.attackers, EMPTY)
+        self._support_ships(record)
+        if outcome.winner is Winner.ATTACKER and not outcome.retreated:
+            self._occupy(record, outcome, enemies)
+        else:
+            self._defended(record, outcome, enemies)
+            if outcome.retreated and record.retreat is not None:
+                self._retreat(record, outcome)
+        self._withdraw(record, outcome, enemies)
+        self._land_aircraft(record, outcome.attacker_left)
+
+    def _back_home(self, record: BattleRecord) -> None:
+        for move in record.moves:
+            self._add(record.last_seq, move.origin, record.attacker_power, move.units)
+
+    def _support_ships(self, record: BattleRecord) -> None:
+        if record.kind == "sea":
+            return
+        for move in record.moves:
+            ships = move.units.where(lambda u: u is UnitType.BB)
+            where = move.unload_zone or move.transport_zone or move.origin
+            self._add(record.last_seq, where, record.attacker_power, ships)
+
+    def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
+        seq, territory, power = record.last_seq, record.territory, record.attacker_power
+        self._know(seq, territory)
+        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        captured = EMPTY
+        for enemy, units in enemies.items():
+            captured = captured + units.where(lambda u: not u.is_combatant)
+            self._set(seq, territory, enemy, EMPTY)
+        if record.kind == "sea":
+            self._add(seq, territory, power, outcome.attacker_left.where(stay))
+            return
+        holder = self._liberator(territory, power)
+        self._add(seq, territory, power, outcome.attacker_left.where(stay))
+        # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
+        # original owner's. An IC goes with the territory.
+        self._add(seq, territory, holder, captured)
+        self._control(seq, territory, holder)
+
+    def _liberator(self, territory: str, power: str) -> str:
+        """Who controls a territory a power takes: its original owner if liberated (the
+        owner is an ally whose capital its side holds), else the power."""
+        owner = self.board.territory(territory).owner
+        if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
+            return power
+        capital = self.board.capital_of(owner).name
+        holder = self.state.control.get(capital, owner)
+        return owner if allied(holder, owner) else power
+
+    def _defended(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
+        zone = _withdrawal_zone(record) if outcome.defender_withdrew else None
+        # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
+        left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
+        for enemy, units in enemies.items():
+            keep = Force.of({u: min(n, left[u]) for u, n in units.combatants().items})
+            left = left.minus_available(keep)
+            self._set(record.last_seq, record.territory, enemy,
+                      units.where(lambda u: not u.is_combatant) + keep)
+
+    def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
+        """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
+        zone = _withdrawal_zone(record) if outcome.defender_withdrew else None
+        withdrew = outcome.defender_withdrew
+        for enemy, units in enemies.items():
+            if zone is None or not withdrew:
+                return
+            gone = Force.of({u: min(n, withdrew[u]) for u, n in units.items if u.is_sub})
+            withdrew = withdrew.minus_available(gone)
+            self._add(record.last_seq, zone, enemy, gone)
+
+    def _retreat(self, record: BattleRecord, outcome: Outcome) -> None:
+        assert record.retreat is not None
+        try:
+            to = resolve(record.retreat[1]).territory.name
+        except ValueError:
+            return
+        units = (outcome.attacker_retreated or outcome.attacker_left).where(lambda u: not u.is_air)
+        self._add(record.last_seq, to, record.attacker_power, units)
+
+    def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
+        """Surviving aircraft land where the move says, else go back to their origin until a
+        non-combat move lands them (2008 Rules Clarifications, Fighters)."""
+        air = left.where(lambda u: u.is_air)
+        power = record.attacker_power
+        for move in record.moves:
+            lift = Force.of({u: min(n, air[u]) for u, n in move.units.items if u.is_air})
+            if not lift:
+                continue
+            air = air.minus_available(lift)
+            where = move.landing or move.origin
+            self._add(record.last_seq, where, power, lift)
+            if move.landing is None:
+                self.unlanded.setdefault((power, record.territory), []).append((where, lift))
+
+
+def _withdrawal_zone(record: BattleRecord) -> str | None:
+    """Where the defender's special orders withdraw his subs (the last such order), if anywhere."""
+    for entry in reversed(record.orders):
+        if entry.side != "defender":
+            continue
+        try:
+            zone = parse_special_orders(entry.text).withdraw_to
+            return resolve(zone).territory.name if zone else None
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,76 @@
+"""The board the review checks declarations against: walked with the battles' results.
+
+The board depends on how battles ended, and how a battle ended depends on the review (as rolled
+or as corrected). :func:`outcomes_of` turns reviewed battles into the results the walk
+(:func:`domain.record.board_state.walk_board`) applies; :func:`on_board` gives a battle the
+board its declaration was made on, so every check of declared units and defenders reads the
+board as moved on by the record, not only the last ``position``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from domain.battle.model import Outcome
+from domain.record.board_state import BoardWalk
+from domain.record.entries import BattleRecord
+from domain.review.views import BattleView, PlaceView
+from domain.rules.names import resolve
+
+
+def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
+    """Battle key -> the result that stands (None: void, not fought, or unfinished)."""
+    return {f"{view.turn} / {view.battle}": (None if view.status in ("void", "not_fought") else view.result)
+            for view in views}
+
+
+def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
+    """The battle with the board its declaration was made on, where the walk knows it."""
+    if walk is None:
+        return record
+    # The audit and the review both ask, battle by battle: answer each once per walk.
+    known = walk.boarded.get(id(record))
+    if known is not None and known[0] is record:
+        return known[1]
+    moved = _on_board(record, walk)
+    walk.boarded[id(record)] = (record, moved)
+    return moved
+
+
+def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
+    state = walk.at_declaration(record)
+    power = record.attacker_power
+    available = {move.origin: state.of(move.origin, power) for move in record.moves
+                 if state.knows(move.origin)}
+    if not state.knows(record.territory):
+        return replace(record, available=available) if available != record.available else record
+    position = state.holders(record.territory)
+    if position == record.position and available == record.available and record.defenders_known:
+        return record
+    return replace(record, position=position, available=available, defenders_known=True)
+
+
+def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
+    """Whether the walk knows what stood in the battle's territory when it was declared."""
+    return walk is not None and walk.at_declaration(record).knows(record.territory)
+
+
+def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
+    """The territories a battle touched, before its declaration and after its last record."""
+    roles: dict[str, list[str]] = {record.territory: ["battle"]}
+    for move in record.moves:
+        for name, role in ((move.origin, "origin"), (move.transport_zone, "zone"),
+                           (move.unload_zone, "zone"), (move.landing, "landing")):
+            if name and role not in roles.setdefault(name, []):
+                roles[name].append(role)
+    if record.retreat is not None:
+        with contextlib.suppress(ValueError):
+            roles.setdefault(resolve(record.retreat[1]).territory.name, []).append("retreat")
+    before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
+    return tuple(PlaceView(name, walk.board.territory(name).ipc, before.control_of(name),
+                           after.control_of(name), tuple(before.holders(name).items()),
+                           tuple(after.holders(name).items()), tuple(kinds))
+                 for name, kinds in roles.items() if after.knows(name))

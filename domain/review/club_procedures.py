@@ -1,0 +1,150 @@
+"""The club's procedures the Minister of Law rules on (2008 2nd Edition Unabridged Rules):
+bids, Magic 84, forfeit eligibility, game completion and annulment.
+
+Each is a finding with the rule cited. Bids placed illegally are errors; the others state the
+game's status (the game is over, a forfeit may be requested, the finish was posted too early by
+the loser, the game is annulled) and are never remedies of their own.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import pairwise
+
+from domain.record.board_state import BoardAt, BoardNote, BoardWalk
+from domain.record.entries import allied
+from domain.record.game import Game
+from domain.review.rolling_errors import Issue
+from domain.rules.board import Board
+from domain.rules.forces import Force
+from domain.rules.units import AXIS
+
+#: 2008 Rules Clarifications, Magic 84: the Axis IPC count that ends the game.
+MAGIC_84 = 84
+#: 2008 Forfeits: a player who has not submitted his turn within 5 days may be forfeited.
+FORFEIT_AFTER = timedelta(days=5)
+#: 2008 Game Completion: the loser may enter the finish 7 days after the game ended.
+LOSER_MAY_POST_AFTER = timedelta(days=7)
+#: Who may post an annulment: both players, by mutual agreement.
+MUTUAL = ("both", "mutual")
+
+
+def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) -> list[tuple[str, Issue]]:
+    """Every club-procedure finding of the game, each with the turn it belongs to."""
+    board = board or Board.classic()
+    found: list[tuple[str, Issue]] = []
+    for note in game.board_log:
+        if note.kind == "bid":
+            found += [("USSR 1", issue) for issue in _bid(note, walk.before(note.seq), board)]
+    ended = _magic_84(walk, board, found)
+    found += _forfeits(game)
+    for note in game.board_log:
+        if note.kind == "finish":
+            found += _finish(note, ended, game)
+    return found
+
+
+# -- bids -----------------------------------------------------------------------------------------
+def _bid(note: BoardNote, state: BoardAt, board: Board) -> list[Issue]:
+    """2008 Bidding: where bid units may go, and negative bids not mixed with additions."""
+    found = [Issue("bid_illegal", f"{entry.units} for {entry.power} in {entry.territory}: {why} "
+                   "(2008 Bidding)", at=note.at)
+             for entry in note.holdings if (why := _misplaced(entry.power, entry.territory, entry.units,
+                                                              state, board))]
+    added = note.holdings or any(extra > 0 for _, extra in note.ipcs)
+    if note.removed and added:
+        found.append(Issue("bid_illegal", "the bid removes units and adds units or IPCs: negative bids "
+                           "may not be combined with additions (2008 Bidding)", at=note.at))
+    return found
+
+
+def _misplaced(power: str, territory: str, units: Force, state: BoardAt, board: Board) -> str:
+    """Why a bid placement is illegal ("" when it is legal)."""
+    if power not in AXIS:
+        return "bids give units to the Axis powers only"
+    place = board.territory(territory)
+    if not place.sea:
+        if any(u.is_sea for u in units.types):
+            return "naval units are placed in sea zones"
+        holder = state.control_of(territory)
+        if holder != power:
+            return f"land units go in a territory {power} controls ({territory} is {holder or 'neutral'}'s)"
+        return ""
+    if any(u.is_air for u in units.types):
+        return "fighters cannot be placed on existing or bid carriers"
+    if any(u.is_land for u in units.types):
+        return "land units go in a territory, not a sea zone"
+    if not any(state.control_of(t.name) == power for t in board.neighbours(territory) if not t.sea):
+        return f"the sea zone is not next to a territory {power} controls"
+    if any(force and not allied(owner, power) for owner, force in state.holders(territory).items()):
+        return "Allied units occupy the sea zone"
+    return ""
+
+
+# -- Magic 84 -------------------------------------------------------------------------------------
+def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> datetime | None:
+    """2008 Rules Clarifications, Magic 84: counted immediately after the United States' turn.
+    Returns when the game ended by it (None: it did not)."""
+    if not walk.from_setup:
+        return None  # a record that starts mid-game does not know every territory's holder
+    for turn, at, seq in walk.round_ends:
+        axis = walk.before(seq).side_ipcs(sorted(AXIS))
+        if axis >= MAGIC_84:
+            found.append((turn, Issue("magic_84", f"after {turn} the Axis IPC count is {axis} "
+                                      f"(at least {MAGIC_84}): the game is over, won by the Axis "
+                                      "(2008 Rules Clarifications, Magic 84)", at=at, effective=False)))
+            return at
+    return None
+
+
+# -- forfeits -------------------------------------------------------------------------------------
+def _turn_times(game: Game) -> dict[str, list[datetime]]:
+    """When each turn's records happened, turns in the order they began."""
+    times: list[tuple[datetime, str]] = []
+    times += [(d.at, d.turn) for d in game.declarations if d.at is not None]
+    times += [(n.at, n.turn) for n in game.board_log if n.turn and n.at is not None]
+    times += [(n.at, n.turn) for n in game.noncombat if n.at is not None]
+    times += [(r.at, b.turn) for b in game.battles for r in b.rolls if r.at is not None]
+    turns: dict[str, list[datetime]] = {}
+    for at, turn in sorted(times):
+        turns.setdefault(turn, []).append(at)
+    return turns
+
+
+def _forfeits(game: Game) -> list[tuple[str, Issue]]:
+    """2008 Forfeits: no turn submitted within 5 days: the opponent may request a forfeit."""
+    found: list[tuple[str, Issue]] = []
+    turns = list(_turn_times(game).items())
+    for (before, done), (turn, begun) in pairwise(turns):
+        gap = begun[0] - done[-1]
+        if gap > FORFEIT_AFTER:
+            power = turn.rsplit(" ", 1)[0]
+            opponent = "Allies" if power in AXIS else "Axis"
+            found.append((turn, Issue(
+                "forfeit_eligible", f"{turn} was begun {gap.days} days after {before} ended: from "
+                f"{(done[-1] + FORFEIT_AFTER).isoformat()} the {opponent} player could request a forfeit "
+                "(2008 Forfeits)", at=begun[0], effective=False)))
+    return found
+
+
+# -- completion and annulment ---------------------------------------------------------------------
+def _finish(note: BoardNote, ended: datetime | None, game: Game) -> list[tuple[str, Issue]]:
+    """2008 Game Completion (the victor posts; the loser after 7 days) and Annulments (by mutual
+    agreement)."""
+    noted = [n.turn for n in game.board_log if n.turn and n.seq < note.seq]
+    turn = noted[-1] if noted else next(reversed(game.turns), "USSR 1")
+    if note.result == "annulled":
+        if note.by.lower() in MUTUAL:
+            return [(turn, Issue("annulled", "the game is annulled by mutual agreement: not a draw, no "
+                                 "ranking or rating points (2008 Annulments)", at=note.at, effective=False))]
+        return [(turn, Issue("annulled", f"an annulment posted by {note.by} alone: a game is annulled only "
+                             "by mutual agreement (2008 Annulments)", at=note.at))]
+    side = "Axis" if note.by in AXIS or note.by == "Axis" else "Allies"
+    if side == note.result or ended is None or note.at is None:
+        return []
+    waited = note.at - ended
+    if waited >= LOSER_MAY_POST_AFTER:
+        return []
+    return [(turn, Issue("finish_early", f"the {side} (the loser) posted the finish {waited.days} days after "
+                         "the game ended: the loser may post it only after 7 days (2008 Game Completion)",
+                         at=note.at))]

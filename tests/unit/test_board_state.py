@@ -1,0 +1,204 @@
+"""The board moving on: the walk of a game's records (domain/record/board_state.py).
+
+Each test reads a shipped replay and asks the board at a record what a careful player would
+read off the table: who holds a territory, what stands in it, what the counts are.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from application.replayfile import load_replay, parse_replay
+from domain.battle.model import Outcome, Winner
+from domain.record.board_state import BoardWalk, walk_board
+from domain.record.game import Game, project_game
+from domain.review.board_review import outcomes_of
+from domain.review.game_review import review
+from domain.rules.forces import Force
+from tests.conftest import REPLAYS
+
+GAMES = REPLAYS / "games"
+F = Force.parse
+
+
+def _walk(game: Game, *, as_rolled: bool = False) -> BoardWalk:
+    return walk_board(game, outcomes_of(review(game, as_rolled=as_rolled).battles))
+
+
+def _version_after(game: Game, kind: str, turn: str) -> int:
+    """The version of the last event filed for a turn (declarations and the battles' rolls)."""
+    seqs = [b.last_seq for b in game.battles if b.turn == turn]
+    seqs += [n.seq for n in game.board_log if n.turn == turn and n.kind == kind]
+    return max(seqs) + game.version - game.seq
+
+
+def test_attackers_leave_their_origin_and_the_winner_occupies() -> None:
+    game = load_replay(GAMES / "two-turns-board-moves-on-2008.toml").game
+    after_ussr = _walk(game.at(4)).final  # USSR 1 declared (3) and rolled (4)
+    assert after_ussr.of("Karelia S.S.R.", "USSR") == F("1 INF, AA, IC")
+    assert after_ussr.holders("East Europe") == {"USSR": F("2 INF, 2 ARM")}
+    assert after_ussr.control_of("East Europe") == "USSR"
+    final = _walk(game).final
+    # Germany takes Karelia: the USSR's AA gun and IC are captured with it (2008 AA Guns).
+    assert final.holders("Karelia S.S.R.") == {"Germany": F("3 INF, 1 ARM, AA, IC")}
+    assert final.control_of("Karelia S.S.R.") == "Germany"
+    assert final.holders("East Europe") == {"Germany": F("2 INF, 2 ARM")}
+    assert final.of("Germany", "Germany") == F("1 FTR, 1 BMB, AA, IC")  # its FTR landed home
+    assert final.of("Finland Norway", "Germany") == F("1 FTR")
+
+
+def test_a_retreat_goes_where_it_was_declared_and_aircraft_land_as_written() -> None:
+    game = load_replay(GAMES / "full-game-three-rounds-2008.toml").game
+    board = _walk(game.at(_version_after(game, "map_update", "USSR 1"))).final
+    assert board.of("Caucasus", "USSR") == F("6 INF, 1 ARM")
+    assert board.of("Karelia S.S.R.", "USSR") == F("2 ARM, 1 FTR, AA, IC")
+    assert board.holders("Ukraine S.S.R.") == {"Germany": F("2 INF, 2 ARM, 1 FTR")}
+    assert board.control_of("Ukraine S.S.R.") == "Germany"
+
+
+def test_a_capture_moves_the_territory_and_its_ipcs() -> None:
+    game = load_replay(GAMES / "full-game-three-rounds-2008.toml").game
+    walk = _walk(game)
+    germany_1 = walk.before(_version_after(game, "map_update", "Germany 1"))
+    assert germany_1.control_of("Anglo Sudan Egypt") == "Germany"
+    assert germany_1.count("Germany") == (9, 34)
+    assert germany_1.count("UK") == (16, 28)
+    assert walk.final.control_of("Anglo Sudan Egypt") == "UK"
+    assert walk.final.count("Japan") == (13, 27) and walk.final.count("USA") == (10, 34)
+
+
+def test_every_count_of_the_full_game_is_the_boards() -> None:
+    walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
+    assert len(walk.counts) == 15
+    assert all((c.stated.territories, c.stated.ipcs) == (c.territories, c.ipcs) for c in walk.counts)
+    [gap] = walk.discrepancies
+    assert (gap.turn, gap.territory, gap.stated, gap.board) == (
+        "USSR 2", "Karelia S.S.R.", F("2 ARM, 1 FTR, AA, IC"), F("3 INF, 2 ARM, 1 FTR, AA, IC"))
+
+
+def test_a_corrected_result_changes_the_board_from_then_on() -> None:
+    game = load_replay(REPLAYS / "consequences" / "corrected-result-flows-2008.toml").game
+    before_germany = game.battles[1].declared_seq
+    rolled = _walk(game, as_rolled=True).before(before_germany)
+    corrected = _walk(game).before(before_germany)
+    assert rolled.holders("Ukraine S.S.R.") == {"Germany": F("2 INF")}
+    assert corrected.holders("Ukraine S.S.R.") == {"USSR": F("1 ARM")}
+    assert corrected.control_of("Ukraine S.S.R.") == "USSR"
+
+
+def test_a_record_that_starts_mid_game_knows_only_what_positions_name() -> None:
+    game = load_replay(REPLAYS / "consequences" / "corrected-result-flows-2008.toml").game
+    board = _walk(game).final
+    assert not board.knows("Russia") and board.knows("Caucasus")
+    assert not _walk(game).from_setup
+
+
+BID = """
+format = "minister-replay/1"
+[game]
+id = "bids"
+edition = "iaapa-2008"
+[[event]]
+type = "bid"
+at = 2008-01-01T00:00:00Z
+units = [{units}]
+remove = [{remove}]
+"""
+
+
+@pytest.mark.parametrize(("units", "remove", "why"), [
+    ('"Germany Ukraine: 3 INF"', "", None),
+    ('"Germany Baltic SZ: 1 TRN"', "", None),
+    ('"Germany Karelia: 1 INF"', "", "land units go in a territory Germany controls"),
+    ('"Japan Ukraine: 1 INF"', "", "land units go in a territory Japan controls"),
+    ('"Japan Caroline Islands SZ: 1 FTR"', "", "fighters cannot be placed"),
+    ('"Germany North Sea: 1 SUB"', "", "Allied units occupy the sea zone"),
+    ('"USSR Russia: 1 INF"', "", "Axis powers only"),
+    ('"Germany Ukraine: 1 INF"', '"Japan Manchuria: 1 INF"', "negative bids"),
+])
+def test_bid_placements_follow_the_bidding_rules(units: str, remove: str, why: str | None) -> None:
+    game = parse_replay(BID.replace("{units}", units).replace("{remove}", remove)).game
+    found = [f for f in review(game).findings if f.kind == "bid_illegal"]
+    if why is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and why in found[0].detail and "Bidding" in found[0].rule
+
+
+def test_the_board_of_an_earlier_version_is_the_board_of_that_many_events() -> None:
+    """Game.at(v) walks to exactly the board the fold of the first v events walks to."""
+    for path in sorted(REPLAYS.rglob("*.toml")):
+        replay = load_replay(path)
+        for version in range(1, len(replay.events) + 1):
+            folded = project_game(None, replay.events[:version])
+            assert folded is not None
+            derived = replay.game.at(version)
+            assert derived.board_log == folded.board_log, (path, version)
+            a, b = _walk(derived), _walk(folded)
+            assert a.same_board(b) and a.discrepancies == b.discrepancies and a.counts == b.counts, (
+                path, version)
+
+
+def test_map_updates_are_checkpoints_not_overwrites() -> None:
+    walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
+    # USSR 2's map update forgot 3 INF: the board keeps them (the moves take precedence).
+    assert walk.final.of("Karelia S.S.R.", "USSR") == F("3 INF, 2 ARM, 1 FTR, AA, IC")
+
+
+COUNT = """
+format = "minister-replay/1"
+[game]
+id = "count"
+edition = "iaapa-2008"
+[[event]]
+type = "map_update"
+at = 2008-10-01T09:35:00Z
+turn = "USSR 1"
+count = "{count}"
+"""
+
+
+@pytest.mark.parametrize(("count", "kinds"), [
+    ("USSR 8/$24", []), ("USSR 8/24", []), ("USSR 8/$26", ["map_count_wrong"]),
+    ("USSR 8/$42", ["typo"]), ("USSR 9/$24", ["map_count_wrong"]),
+])
+def test_a_count_is_checked_against_the_board_and_a_transposition_is_a_typo(count: str,
+                                                                             kinds: list[str]) -> None:
+    game = parse_replay(COUNT.replace("{count}", count)).game
+    assert [f.kind for f in review(game).findings] == kinds
+
+
+SUBS = """
+format = "minister-replay/1"
+[game]
+id = "subs"
+edition = "iaapa-2008"
+[[event]]
+type = "position"
+at = 2008-10-01T08:00:00Z
+units = ["Germany Baltic SZ: 2 SUB", "UK North Sea: 1 BB", "Germany Karelia SZ: "]
+[[event]]
+type = "declaration"
+at = 2008-10-01T09:00:00Z
+turn = "UK 2"
+text = '''
+Attack #1 - Baltic SZ (2 SUB)
+North Sea 1 BB
+'''
+[[event]]
+type = "orders"
+at = 2008-10-01T09:01:00Z
+turn = "UK 2"
+battle = "Baltic SZ"
+side = "defender"
+text = "withdraw subs after round 1 to Karelia SZ"
+"""
+
+
+def test_withdrawn_subs_go_where_the_defender_said() -> None:
+    """2008 Rules Clarifications, Sub Withdrawal (the result given: 1 SUB lost, 1 withdrew)."""
+    game = parse_replay(SUBS).game
+    withdrew = Outcome(Winner.ATTACKER, F("1 BB"), Force(), defender_withdrew=F("1 SUB"))
+    board = walk_board(game, {"UK 2 / Baltic Sea Zone": withdrew}).final
+    assert board.holders("Baltic Sea Zone") == {"UK": F("1 BB")}
+    assert board.holders("Karelia Sea Zone") == {"Germany": F("1 SUB")}
