@@ -16,6 +16,8 @@ from typing import Any, Protocol, TypeVar, overload
 
 import msgspec
 
+from domain.notation.battle_log import BattleLog
+from domain.notation.special_orders import SpecialOrders
 from domain.record.events import Holding, Move
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import AXIS, UnitType
@@ -27,7 +29,7 @@ def allied(a: str, b: str) -> bool:
 
 
 class RollEntry(msgspec.Struct, frozen=True):
-    """A dice-server record filed under its battle."""
+    """A dice-server record filed under its battle: its log as written and as read."""
 
     seq: int
     log: str
@@ -37,16 +39,18 @@ class RollEntry(msgspec.Struct, frozen=True):
     turn_number: int | None = None
     round_number: int | None = None
     country: str | None = None
+    parsed: BattleLog = BattleLog(())
 
 
 class OrdersEntry(msgspec.Struct, frozen=True):
-    """Special orders filed under a battle for one side."""
+    """Special orders filed under a battle for one side, as written and as read."""
 
     seq: int
     side: str
     text: str
     at: datetime | None
     source_line: int | None
+    parsed: SpecialOrders = SpecialOrders()
 
 
 class CasualtyEntry(msgspec.Struct, frozen=True):

@@ -65,7 +65,13 @@ from domain.record.events import (
     RulingIssued,
     TechRolled,
 )
-from domain.record.intake import battle_territory, declaration_facts, noncombat_move
+from domain.record.intake import (
+    battle_log,
+    battle_territory,
+    declaration_facts,
+    noncombat_move,
+    special_orders,
+)
 from domain.rules.board import Board
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import POWERS
@@ -332,16 +338,19 @@ def _file_roll(game: Game, event: RollRecorded) -> None:
     if event.at is not None and record.turn not in game.first_roll_at:
         game.first_roll_at[record.turn] = event.at
         game.first_roll_seq[record.turn] = seq
+    # Events recorded by minister carry the log read; older stored ones are read here, once.
+    parsed = event.parsed if event.parsed is not None else battle_log(event.log, event.source_line)
     game.battles[index] = replace(record, last_seq=seq, rolls=(*record.rolls, RollEntry(
         seq, event.log, event.at, event.source_line, event.game_number, event.turn_number,
-        event.round_number, event.country)))
+        event.round_number, event.country, parsed)))
 
 
 def _file_orders(game: Game, event: OrdersRecorded) -> None:
     index = game._battle_index(event.battle, event.source_line, event.turn, territory=event.territory)
     record = game.battles[index]
+    parsed = event.parsed if event.parsed is not None else special_orders(event.text, event.source_line)
     game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
-        game.seq, event.side, event.text, event.at, event.source_line)))
+        game.seq, event.side, event.text, event.at, event.source_line, parsed)))
 
 
 def _file_casualties(game: Game, event: CasualtiesChosen) -> None:

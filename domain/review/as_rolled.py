@@ -16,7 +16,6 @@ from typing import NamedTuple
 from domain.battle.columns import hit_value, layout
 from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
-from domain.notation.special_orders import parse_special_orders
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
 from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
@@ -41,7 +40,7 @@ def orders_of(record: BattleRecord) -> Orders:
     retreat = None
     withdrawal = None
     for entry in record.orders:
-        parsed = parse_special_orders(entry.text)
+        parsed = entry.parsed
         if parsed.order_of_loss is not None:
             order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
             if entry.side == "attacker":
@@ -157,9 +156,10 @@ def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
                      hits=tuple(v <= threshold for v in dice.values))
 
 
-def analyse_as_rolled(record: BattleRecord) -> BattleView:
-    """The battle exactly as the record rolled it."""
-    recorded = read_record(record)
+def analyse_as_rolled(record: BattleRecord, recorded: RecordedBattle | None = None) -> BattleView:
+    """The battle exactly as the record rolled it (``recorded``: its records already joined)."""
+    if recorded is None:
+        recorded = read_record(record)
     orders = orders_of(record)
     attackers = recorded.typed_attackers or record.attackers
     defenders = recorded.typed_defenders

@@ -62,7 +62,7 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
     flows: dict[str, Flow] = {}
     for record in game.battles:
         recorded = read_record(record)
-        rolled = analyse_as_rolled(record)
+        rolled = analyse_as_rolled(record, recorded)
         attackers, defenders = correct_forces(record, recorded, turn_audit)
         if not as_rolled and record.territory in flows:
             defenders = flows[record.territory].defenders_for(record, defenders)
@@ -302,4 +302,4 @@ def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
     policy = edition(game.edition)
     recorded = read_record(record)
     attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
-    return audit_rolls(record, recorded, analyse_as_rolled(record), policy, attackers, defenders)
+    return audit_rolls(record, recorded, analyse_as_rolled(record, recorded), policy, attackers, defenders)
