@@ -182,7 +182,8 @@ def check_game(app: MinisterApplication, game_id: str, *, head: str | None = Non
     Snapshots are outside the chain (derived data), so each is compared with the state the
     events give at its version: a stale or edited snapshot would make time travel lie.
     """
-    from application.timetravel import STATE_TOPIC, no_gc, snapshot_of
+    from application.timetravel import STATE_TOPIC, snapshot_of
+    from domain.memory import no_gc
     from domain.record.events import GameSnapshot, game_uuid
     from domain.record.game import Game, project_game
 

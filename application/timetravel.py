@@ -15,17 +15,16 @@ is ignored in favour of folding the events. ``minister verify --integrity`` chec
 the events.
 
 Folding and decoding create many small objects that all stay alive, so the cyclic garbage
-collector only costs time here; it is paused while a Game is built (see :func:`no_gc`).
+collector only costs time here; it is paused while a Game is built (see
+:func:`domain.memory.no_gc`).
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -34,6 +33,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from application.reading import iter_events, read_events
+from domain.memory import no_gc
 from domain.record.events import GameEvent, GameSnapshot, game_uuid
 from domain.record.game import Game, project_game
 
@@ -59,29 +59,6 @@ def _fingerprint() -> str:
 
 #: The snapshot topic: a snapshot taken by another shape of Game is never decoded as this one.
 STATE_TOPIC = f"minister/Game@1#{_fingerprint()}"
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a Game is built, then promote what was built.
-
-    Building a Game allocates ~10 objects per event and frees almost none; the collector would
-    scan them again and again as they pile up (it doubled rebuild times). On the way out the new
-    objects are moved straight to the oldest generation (``gc.freeze()`` then ``gc.unfreeze()``,
-    both O(1) list splices) rather than scanned once more by the young collection that re-enabling
-    would trigger at once; anything among them that is garbage is still found by the next full
-    collection. Skipped when someone else keeps objects frozen.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def snapshot_of(game: Game, timestamp: datetime) -> GameSnapshot:

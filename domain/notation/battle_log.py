@@ -29,6 +29,7 @@ when it is recorded and its parsed form travels with the event and the Game's st
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgspec
@@ -103,10 +104,11 @@ class MarkedDie(NamedTuple):
     marked: bool
 
 
-class DiceText(msgspec.Struct, frozen=True, array_like=True):
+class DiceText(msgspec.Struct, frozen=True, array_like=True, dict=True):
     """A dice string: ``"52461*5654/3*"`` -> columns split at ``/``, each die with its mark.
 
     Columns are never empty. The marks are claims: hits are recomputed from the faces elsewhere.
+    The flat views (``dice``, ``values``) are computed once: the review reads them per round.
     """
 
     columns: tuple[tuple[MarkedDie, ...], ...]
@@ -116,12 +118,12 @@ class DiceText(msgspec.Struct, frozen=True, array_like=True):
         """Whether the writer split the dice into battle-board columns with ``/``."""
         return len(self.columns) > 1
 
-    @property
+    @cached_property
     def dice(self) -> tuple[MarkedDie, ...]:
         """Every die in the order written."""
         return tuple(die for column in self.columns for die in column)
 
-    @property
+    @cached_property
     def values(self) -> tuple[int, ...]:
         """The faces in the order written."""
         return tuple(die.value for die in self.dice)

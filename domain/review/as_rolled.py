@@ -11,6 +11,7 @@ units typed are kept beside as the record's claims; the findings compare them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from domain.battle.columns import hit_value, layout
@@ -102,6 +103,12 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
     Columns are in ascending order of the columns the units occupy; within a column the dice
     belong to unit types in the order of the unit list (replay format, "IAAPA notation").
     """
+    return list(_typed_dice(units, dice, attacking))
+
+
+@lru_cache(maxsize=8192)
+def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
+    # Cached: the as-rolled rounds and the rolling audit type the same lines.
     columns = layout(units, attacking)
     sizes = [len(cols) for _, cols in columns]
     flat = [(die.value, die.marked) for die in dice.dice]
@@ -127,7 +134,7 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
             # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
             unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
             found.append(TypedDie(value, unit, face, marked))
-    return found
+    return tuple(found)
 
 
 def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,

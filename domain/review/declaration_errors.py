@@ -37,8 +37,11 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None)
     """Every declaration error and turn-wide finding of the game."""
     board = board or Board.classic()
     found = TurnAudit()
+    by_turn: dict[str, list[BattleRecord]] = {}
+    for record in game.battles:
+        by_turn.setdefault(record.turn, []).append(record)
     for turn in game.turns:
-        battles = game.battles_of(turn)
+        battles = by_turn.get(turn, [])
         _availability(game, battles, edition, found)
         for record in battles:
             _transports(game, record, battles, edition, board, found)

@@ -14,6 +14,7 @@ from msgspec.structs import replace as with_fields
 
 from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
+from domain.memory import no_gc
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import analyse_as_rolled, orders_of
@@ -43,6 +44,12 @@ class _Judged:
 
 def review(game: Game, *, as_rolled: bool = False) -> GameView:
     """Analyse every declared battle of the game, in declaration order."""
+    # The review builds a model as large as the game's: the collector would only rescan it.
+    with no_gc():
+        return _review(game, as_rolled)
+
+
+def _review(game: Game, as_rolled: bool) -> GameView:
     policy = edition(game.edition)
     turn_audit = audit_declarations(game, policy)
     source = None
