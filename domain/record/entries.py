@@ -16,10 +16,12 @@ from typing import Any, Protocol, TypeVar, overload
 
 import msgspec
 
+from domain.battle.model import Side
 from domain.notation.battle_log import BattleLog
 from domain.notation.special_orders import SpecialOrders
 from domain.record.events import Holding, Move
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import AXIS, UnitType
 
 
@@ -46,7 +48,7 @@ class OrdersEntry(msgspec.Struct, frozen=True):
     """Special orders filed under a battle for one side, as written and as read."""
 
     seq: int
-    side: str
+    side: Side
     text: str
     at: datetime | None
     source_line: int | None
@@ -58,7 +60,7 @@ class CasualtyEntry(msgspec.Struct, frozen=True):
 
     seq: int
     round: int
-    side: str
+    side: Side
     units: Force
 
 
@@ -99,7 +101,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
     turn: str
     territory: str
     written: str
-    kind: str
+    kind: BattleKind
     attacker_power: str
     number: int | None
     moves: tuple[Move, ...]
@@ -133,7 +135,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
         """"USSR 3 / East Europe": a battle is known by its turn and territory."""
         return f"{self.turn} / {self.territory}"
 
-    def chosen(self, round_number: int, side: str, *, before: int | None = None) -> list[Force]:
+    def chosen(self, round_number: int, side: Side, *, before: int | None = None) -> list[Force]:
         """Casualties the side named for a round, in the order named (only those recorded
         before the record number ``before`` when given)."""
         return [c.units for c in self.casualties
@@ -179,12 +181,12 @@ class BattleRecord(msgspec.Struct, frozen=True):
         total = EMPTY
         for move in self.moves:
             total = total + move.units
-        return total.where(lambda u: u is not UnitType.BB) if self.kind != "sea" else total
+        return total.where(lambda u: u is not UnitType.BB) if self.kind is not BattleKind.SEA else total
 
     @property
     def support(self) -> Force:
         """Battleships giving support shots to a land or amphibious battle."""
-        if self.kind == "sea":
+        if self.kind is BattleKind.SEA:
             return EMPTY
         total = EMPTY
         for move in self.moves:

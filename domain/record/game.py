@@ -29,6 +29,7 @@ from uuid import UUID
 import msgspec
 from msgspec.structs import replace
 
+from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.entries import (
     BattleRecord,
@@ -74,6 +75,7 @@ from domain.record.intake import (
 )
 from domain.rules.board import Board
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import POWERS
 
 __all__ = [
@@ -287,12 +289,12 @@ class Game(msgspec.Struct):
                        event: DeclarationRecorded) -> BattleRecord:
         moves = battle.moves
         name = battle.territory
-        kind = "sea" if _is_sea(name) else "land"
+        kind = BattleKind.SEA if _is_sea(name) else BattleKind.LAND
         holdings = self.holdings
         available: dict[str, Force] = {}
         for move in moves:
-            if kind == "land" and (move.transports or move.transport_zone):
-                kind = "amphibious"
+            if kind is BattleKind.LAND and (move.transports or move.transport_zone):
+                kind = BattleKind.AMPHIBIOUS
             # Only origins a map update named are known; elsewhere nothing can be checked.
             held = holdings.get(move.origin)
             if held is not None:
@@ -350,14 +352,14 @@ def _file_orders(game: Game, event: OrdersRecorded) -> None:
     record = game.battles[index]
     parsed = event.parsed if event.parsed is not None else special_orders(event.text, event.source_line)
     game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
-        game.seq, event.side, event.text, event.at, event.source_line, parsed)))
+        game.seq, Side(event.side), event.text, event.at, event.source_line, parsed)))
 
 
 def _file_casualties(game: Game, event: CasualtiesChosen) -> None:
     index = game._battle_index(event.battle, event.source_line, territory=event.territory)
     record = game.battles[index]
     game.battles[index] = replace(record, last_seq=game.seq, casualties=(*record.casualties, CasualtyEntry(
-        game.seq, event.round, event.side, event.units)))
+        game.seq, event.round, Side(event.side), event.units)))
 
 
 def _file_retreat(game: Game, event: RetreatDeclared) -> None:

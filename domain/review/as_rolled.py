@@ -44,7 +44,7 @@ def orders_of(record: BattleRecord) -> Orders:
         parsed = entry.parsed
         if parsed.order_of_loss is not None:
             order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
-            if entry.side == "attacker":
+            if entry.side is Side.ATTACKER:
                 attacker = order
             else:
                 defender = order
@@ -57,7 +57,7 @@ def orders_of(record: BattleRecord) -> Orders:
 
 def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
     """The order of loss a side's casualties follow: its special order, else the default."""
-    kind = BattleKind(record.kind)
+    kind = record.kind
     if side is Side.ATTACKER:
         return orders.attacker or default_order(kind, True)
     if orders.defender is not None:
@@ -196,7 +196,7 @@ def analyse_as_rolled(record: BattleRecord, recorded: RecordedBattle | None = No
 
 def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
            defender: Force, orders: Orders, attackers_at_start: Force) -> RoundView:
-    at_sea = record.kind == "sea"
+    at_sea = record.kind is BattleKind.SEA
     attacker_entries: list[DiceEntry] = []
     defender_entries: list[DiceEntry] = []
     aa_losses = EMPTY
@@ -282,7 +282,7 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
     combatants = present.combatants()
     following = recorded.rounds[round_number] if round_number < len(recorded.rounds) else None
     before = following.rolls[0].seq if following is not None and following.rolls else None
-    for units in reversed(record.chosen(round_number, side.value, before=before)):
+    for units in reversed(record.chosen(round_number, side, before=before)):
         # Extra hits are overkill (Part 13, Miscellaneous 2): at most every unit is lost.
         if combatants.contains(units) and len(units) == min(hits, len(combatants)):
             return units
@@ -298,7 +298,7 @@ def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: F
                        defender_left=defender.combatants())
     if record.retreat is not None and record.retreat[0] == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
-        staying = record.amphibious if record.kind == "amphibious" else EMPTY
+        staying = record.amphibious if record.kind is BattleKind.AMPHIBIOUS else EMPTY
         if staying:
             return None
         return Outcome(winner=Winner.DEFENDER, attacker_left=attacker.combatants(),

@@ -110,7 +110,7 @@ class Context:
 
 def setup_of(ctx: Context) -> BattleSetup:
     """The battle as the engine fights it, under the orders in force."""
-    kind = BattleKind(ctx.record.kind)
+    kind = ctx.record.kind
     return BattleSetup(
         kind=kind, attacker=ctx.attackers, defender=ctx.defenders, support=ctx.record.support,
         amphibious=ctx.record.amphibious,
@@ -211,7 +211,7 @@ def _ended_after(ctx: Context, r: int, attacker: Force, defender: Force) -> Outc
         return Outcome(winner, attacker.combatants(), defender.combatants())
     retreat = ctx.record.retreat
     if retreat is not None and retreat[0] == r:
-        staying = attacker.where(lambda u: u.is_land) if ctx.record.kind == "amphibious" else EMPTY
+        staying = attacker.where(lambda u: u.is_land) if ctx.record.kind is BattleKind.AMPHIBIOUS else EMPTY
         if not staying.combatants():
             return Outcome(Winner.DEFENDER, attacker.combatants(), defender.combatants(), retreated=True,
                            attacker_retreated=attacker.combatants())
@@ -342,7 +342,7 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
 def _paused_defenders(ctx: Context, pause_round: int) -> Force:
     """The defender's units after the paused round, with the casualties it named (2008 OOL)."""
     paused = ctx.as_rolled.rounds[pause_round - 1]
-    for units in reversed(ctx.record.chosen(pause_round, "defender")):
+    for units in reversed(ctx.record.chosen(pause_round, Side.DEFENDER)):
         if paused.defender.units.contains(units):
             return paused.defender.units - units
     return paused.defender.units.minus_available(paused.defender_losses)
@@ -383,7 +383,7 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         by_column.setdefault(die.column, []).append(die)
     side = "attacker" if attacking else "defender"
     # Attacking submarines strike first at sea (Part 13 step 3).
-    strikes = attacking and ctx.record.kind == "sea"
+    strikes = attacking and ctx.record.kind is BattleKind.SEA
     entries: list[DiceEntry] = []
     changed = False
     for column in sorted(set(wanted) | set(by_column)):
@@ -448,7 +448,7 @@ def _fix_aa(ctx: Context, kinds: set[str],
     re-roll (1999 forgotten AA) and whether anything changed."""
     recorded = list(ctx.recorded.aa.dice.values) if ctx.recorded.aa is not None else []
     aircraft = ctx.attackers.where(lambda u: u.is_air)
-    gun = bool(ctx.defenders[UnitType.AA]) and ctx.record.kind != "sea"
+    gun = bool(ctx.defenders[UnitType.AA]) and ctx.record.kind is not BattleKind.SEA
     shots = len(aircraft) if gun else 0
     statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in recorded]
     changed = False

@@ -19,6 +19,7 @@ from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.names import resolve
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 
@@ -157,7 +158,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 board: Board, found: TurnAudit) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
     issues = found.battles[record.key]
-    if record.kind == "sea":
+    if record.kind is BattleKind.SEA:
         return
     for move in record.moves:
         land = move.units.where(lambda u: u.is_land and u.is_combatant)
@@ -187,7 +188,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                                     at=record.declared_at))
             enemies = [p for p, units in game.holdings[zone].items()
                        if not allied(p, record.attacker_power) and units.combatants()]
-            clearing = [b for b in battles if b.territory == zone and b.kind == "sea"]
+            clearing = [b for b in battles if b.territory == zone and b.kind is BattleKind.SEA]
             if enemies and not any(b.attackers[UnitType.TRN] for b in clearing):
                 issues.append(Issue("transports_not_declared",
                                     f"the transports in {zone} are not declared in its sea-zone "
@@ -277,7 +278,7 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
         interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
         if interleaved:
             first_start, first = interleaved[0]
-            if record.kind == "amphibious":
+            if record.kind is BattleKind.AMPHIBIOUS:
                 # Its ground units could not retreat: it is finished, and every battle begun
                 # after it is re-rolled.
                 for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:

@@ -26,6 +26,7 @@ from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
@@ -170,7 +171,7 @@ def _holder(record: BattleRecord, view: BattleView) -> tuple[bool, Force] | None
     if result is None or result.winner is None:
         return None
     if result.winner is Winner.ATTACKER and not result.retreated:
-        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        stay = (lambda u: u.is_sea) if record.kind is BattleKind.SEA else (lambda u: u.is_land)
         return True, result.attacker_left.where(stay)
     return False, result.defender_left
 
@@ -190,7 +191,7 @@ def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]
             units = _carried(units, move.transports)
         used[key] = used.get(key, EMPTY) + units
         total = total + units
-    return total.where(lambda u: u is not UnitType.BB) if record.kind != "sea" else total
+    return total.where(lambda u: u is not UnitType.BB) if record.kind is not BattleKind.SEA else total
 
 
 def _carried(units: Force, transports: int) -> Force:
