@@ -12,15 +12,16 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from datetime import datetime
 
-from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry, parse_turn
+from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import FindingStatus
 from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.names import resolve
-from domain.rules.units import POWERS
+from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
 ELECTIONS: dict[str, tuple[str, ...]] = {
@@ -28,6 +29,15 @@ ELECTIONS: dict[str, tuple[str, ...]] = {
     "pause_skipped": ("accept", "apply_to_corrected_units", "reroll_defence"),
 }
 OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
+
+
+class Awaiting(enum.StrEnum):
+    """Who must act before an open finding can be settled."""
+
+    #: A side's election, where the rules give it a choice (void battle, pause skipped).
+    ELECTION = "election"
+    #: The Minister of Law, where the rules leave the case to him.
+    MINISTER = "minister"
 
 
 @dataclass(frozen=True)
@@ -41,23 +51,14 @@ class Decision:
     note: str = ""
     #: The turn made void because the correction came after it was rolled (2008 Section VII).
     voids_turn: str | None = None
-
-
-def next_turn(turn: str) -> str:
-    """The turn after ``turn`` in MB 2nd edition order (USSR, Germany, UK, Japan, USA)."""
-    power, game_round = parse_turn(turn)
-    index = POWERS.index(power)
-    if index + 1 < len(POWERS):
-        return f"{POWERS[index + 1]} {game_round}"
-    return f"{POWERS[0]} {game_round + 1}"
+    #: Who must act before the finding is settled (None: nobody, or only a report is missing).
+    awaiting: Awaiting | None = None
 
 
 def following_turn(turn: str) -> str:
-    """The turn whose first die ends the correction window (USA and USSR count as one)."""
-    after = next_turn(turn)
-    if turn.startswith("USA "):
-        after = next_turn(after)  # 2008 Section VII: the USA-USSR turn is one turn
-    return after
+    """The turn whose first die ends the correction window (USA and USSR count as one,
+    2008 Section VII)."""
+    return turn_of(turn).following().label
 
 
 def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
@@ -82,20 +83,21 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
         return Decision("void", apply=True)
     kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
     voids = window.voids_turn if window is not None else None
-    if turn.startswith("USA ") and edition.time_limit and (ruling is None or ruling.decision != "apply"):
+    usa_part = turn_of(turn).power is Power.USA
+    if usa_part and edition.time_limit and (ruling is None or ruling.decision != "apply"):
         return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
-                        "Minister of Law case by case (2008 Section VII)")
+                        "Minister of Law case by case (2008 Section VII)", awaiting=Awaiting.MINISTER)
     if kind in ELECTIONS:
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
             status: FindingStatus = "void" if kind == "void" else "open"
             return Decision(status, note="awaiting the election: " + " or ".join(ELECTIONS[kind]),
-                            voids_turn=voids)
+                            voids_turn=voids, awaiting=Awaiting.ELECTION)
         return Decision("corrected" if election not in ("not_fight", "accept") else
                         ("void" if election == "not_fight" else "stands"), apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision != "apply"):
-        return Decision("open", note="left to the Minister of Law")
+        return Decision("open", note="left to the Minister of Law", awaiting=Awaiting.MINISTER)
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
 
 

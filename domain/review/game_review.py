@@ -270,8 +270,7 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
                 decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
                                                         f"{view.resume_round}"))
         settled.append(_Judged(item.issue, decision, item.finding_id))
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
-        ("awaiting", "left to", "an error in the USA"))]
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.awaiting is not None]
     if open_items and view.status in ("stands", "corrected"):
         view = with_fields(view, status="awaiting")
     return view, settled
