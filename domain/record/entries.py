@@ -71,6 +71,8 @@ class RetreatEntry(msgspec.Struct, frozen=True):
     after_round: int
     to: str
     at: datetime | None
+    #: ``to`` resolved when filed (canonical name; None: it names no territory).
+    territory: str | None = None
 
 
 class SuppliedEntry(msgspec.Struct, frozen=True):
@@ -272,6 +274,8 @@ class ReportEntry(msgspec.Struct, frozen=True):
     battle: str | None
     at: datetime | None
     source_line: int | None
+    #: ``battle`` resolved when filed (canonical name; None: none named, or no territory).
+    territory: str | None = None
 
 
 class RulingEntry(msgspec.Struct, frozen=True):

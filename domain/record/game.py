@@ -70,6 +70,7 @@ from domain.record.intake import (
     battle_log,
     battle_territory,
     declaration_facts,
+    known_territory,
     noncombat_move,
     special_orders,
 )
@@ -366,7 +367,7 @@ def _file_retreat(game: Game, event: RetreatDeclared) -> None:
     index = game._battle_index(event.battle, event.source_line, territory=event.territory)
     record = game.battles[index]
     game.battles[index] = replace(record, last_seq=game.seq, retreats=(*record.retreats, RetreatEntry(
-        game.seq, event.after_round, event.to, event.at)))
+        game.seq, event.after_round, event.to, event.at, known_territory(event.to))))
 
 
 def _file_dice(game: Game, event: DiceSupplied) -> None:
@@ -385,7 +386,8 @@ def _file_drawn(game: Game, event: DiceDrawn) -> None:
 
 def _file_report(game: Game, event: ReportFiled) -> None:
     game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
-                                    event.source_line))
+                                    event.source_line,
+                                    known_territory(event.battle) if event.battle is not None else None))
 
 
 def _file_noncombat(game: Game, event: NonCombatRecorded) -> None:

@@ -27,6 +27,14 @@ def battle_territory(name: str) -> str:
     return resolve(name).territory.name
 
 
+def known_territory(name: str) -> str | None:
+    """The canonical territory a name reads as, or None when it names none (kept for the review)."""
+    try:
+        return resolve(name).territory.name
+    except ValueError:
+        return None
+
+
 def battle_log(text: str, first_line: int | None = None) -> BattleLog:
     """A roll record's dice-server log read into typed lines."""
     try:

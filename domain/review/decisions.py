@@ -20,7 +20,6 @@ from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import FindingStatus
 from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
-from domain.rules.names import resolve
 from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
@@ -148,16 +147,10 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
             if record is None or record.turn == turn:
                 return report
             continue
-        if record is not None and _same_battle(report.battle, record):
+        if record is not None and report.territory == record.territory:
             return report
     return None
 
-
-def _same_battle(name: str, record: BattleRecord) -> bool:
-    try:
-        return resolve(name).territory.name == record.territory
-    except ValueError:
-        return False
 
 
 def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:

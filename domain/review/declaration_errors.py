@@ -18,7 +18,6 @@ from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.names import resolve
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
@@ -300,7 +299,7 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
             next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
             retreat_at = _retreat_time(record)
             late = next_start is not None and retreat_at is not None and retreat_at > next_start
-            target = _resolved(to)
+            target = record.retreats[-1].territory  # resolved when filed
             # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
             # originates from or passes through the territory or sea zone".
             origins = {m.origin for m in record.moves}
@@ -318,9 +317,3 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
 def _retreat_time(record: BattleRecord) -> datetime | None:
     return record.retreat_at
 
-
-def _resolved(name: str) -> str | None:
-    try:
-        return resolve(name).territory.name
-    except ValueError:
-        return None

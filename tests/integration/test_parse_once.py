@@ -18,9 +18,9 @@ import pytest
 from application.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.notation import battle_log, declarations, special_orders
-from domain.record.game import Game
+from domain.record.game import Game, parse_turn
 from domain.review.game_review import review
-from domain.rules import forces
+from domain.rules import forces, names
 from projections.report import report_json, report_text
 
 REPLAYS = sorted((Path(__file__).resolve().parents[2] / "replays").rglob("*.toml"))
@@ -28,11 +28,13 @@ REPLAYS = sorted((Path(__file__).resolve().parents[2] / "replays").rglob("*.toml
 PARSERS: tuple[Callable[..., Any], ...] = (
     battle_log.parse_log, battle_log.parse_log_line, battle_log.parse_dice, battle_log.parse_unit_list,
     special_orders.parse_special_orders, declarations.parse_declaration, forces.parse_units,
+    names.resolve, parse_turn,
 )
 
 
 def _forbid_parsers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Make every module-level binding of a notation parser in domain/ and projections/ fail."""
+    """Make every module-level binding of a notation parser (or of the name reader) in domain/
+    and projections/ fail."""
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"a notation parser was called after intake with {args[:1]!r}")
 
