@@ -13,12 +13,13 @@ from datetime import datetime
 from application.app import MinisterApplication
 from application.dicecmd import file_report, record_time
 from domain.errors import MinisterError
+from domain.record.entries import Ruling
 from domain.record.events import GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game
 from domain.review.decisions import ELECTIONS
 from domain.review.game_review import review
 
-DECISIONS = ("apply", "dismiss", "mutual")
+DECISIONS = tuple(Ruling)
 
 
 def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: str | None = None,

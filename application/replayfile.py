@@ -47,6 +47,7 @@ from application.replayschema import (
 )
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
+from domain.record.entries import Ruling
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
@@ -79,7 +80,7 @@ from domain.rules.names import resolve
 FORMAT = "minister-replay/1"
 EDITIONS = ("iaapa-1999", "iaapa-2008")
 SIDES = ("attacker", "defender")
-DECISIONS = ("apply", "dismiss", "mutual")
+DECISIONS = tuple(Ruling)
 _POWER_ALIASES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany": "Germany",
                   "ger": "Germany", "uk": "UK", "britain": "UK", "japan": "Japan", "jap": "Japan",
                   "usa": "USA", "us": "USA"}

@@ -8,6 +8,7 @@ that builds them is :mod:`domain.record.game`.
 
 from __future__ import annotations
 
+import enum
 from bisect import bisect_right
 from datetime import datetime
 from functools import lru_cache
@@ -278,12 +279,35 @@ class ReportEntry(msgspec.Struct, frozen=True):
     territory: str | None = None
 
 
+class Ruling(enum.StrEnum):
+    """What a ruling decides: apply the remedy, dismiss the finding, or record a mutual
+    agreement (2008 Section I: mutual agreements stand)."""
+
+    APPLY = "apply"
+    DISMISS = "dismiss"
+    MUTUAL = "mutual"
+
+
+class Election(enum.StrEnum):
+    """The elections the rules give a side (see :data:`domain.review.decisions.ELECTIONS`)."""
+
+    #: A void battle: re-roll it with the correct units, or do not fight it (2008 Section II).
+    REROLL = "reroll"
+    NOT_FIGHT = "not_fight"
+    #: A skipped pause: accept the rolls, apply the defence to the corrected units, or re-roll
+    #: the defence (2008 Order of Loss).
+    ACCEPT = "accept"
+    APPLY_TO_CORRECTED_UNITS = "apply_to_corrected_units"
+    REROLL_DEFENCE = "reroll_defence"
+
+
 class RulingEntry(msgspec.Struct, frozen=True):
-    """A ruling or election on a finding."""
+    """A ruling or election on a finding (the election as written: one the rules do not give
+    leaves the finding awaiting a valid one)."""
 
     seq: int
     finding: str
-    decision: str
+    decision: Ruling
     election: str | None
     text: str
     at: datetime | None

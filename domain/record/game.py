@@ -42,6 +42,7 @@ from domain.record.entries import (
     ReportEntry,
     RetreatEntry,
     RollEntry,
+    Ruling,
     RulingEntry,
     SuppliedEntry,
     TechEntry,
@@ -401,7 +402,7 @@ def _file_tech(game: Game, event: TechRolled) -> None:
 
 
 def _file_ruling(game: Game, event: RulingIssued) -> None:
-    game.rulings.append(RulingEntry(game.seq, event.finding, event.decision, event.election,
+    game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
                                     event.text, event.at, event.source_line))
 
 

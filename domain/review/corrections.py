@@ -30,6 +30,7 @@ from domain.battle.model import (
     Side,
     Winner,
 )
+from domain.record.entries import Election
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle
 from domain.review.as_rolled import Orders, TypedDie, order_in_force
@@ -305,12 +306,12 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     firing = expected_defender.minus_available(victims)
     _, rolled = side_dice(rnd, Side.DEFENDER, firing)
     paused_next = plan.pause_round is not None and r == plan.pause_round + 1
-    if paused_next and plan.pause_election == "reroll_defence":
+    if paused_next and plan.pause_election == Election.REROLL_DEFENCE:
         # "adjust the defending units to suit the correct OOL and re-roll the affected defending
         # rolls" (2008 Orders of Loss, exceptions).
         entries, dice_changed = _fix_columns(ctx, rolled, firing, False,
                                              {c for c, _ in layout(firing, False)}, r)
-    elif paused_next and plan.pause_election == "apply_to_corrected_units":
+    elif paused_next and plan.pause_election == Election.APPLY_TO_CORRECTED_UNITS:
         # "accept the defending rolls, applying the actual rolls to corrected units": the same
         # faces, in the order thrown, go to the corrected units' columns.
         entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)

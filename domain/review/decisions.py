@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
+from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import FindingStatus
@@ -23,9 +24,9 @@ from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
-ELECTIONS: dict[str, tuple[str, ...]] = {
-    "void": ("reroll", "not_fight"),
-    "pause_skipped": ("accept", "apply_to_corrected_units", "reroll_defence"),
+ELECTIONS: dict[str, tuple[Election, ...]] = {
+    "void": (Election.REROLL, Election.NOT_FIGHT),
+    "pause_skipped": (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
 OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
 
@@ -67,9 +68,9 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
                                        and not edition.wrong_game_number_voids_roll):
         return Decision("ignored")
     ruling = _ruling(game, issue, finding_id, record)
-    if ruling is not None and ruling.decision == "mutual":
+    if ruling is not None and ruling.decision is Ruling.MUTUAL:
         return Decision("stands", ruling=_describe(ruling), note="settled by mutual agreement")
-    if ruling is not None and ruling.decision == "dismiss":
+    if ruling is not None and ruling.decision is Ruling.DISMISS:
         return Decision("stands", ruling=_describe(ruling))
     if not issue.effective:
         return Decision("stands")
@@ -83,7 +84,7 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
     voids = window.voids_turn if window is not None else None
     usa_part = turn_of(turn).power is Power.USA
-    if usa_part and edition.time_limit and (ruling is None or ruling.decision != "apply"):
+    if usa_part and edition.time_limit and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
                         "Minister of Law case by case (2008 Section VII)", awaiting=Awaiting.MINISTER)
     if kind in ELECTIONS:
@@ -92,10 +93,11 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
             status: FindingStatus = "void" if kind == "void" else "open"
             return Decision(status, note="awaiting the election: " + " or ".join(ELECTIONS[kind]),
                             voids_turn=voids, awaiting=Awaiting.ELECTION)
-        return Decision("corrected" if election not in ("not_fight", "accept") else
-                        ("void" if election == "not_fight" else "stands"), apply=True, election=election,
+        status = ("corrected" if election not in (Election.NOT_FIGHT, Election.ACCEPT) else
+                  "void" if election == Election.NOT_FIGHT else "stands")
+        return Decision(status, apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
-    if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision != "apply"):
+    if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="left to the Minister of Law", awaiting=Awaiting.MINISTER)
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
 
@@ -166,7 +168,7 @@ def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | No
 
 
 def _describe(ruling: RulingEntry) -> str:
-    parts = [ruling.decision]
+    parts: list[str] = [ruling.decision]
     if ruling.election:
         parts.append(f"election {ruling.election}")
     text = f": {ruling.text}" if ruling.text else ""

@@ -15,6 +15,7 @@ from msgspec.structs import replace as with_fields
 from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
 from domain.memory import no_gc
+from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import analyse_as_rolled, orders_of
@@ -86,7 +87,7 @@ def _review(game: Game, as_rolled: bool) -> GameView:
             view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
         else:
             dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
-            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll"
+            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
                    for j in judged_list):
                 # A void battle re-rolled: "the correct number and type of units" (2008 Section
                 # II), never more than were declared ("He may not add additional attacking units").
@@ -235,9 +236,9 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     for item in applied:
         kind, election = item.issue.kind, item.decision.election
         if kind in DECLARATION_ERRORS:
-            if election == "reroll":
+            if election == Election.REROLL:
                 plan.refight_from_start = True
-            elif election == "not_fight":
+            elif election == Election.NOT_FIGHT:
                 plan.not_fought = True
         elif kind == "battle_order" and item.issue.until is not None:
             plan.truncate_at = item.issue.until
