@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 from typing import NamedTuple
 
 from domain.battle.columns import hit_value, layout
@@ -142,17 +143,18 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     """The report's dice entries for a typed line (runs per column and first strike)."""
     entries: list[DiceEntry] = []
     assigned: list[tuple[UnitType | None, bool]] = []
-    runs: list[tuple[int, bool, list[TypedDie]]] = []
-    for die in typed_dice(units, dice, attacking=attacking):
-        strike = first_strike_line or (attacking and at_sea and die.unit is not None and die.unit.is_sub)
-        if not runs or runs[-1][0] != die.column or runs[-1][1] != strike:
-            runs.append((die.column, strike, []))
-        runs[-1][2].append(die)
-    for column, strike, members in runs:
+    sub_strikes = attacking and at_sea
+
+    def run_of(die: TypedDie) -> tuple[int, bool]:
+        # A run: dice of one column, all first strike or none (subs strike first at sea).
+        return die.column, first_strike_line or (sub_strikes and die.unit is not None and die.unit.is_sub)
+
+    for (column, strike), run in groupby(_typed_dice(units, dice, attacking), key=run_of):
+        members = tuple(run)
+        hits = tuple(d.value <= column for d in members)
         entries.append(DiceEntry(column=column, values=tuple(d.value for d in members), first_strike=strike,
-                                 marked=tuple(d.marked for d in members),
-                                 hits=tuple(d.hit for d in members)))
-        assigned.extend((d.unit, d.hit) for d in members)
+                                 marked=tuple(d.marked for d in members), hits=hits))
+        assigned.extend(zip((d.unit for d in members), hits, strict=True))
     return _Assigned(entries, assigned)
 
 

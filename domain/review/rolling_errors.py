@@ -60,13 +60,9 @@ class SideCount:
 
 def count_side(expected: Force, rolled: list[TypedDie], attacking: bool) -> SideCount:
     """Compare the dice a side's units should throw with the dice recorded."""
-    counts = SideCount(dice=rolled)
-    for column, units in layout(expected, attacking):
-        for unit in units:
-            counts.expected[(column, unit)] += 1
-    for die in rolled:
-        counts.rolled[(die.column, die.unit)] += 1
-    return counts
+    return SideCount(
+        expected=Counter((column, unit) for column, units in layout(expected, attacking) for unit in units),
+        rolled=Counter((die.column, die.unit) for die in rolled), dice=rolled)
 
 
 def side_dice(rnd: RecordedRound, side: Side, fallback: Force) -> tuple[Force, list[TypedDie]]:
