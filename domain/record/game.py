@@ -291,12 +291,12 @@ class Game(msgspec.Struct):
                        event: DeclarationRecorded) -> BattleRecord:
         moves = battle.moves
         name = battle.territory
-        kind = BattleKind.SEA if _is_sea(name) else BattleKind.LAND
+        kind = _SEA if _is_sea(name) else _LAND
         holdings = self.holdings
         available: dict[str, Force] = {}
         for move in moves:
-            if kind is BattleKind.LAND and (move.transports or move.transport_zone):
-                kind = BattleKind.AMPHIBIOUS
+            if kind is _LAND and (move.transports or move.transport_zone):
+                kind = _AMPHIBIOUS
             # Only origins a map update named are known; elsewhere nothing can be checked.
             held = holdings.get(move.origin)
             if held is not None:
@@ -354,14 +354,14 @@ def _file_orders(game: Game, event: OrdersRecorded) -> None:
     record = game.battles[index]
     parsed = event.parsed if event.parsed is not None else special_orders(event.text, event.source_line)
     game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
-        game.seq, Side(event.side), event.text, event.at, event.source_line, parsed)))
+        game.seq, _SIDES[event.side], event.text, event.at, event.source_line, parsed)))
 
 
 def _file_casualties(game: Game, event: CasualtiesChosen) -> None:
     index = game._battle_index(event.battle, event.source_line, territory=event.territory)
     record = game.battles[index]
     game.battles[index] = replace(record, last_seq=game.seq, casualties=(*record.casualties, CasualtyEntry(
-        game.seq, event.round, Side(event.side), event.units)))
+        game.seq, event.round, _SIDES[event.side], event.units)))
 
 
 def _file_retreat(game: Game, event: RetreatDeclared) -> None:
@@ -457,6 +457,9 @@ def project_game(game: Game | None, events: Iterable[GameEvent]) -> Game | None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+# Enum members read once: an enum attribute costs ~0.1 us in Python 3.11, and the fold runs per event.
+_SEA, _LAND, _AMPHIBIOUS = BattleKind.SEA, BattleKind.LAND, BattleKind.AMPHIBIOUS
+_SIDES: dict[str, Side] = {side.value: side for side in Side}
 _TERRITORY = attrgetter("territory")
 _DECLARED = attrgetter("declared_seq")
 

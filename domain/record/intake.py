@@ -10,6 +10,7 @@ text starts.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import msgspec
 
@@ -27,8 +28,11 @@ def battle_territory(name: str) -> str:
     return resolve(name).territory.name
 
 
+@lru_cache(maxsize=4096)
 def known_territory(name: str) -> str | None:
-    """The canonical territory a name reads as, or None when it names none (kept for the review)."""
+    """The canonical territory a name reads as, or None when it names none (kept for the review).
+
+    Cached: the fold calls it for every retreat and report, and the same few names recur."""
     try:
         return resolve(name).territory.name
     except ValueError:
