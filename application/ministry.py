@@ -16,7 +16,7 @@ from domain.errors import MinisterError
 from domain.record.entries import Ruling
 from domain.record.events import GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game
-from domain.review.decisions import ELECTIONS
+from domain.review.decisions import ELECTIONS, ruling_problem
 from domain.review.game_review import review
 
 DECISIONS = tuple(Ruling)
@@ -40,10 +40,9 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
         raise MinisterError(f"expected --election one of {', '.join(elections)}, found {election!r}")
 
     def build(game: Game) -> list[GameEvent]:
-        findings = review(game).findings
-        if not any(finding in (f.id, f.kind) for f in findings):
-            known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
-            raise MinisterError(f"game {game_id!r} has no finding {finding!r} (its findings: {known})")
+        problem = ruling_problem(review(game).findings, finding, election, decision)
+        if problem is not None:
+            raise MinisterError(f"game {game_id!r}: {problem}")
         at = record_time(game, now)
         return [RulingIssued(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
                              at=at, finding=finding, decision=decision, election=election, text=text)]

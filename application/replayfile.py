@@ -74,11 +74,13 @@ from domain.record.intake import (
     noncombat_move,
     special_orders,
 )
+from domain.review.decisions import ruling_problem
+from domain.review.game_review import review
+from domain.rules.editions import known_editions
 from domain.rules.forces import Force
 from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
-EDITIONS = ("iaapa-1999", "iaapa-2008")
 SIDES = ("attacker", "defender")
 DECISIONS = tuple(Ruling)
 _POWER_ALIASES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany": "Germany",
@@ -272,8 +274,10 @@ def _game_table(data: dict[str, Any], lines: _Lines, source: str) -> GameTable:
                           line=lines.top_line("game") or 1)
     game = _convert(table, GameTable, "[game]", source,
                     lambda key: lines.table_key_line("game", key))
-    if game.edition not in EDITIONS:
-        raise ReplayError(f"expected edition one of {', '.join(EDITIONS)}, found {game.edition!r}",
+    # Any registered edition: the two of the texts, or a club's house rules
+    # (domain.rules.editions.register).
+    if game.edition not in known_editions():
+        raise ReplayError(f"expected edition one of {', '.join(known_editions())}, found {game.edition!r}",
                           source=source, line=lines.table_key_line("game", "edition"))
     return game
 
@@ -303,6 +307,8 @@ def _fold(builder: _Builder, source: str) -> Game:
     """Fold the events now, so a record the Game cannot file fails before anything is stored."""
     game: Game | None = None
     for event in builder.events:
+        if isinstance(event, RulingIssued) and game is not None:
+            _check_ruling(builder, game, event, source)
         try:
             game = project_game(game, [event])
         except InvalidNotationError as error:
@@ -313,6 +319,16 @@ def _fold(builder: _Builder, source: str) -> Game:
                               source=source, line=line or error.line) from None
     assert game is not None
     return game
+
+
+def _check_ruling(builder: _Builder, game: Game, event: RulingIssued, source: str) -> None:
+    """A ruling must name a finding the game has when it is made, and an election the rule
+    offers on it: bad input (exit 2), as ``minister rule`` refuses it."""
+    problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision)
+    if problem is not None:
+        key = "election" if problem.startswith("election") else "finding"
+        raise ReplayError(problem, source=source, line=builder.ruling_lines.get(
+            event.originator_version, {}).get(key, event.source_line))
 
 
 @dataclass(frozen=True)
@@ -335,6 +351,8 @@ class _Builder:
         self.last_at: datetime | None = None
         #: version -> line of the event's ``battle =`` key
         self.battle_lines: dict[int, int] = {}
+        #: version -> lines of a ruling's ``finding =`` and ``election =`` keys
+        self.ruling_lines: dict[int, dict[str, int | None]] = {}
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         if self.last_at is not None and at < self.last_at:
@@ -455,6 +473,8 @@ class _Builder:
             raise self.error(f"expected decision one of {', '.join(DECISIONS)}, "
                              f"found {record.decision!r}", index, "decision")
         election = record.election
+        self.ruling_lines[len(self.events) + 1] = {key: self.lines.key_line(index, key)
+                                                   for key in ("finding", "election")}
         self.add(RulingIssued, record.at, line, finding=record.finding, decision=record.decision,
                  election=str(election) if election is not None else None, text=record.text)
 

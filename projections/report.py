@@ -14,6 +14,7 @@ from domain.battle.model import Outcome, Side, Winner
 from domain.review.impact import round_luck
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
+from projections.timeline_text import result_text
 
 FORMAT = "minister-report/1"
 
@@ -74,6 +75,10 @@ def battle_dict(battle: BattleView) -> dict[str, Any]:
     data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
                       for v in battle.voided]
     data["result"] = result_dict(battle.result)
+    if battle.awaiting is not None:
+        wait = battle.awaiting
+        data["awaiting"] = {"finding": wait.finding, "by": wait.by, "side": wait.side,
+                            "elections": list(wait.elections)}
     if battle.impact is not None:
         data["impact"] = msgspec.to_builtins(battle.impact)
     return data
@@ -169,7 +174,8 @@ def report_text(view: GameView) -> str:
         for v in battle.voided:
             out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
                        + "".join(str(x) for x in v.values))
-        out.append("  Result: " + _result_text(battle.result))
+        out.append("  Result: " + (_result_text(battle.result) if battle.status not in ("void", "not_fought")
+                                   else result_text(battle)))
     return "\n".join(out) + "\n"
 
 

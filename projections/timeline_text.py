@@ -94,7 +94,8 @@ def result_text(battle: BattleView) -> str:
     """Who won, briefly."""
     outcome = battle.result
     if battle.status in ("void", "not_fought", "awaiting") and not battle.rounds:
-        return {"void": "void", "not_fought": "not fought", "awaiting": "awaiting"}[battle.status]
+        text = {"void": "void", "not_fought": "not fought", "awaiting": "awaiting"}[battle.status]
+        return text + (f" ({awaiting_text(battle)})" if battle.awaiting is not None else "")
     if outcome is None or outcome.winner is None:
         return "unfinished"
     if outcome.retreated:
@@ -102,6 +103,15 @@ def result_text(battle: BattleView) -> str:
     if outcome.winner.value == "none":
         return "both destroyed"
     return f"{outcome.winner.value} wins"
+
+
+def awaiting_text(battle: BattleView) -> str:
+    """"awaiting UK's election (the attacker): reroll or not_fight (F1)"."""
+    wait = battle.awaiting
+    if wait is None:
+        return ""
+    return (f"awaiting {wait.by}'s election (the {wait.side}): {' or '.join(wait.elections)} "
+            f"({wait.finding})")
 
 
 def round_spans(battle: BattleView, rnd: RoundView) -> list[Span]:

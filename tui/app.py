@@ -11,9 +11,11 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 import msgspec
+from platformdirs import user_downloads_path
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -30,6 +32,7 @@ from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
+from tui.widgets.styles import spans_text
 from tui.widgets.timeline_view import TimelineView
 
 #: Jumps the ``jump`` action accepts: the Timeline methods of the same name.
@@ -37,6 +40,12 @@ JUMPS = ("first", "last", "next_turn", "prev_turn", "next_battle", "prev_battle"
          "prev_round", "next_finding", "prev_finding")
 #: Actions that need the record as rolled (reviewed after the timeline opens).
 NEEDS_BOTH = ("toggle_view", "toggle_diff")
+#: Below this many columns the panels are stacked: the timeline above one panel at a time.
+NARROW_BELOW = 100
+#: Below this many rows the title bar is left out (every row goes to the panels).
+SHORT_BELOW = 30
+#: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
+NARROW_PANELS = ("board", "findings", "luck")
 
 
 class Progress(Message):
@@ -55,6 +64,13 @@ def _binding(keys: str, action: str, description: str, binding_id: str, help_tex
                    tooltip=help_text)
 
 
+def screenshot_directory() -> Path:
+    """Where the screenshot command saves: the user's Downloads folder when there is one, else
+    the current directory (Textual's default folder need not exist, and the save then fails)."""
+    downloads = user_downloads_path()
+    return downloads if downloads.is_dir() else Path.cwd()
+
+
 def binding_ids() -> set[str]:
     """Every binding id a keymap may name (the app's, its panels' and its screens')."""
     found: set[str] = set()
@@ -67,10 +83,18 @@ class MinisterApp(App[None]):
     """``minister show``: the timeline, the battle board, findings and rulings, and luck."""
 
     TITLE = "minister"
+    # Textual puts these classes on the screen as the terminal is resized (see CSS below).
+    # (Textual declares them as instance attributes: a ClassVar annotation would not type-check.)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_BELOW, "-tall")]  # noqa: RUF012
     COMMANDS: ClassVar = App.COMMANDS | {TimelineCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         _binding("right,l,j,down", "step(1)", "next", "timeline.next", "step forward", display="→"),
         _binding("left,h,k,up", "step(-1)", "prev", "timeline.previous", "step back", display="←"),
+        # Help and the panel key come early: a narrow footer shows only the first few keys.
+        _binding("f1,question_mark", "help", "help", "app.help", "this help", display="?"),
+        _binding("p", "cycle_panel", "panel", "view.panel",
+                 "narrow terminal: show the board, the findings or the luck under the timeline"),
         _binding("home,g", "jump('first')", "first", "timeline.first", "the start", show=False),
         _binding("end,G", "jump('last')", "last", "timeline.last", "the end", show=False),
         _binding("t", "jump('next_turn')", "turn", "timeline.next_turn", "next turn"),
@@ -89,7 +113,6 @@ class MinisterApp(App[None]):
                  "switch the main line: as corrected / as rolled"),
         _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
         _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
-        _binding("f1,question_mark", "help", "help", "app.help", "this help", display="?"),
         _binding("q", "quit", "quit", "app.quit", "quit"),
     ]
 
@@ -109,6 +132,19 @@ class MinisterApp(App[None]):
     #other-board { display: none; }
     FindingsPanel { height: 12; }
     FindingsPanel:focus { border: round $accent; }
+    #detail { height: auto; max-height: 3; padding: 0 1; display: none; background: $boost; }
+    /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
+    Screen.-short Header { display: none; }
+    Screen.-narrow #main { layout: vertical; }
+    Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
+    Screen.-narrow LuckPanel { display: none; }
+    Screen.-narrow #right { width: 100%; height: 2fr; }
+    Screen.-narrow FindingsPanel { display: none; height: 1fr; }
+    Screen.-narrow #main.-findings #boards { display: none; }
+    Screen.-narrow #main.-findings FindingsPanel { display: block; }
+    Screen.-narrow #main.-luck #right { display: none; }
+    Screen.-narrow #main.-luck #left { height: 1fr; }
+    Screen.-narrow #main.-luck LuckPanel { display: block; }
     """
 
     def __init__(self, source: GameSource, *, keymap: Mapping[str, str] | None = None) -> None:
@@ -125,6 +161,8 @@ class MinisterApp(App[None]):
         self.as_rolled = False
         #: Whether the two histories are shown side by side.
         self.diff = False
+        #: The panel a narrow screen shows under the timeline (one of NARROW_PANELS).
+        self.panel = NARROW_PANELS[0]
         #: The current node of the timeline shown.
         self.position = 0
         self.last_query = ""
@@ -143,6 +181,8 @@ class MinisterApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield TimelineView(id="timeline")
+                # The whole label of the current point, when the timeline crops it.
+                yield Static(id="detail")
                 yield LuckPanel(id="luck")
             with Vertical(id="right"):
                 with Horizontal(id="boards"):
@@ -227,7 +267,22 @@ class MinisterApp(App[None]):
         """The switch and the diff wait for the record as rolled (shown greyed out until then)."""
         if action in NEEDS_BOTH and not self.ready:
             return None
+        if action == "cycle_panel":
+            return self.narrow  # a wide screen shows every panel: no key needed
         return True
+
+    @property
+    def narrow(self) -> bool:
+        """Whether the panels are stacked (the terminal is narrower than NARROW_BELOW)."""
+        return self.size.width < NARROW_BELOW
+
+    def on_resize(self) -> None:
+        """The ``p`` key shows in the footer only on a narrow screen; labels may now fit or not."""
+        self.refresh_bindings()
+        footer = self.query_one(Footer)
+        footer.compact = self.narrow  # so more keys fit in the width
+        footer.show_command_palette = not self.narrow
+        self.call_after_refresh(self._show_detail)
 
     # -- state -----------------------------------------------------------------------------------
     @property
@@ -294,6 +349,24 @@ class MinisterApp(App[None]):
         findings = timeline.findings_at(i) or timeline.findings_of(i)
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """Under the timeline, the current point's whole label when the row is too narrow for it."""
+        timeline = self.current_timeline
+        detail = self.query_one("#detail", Static)
+        view = self.query_one(TimelineView)
+        if timeline is None or not len(timeline):
+            detail.display = False
+            return
+        i = self.position
+        # The row is a cursor gutter, a finding mark and two cells per level of depth.
+        needed = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i))
+        if needed <= view.scrollable_content_region.width or not view.size.width:
+            detail.display = False
+            return
+        detail.update(spans_text(timeline.spans(i)))
+        detail.display = True
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -338,6 +411,14 @@ class MinisterApp(App[None]):
         self.set_class(self.diff, "-diff")
         self._refresh_point()
 
+    def action_cycle_panel(self) -> None:
+        """Narrow screen: show the next panel (board, findings, luck) under the timeline."""
+        self.panel = NARROW_PANELS[(NARROW_PANELS.index(self.panel) + 1) % len(NARROW_PANELS)]
+        main = self.query_one("#main")
+        for name in NARROW_PANELS[1:]:
+            main.set_class(self.panel == name, f"-{name}")
+        self._refresh_point()
+
     def action_find(self) -> None:
         """Ask for a text and move to the next line containing it."""
         if self.current_timeline is None:
@@ -356,6 +437,12 @@ class MinisterApp(App[None]):
                 self.goto(target)
 
         self.push_screen(FindScreen(self.last_query), found)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save an SVG of the screen (the command palette's "Screenshot") into a folder that exists."""
+        folder = path if path is not None else str(screenshot_directory())
+        return super().deliver_screenshot(filename, folder, time_format)
 
     def help_keys(self) -> list[tuple[str, str]]:
         """Each binding's keys (as remapped) and description, for the help screen."""

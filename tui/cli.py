@@ -17,7 +17,8 @@ from application.replayfile import Replay, load_replay
 from application.services import open_game
 from domain.errors import MinisterError
 from domain.review.game_review import review
-from projections.expect import mismatches
+from projections.expect import Mismatch, check
+from projections.expect_lines import ExpectLines
 from projections.report import report_dict, report_json, report_text
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
@@ -48,7 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "else the SQLite file in the user's data directory)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    replay = commands.add_parser("replay", help="report a game's effective history (headless)")
+    replay = commands.add_parser(
+        "replay", help="report a game's effective history (headless)",
+        description="Print a game's report: every battle round by round, with the dice, the hits "
+                    "and the losses, and the findings. By default the history as corrected (the "
+                    "remedies of the edition applied); --as-rolled shows the record untouched.")
     replay.add_argument("file", metavar="FILE|GAME",
                         help="a replay file (minister-replay/1) or a stored game id")
     replay.add_argument("--json", action="store_true", help="the JSON report (minister-report/1)")
@@ -57,8 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     _store_commands().add_store_option(replay)
     replay.set_defaults(handler=cmd_replay)
 
-    verify = commands.add_parser("verify", help="check every replay's [expect] table, or a stored "
-                                                "game's integrity and dice")
+    verify = commands.add_parser(
+        "verify", help="check every replay's [expect] table, or a stored game's integrity and dice",
+        description="Compare each replay file's [expect] table with its report and print every "
+                    "mismatch with the line of the file that states it; exit 1 on a mismatch. "
+                    "With --integrity or --dice, check a stored game instead.")
     verify.add_argument("paths", nargs="*", metavar="FILE|DIR", help="replay files or folders of them")
     _store_commands().add_verify_options(verify)
     verify.set_defaults(handler=cmd_verify)
@@ -94,16 +102,32 @@ def replay_files(paths: Sequence[str]) -> list[Path]:
 
 
 def check_replay(replay: Replay) -> list[str]:
-    """The mismatches of a replay against its ``[expect]`` (as corrected; ``as_rolled`` key aside)."""
+    """The mismatches of a replay against its ``[expect]`` (as corrected; ``as_rolled`` key aside),
+    each starting with the line of the replay file that states the failing expectation."""
     if replay.expect is None:
         return ["the file has no [expect] table"]
     expect = dict(replay.expect)
     as_rolled_expect = expect.pop("as_rolled", None)
-    problems = mismatches(expect, report_dict(review(replay.game)))
+    if as_rolled_expect is not None and not isinstance(as_rolled_expect, dict):
+        expect["as_rolled"] = as_rolled_expect  # the report's own as_rolled flag
+    problems = check(expect, report_dict(review(replay.game)))
     if isinstance(as_rolled_expect, dict):
         rolled = report_dict(review(replay.game, as_rolled=True))
-        problems += [f"as_rolled.{p}" for p in mismatches(as_rolled_expect, rolled)]
-    return problems
+        problems += check(as_rolled_expect, rolled, "as_rolled", ("as_rolled",))
+    try:
+        lines: ExpectLines | None = ExpectLines.read(replay.path)
+    except OSError:  # a replay parsed from text has no file to point into
+        lines = None
+    return [_with_line(problem, lines) for problem in problems]
+
+
+def _with_line(problem: Mismatch, lines: ExpectLines | None) -> str:
+    line = lines.line_of(problem.expect_path) if lines is not None else None
+    if line is None:
+        return problem.message
+    if problem.message.startswith(" "):  # a detail of the message above it
+        return f"  {problem.message.strip()} (line {line})"
+    return f"line {line}: {problem.message}"
 
 
 def _store_commands() -> ModuleType:

@@ -89,7 +89,8 @@ def play_round(setup: BattleSetup, number: int, attacker: Force, defender: Force
     volleys: list[Volley] = []
 
     # IAAPA Part 13 (1999) step 2: AA guns fire before round 1; their victims leave the game.
-    aa = _aa_volley(setup, number, attacker, defender, provide=provide, order=attacker_order)
+    aa = _aa_volley(setup, number, attacker, defender, provide=provide,
+                    order=setup.aa_order or attacker_order)
     firing_attackers = attacker
     if aa is not None:
         volleys.append(aa)
@@ -176,7 +177,7 @@ def _attacker_fire(setup: BattleSetup, number: int, attacker: Force, defender: F
 
     # Part 13 step 3 / step 4 exception: in a naval battle attacking submarines fire first,
     # every round (2008: "the attacker MAY ... roll for the sub first"; the engine always does).
-    subs_first = setup.kind.at_sea
+    subs_first = setup.kind.at_sea and (number == 1 or setup.subs_strike_every_round)
     if subs_first:
         for column, units in layout(attacker.where(lambda unit: unit.is_sub), True):
             if not targets():

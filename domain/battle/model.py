@@ -150,6 +150,11 @@ class BattleSetup(msgspec.Struct, frozen=True):
     #: Defending transports that carry land units (2008 OOL exceptions: a loaded TRN that can
     #: survive a sea round requires a pause); 0 when none are loaded or it is not known.
     loaded_transports: int = 0
+    #: The order AA hits remove aircraft in, when not the attacker's order of loss (an edition's
+    #: reading: right to left, the bombers' column first).
+    aa_order: OrderOfLoss | None = None
+    #: Attacking submarines strike first in every round at sea (False: in round 1 only).
+    subs_strike_every_round: bool = True
 
     def order_of(self, side: Side) -> OrderOfLoss:
         """The order of loss in force for a side: its special order, else the club default."""

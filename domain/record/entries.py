@@ -154,6 +154,15 @@ class BattleRecord(msgspec.Struct, frozen=True):
         return _combined(enemy) if enemy else EMPTY
 
     @property
+    def defender_power(self) -> str:
+        """The power holding the territory against the attacker (the first enemy on the map;
+        without a map, the other side's first power)."""
+        enemy = [owner for owner in self.position if not allied(owner, self.attacker_power)]
+        if enemy:
+            return enemy[0]
+        return "Germany" if self.attacker_power not in AXIS else "USSR"
+
+    @property
     def retreat(self) -> tuple[int, str] | None:
         """(after round, to) of the retreat in force: the last one declared."""
         return (self.retreats[-1].after_round, self.retreats[-1].to) if self.retreats else None

@@ -165,7 +165,17 @@ def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
                      hits=tuple(v <= threshold for v in dice.values))
 
 
-def analyse_as_rolled(record: BattleRecord, recorded: RecordedBattle | None = None) -> BattleView:
+@dataclass(frozen=True)
+class Readings:
+    """An edition's readings the as-rolled analysis follows (Edition.aa_victims and
+    Edition.sub_first_strike; docs/rulings.md)."""
+
+    aa_order: OrderOfLoss | None = None
+    subs_every_round: bool = True
+
+
+def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
+                      recorded: RecordedBattle | None = None) -> BattleView:
     """The battle exactly as the record rolled it (``recorded``: its records already joined)."""
     if recorded is None:
         recorded = read_record(record)
@@ -181,7 +191,7 @@ def analyse_as_rolled(record: BattleRecord, recorded: RecordedBattle | None = No
     # Every recorded round is shown, even one rolled after the battle should have ended: the
     # record is what it is, and the findings say what is wrong with it.
     for recorded_round in recorded.rounds:
-        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers)
+        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers, readings)
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
@@ -196,30 +206,77 @@ def analyse_as_rolled(record: BattleRecord, recorded: RecordedBattle | None = No
                       defender_start=defenders)
 
 
+@dataclass
+class _Fire:
+    """One side's fire in a round as the record typed it."""
+
+    #: The side's units at the round's start (the attacker's after AA fire).
+    units: Force
+    #: The units whose line fired (the defender's without first-strike victims).
+    firing: Force
+    entries: list[DiceEntry]
+    hits: int
+    #: Attacker: first-strike hits; defender: hits by submarines (they never fall on aircraft).
+    sub_hits: int
+    #: The hits the record stated for the side, every line of it counted once.
+    stated: int | None
+
+
 def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
-           defender: Force, orders: Orders, attackers_at_start: Force) -> RoundView:
-    at_sea = record.kind is BattleKind.SEA
-    attacker_entries: list[DiceEntry] = []
-    defender_entries: list[DiceEntry] = []
-    aa_losses = EMPTY
-    support_hits = 0
+           defender: Force, orders: Orders, attackers_at_start: Force, readings: Readings) -> RoundView:
+    """One recorded round: both sides' fire, then the casualties each side takes."""
     attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
     defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
+    aa_entries: list[DiceEntry] = []
+    aa_losses = EMPTY
     if rnd.index == 1 and recorded.aa is not None:
         entry = shot_entry("AA", recorded.aa.dice)
-        defender_entries.append(entry)
-        aa_losses = attacker_order.choose(attacker.where(lambda u: u.is_air), sum(entry.hits),
-                                          air_only_hits=sum(entry.hits))
+        aa_entries.append(entry)
+        aa_losses = (readings.aa_order or attacker_order).choose(
+            attacker.where(lambda u: u.is_air), sum(entry.hits), air_only_hits=sum(entry.hits))
         # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
         if rnd.attacker is None or rnd.attacker.units is None:
             attacker = attacker.minus_available(aa_losses)
+    attack = _attack(record, recorded, rnd, attacker, readings.subs_every_round or rnd.index == 1)
+    # Part 13 step 3: first-strike victims leave the game without firing; hits by
+    # submarines never fall on aircraft (2008 OOL; rules matrix).
+    victims = defender_order.choose(defender.combatants(), attack.sub_hits, sub_hits=attack.sub_hits)
+    defence = _defence(record, rnd, defender, victims)
+    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, defence.units, attack.hits)
+    if defender_losses is None:
+        defender_losses = victims + defender_order.choose(defence.firing.combatants(),
+                                                          attack.hits - attack.sub_hits)
+    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, attack.units, defence.hits)
+    if attacker_losses is None:
+        attacker_losses = attacker_order.choose(attack.units.combatants(), defence.hits,
+                                                sub_hits=defence.sub_hits)
+    a_line, d_line = rnd.attacker, rnd.defender
+    return RoundView(
+        round=rnd.index, origin="as_rolled",
+        attacker=SideRound(units=attack.units, hits=attack.hits, dice=tuple(attack.entries),
+                           stated_hits=attack.stated,
+                           typed_units=Force.of(a_line.units) if a_line and a_line.units else None),
+        defender=SideRound(units=defence.units, hits=defence.hits, dice=(*aa_entries, *defence.entries),
+                           stated_hits=defence.stated,
+                           typed_units=Force.of(d_line.units) if d_line and d_line.units else None),
+        attacker_losses=attacker_losses, defender_losses=defender_losses,
+        typed_number=rnd.typed_number, aa_losses=aa_losses)
+
+
+def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
+            subs_strike: bool) -> _Fire:
+    """The attacker's support shots, first strike and line, as typed."""
+    # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
+    at_sea = record.kind is BattleKind.SEA and subs_strike
+    entries: list[DiceEntry] = []
+    # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
+    parts: list[tuple[int | None, int]] = []
     # Support shots: before round 1, or (a ghost) left on in a later round.
     for line in recorded.support_shots(rnd.index):
         entry = shot_entry("BB", line.dice)
-        attacker_entries.append(entry)
-        support_hits += sum(entry.hits)
+        entries.append(entry)
+        parts.append((line.stated_hits, sum(entry.hits)))
     a_line: SideLine | None = rnd.attacker
-    d_line: SideLine | None = rnd.defender
     strike: FirstStrikeLine | None = rnd.first_strike
     # The units a line types are the units that fired it: after AA losses for the attacker
     # (Part 14's example types "A(9 INF,1 ARM)" after two fighters were shot down), and
@@ -232,49 +289,53 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         a_fire = Force.of(a_line.units)
     else:
         a_fire = attacker.minus_available(strike_units)
-    a_units = a_fire + strike_units
-    attack_hits, strike_hits = support_hits, 0
+    strike_hits = 0
     if strike is not None:
         done = assign_dice(strike_units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
-        attacker_entries.extend(done.entries)
-        attack_hits += done.hits
+        entries.extend(done.entries)
+        parts.append((strike.stated_hits, done.hits))
         strike_hits += done.sub_hits
     if a_line is not None:
         done = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
-        attacker_entries.extend(done.entries)
-        attack_hits += done.hits
+        entries.extend(done.entries)
+        parts.append((a_line.stated_hits, done.hits))
         if at_sea:
             strike_hits += done.sub_hits  # attacking subs fire first at sea (Part 13 step 3)
-    # Part 13 step 3: first-strike victims leave the game without firing; hits by
-    # submarines never fall on aircraft (2008 OOL; rules matrix).
-    victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits)
+    return _Fire(a_fire + strike_units, a_fire, entries, sum(h for _, h in parts), strike_hits,
+                 stated_total(parts))
+
+
+def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims: Force) -> _Fire:
+    """The defender's line, as typed (first-strike victims do not fire)."""
+    d_line: SideLine | None = rnd.defender
     if d_line is not None and d_line.units is not None:
         d_fire = Force.of(d_line.units)
     else:
         d_fire = defender.minus_available(victims)
-    d_units = d_fire + victims
-    defence_hits = defence_sub_hits = 0
-    if d_line is not None:
-        done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=at_sea)
-        defender_entries.extend(done.entries)
-        defence_hits, defence_sub_hits = done.hits, done.sub_hits
-    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, attack_hits)
-    if defender_losses is None:
-        defender_losses = victims + defender_order.choose(d_fire.combatants(), attack_hits - strike_hits)
-    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, defence_hits)
-    if attacker_losses is None:
-        attacker_losses = attacker_order.choose(a_units.combatants(), defence_hits,
-                                                sub_hits=defence_sub_hits)
-    return RoundView(
-        round=rnd.index, origin="as_rolled",
-        attacker=SideRound(units=a_units, hits=attack_hits, dice=tuple(attacker_entries),
-                           stated_hits=a_line.stated_hits if a_line is not None else None,
-                           typed_units=Force.of(a_line.units) if a_line and a_line.units else None),
-        defender=SideRound(units=d_units, hits=defence_hits, dice=tuple(defender_entries),
-                           stated_hits=d_line.stated_hits if d_line is not None else None,
-                           typed_units=Force.of(d_line.units) if d_line and d_line.units else None),
-        attacker_losses=attacker_losses, defender_losses=defender_losses,
-        typed_number=rnd.typed_number, aa_losses=aa_losses)
+    if d_line is None:
+        return _Fire(d_fire + victims, d_fire, [], 0, 0, None)
+    done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=record.kind is BattleKind.SEA)
+    return _Fire(d_fire + victims, d_fire, done.entries, done.hits, done.sub_hits,
+                 stated_total([(d_line.stated_hits, done.hits)]))
+
+
+def stated_total(parts: list[tuple[int | None, int]]) -> int | None:
+    """The hits the record stated for a side over its lines, each counted once.
+
+    ``parts`` are each line's (stated total, hits on its dice), the side's main line last. A
+    support shot or first strike stated on its own line ("BB rolls 3* = 1 hit") adds to the
+    main line's statement; a main line whose statement already includes them (it equals its
+    own hits plus theirs, not its own hits alone) is not added to again. A line that states
+    nothing counts its dice. None when no line stated anything.
+    """
+    if all(stated is None for stated, _ in parts):
+        return None
+    *others, (main_stated, main_hits) = parts
+    other_hits = sum(hits for _, hits in others)
+    if main_stated is not None and other_hits and main_stated == main_hits + other_hits != main_hits:
+        return main_stated
+    total = main_stated if main_stated is not None else main_hits
+    return total + sum(stated if stated is not None else hits for stated, hits in others)
 
 
 def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, side: Side,

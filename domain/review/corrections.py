@@ -18,7 +18,6 @@ from datetime import datetime
 from msgspec.structs import replace as with_fields
 
 from domain.battle.columns import hit_value, layout
-from domain.battle.dice import VerifiableDice
 from domain.battle.engine import fight, provider_from
 from domain.battle.model import (
     BattleSetup,
@@ -34,6 +33,7 @@ from domain.record.entries import Election
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle
 from domain.review.as_rolled import Orders, TypedDie, order_in_force
+from domain.review.correction_dice import CorrectionDice
 from domain.review.rolling_errors import BattleAudit, Issue, side_dice
 from domain.review.views import (
     BattleStatus,
@@ -47,36 +47,8 @@ from domain.review.views import (
 )
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.orders_of_loss import RIGHT_TO_LEFT_AIRCRAFT, BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
-
-
-class CorrectionDice:
-    """Dice for corrections: the battle's supplied dice first, then the verifiable source."""
-
-    def __init__(self, supplied: list[int], source: VerifiableDice | None) -> None:
-        self._supplied = list(supplied)
-        self._source = source
-        self.from_source: list[tuple[int, str, tuple[int, ...]]] = []
-
-    def draw(self, count: int, purpose: str) -> list[int]:
-        """``count`` dice: supplied ones first; DiceExhausted when neither source has them."""
-        taken = self._supplied[:count]
-        del self._supplied[:count]
-        if len(taken) < count:
-            if self._source is None:
-                self._supplied[:0] = taken  # give them back: the battle awaits dice
-                raise DiceExhausted(purpose, count, len(taken))
-            sequence = self._source.next_sequence
-            more = self._source.draw(count - len(taken), purpose)
-            self.from_source.append((sequence, purpose, tuple(more)))
-            taken += more
-        return taken
-
-    @property
-    def unused(self) -> int:
-        """Supplied dice no correction needed."""
-        return len(self._supplied)
 
 
 @dataclass
@@ -92,6 +64,8 @@ class Plan:
     pause_round: int | None = None
     #: Rounds first rolled at or after this time do not count; the attacker retreated then.
     truncate_at: datetime | None = None
+    #: The declaration error (finding id) that voids or re-fights the battle, if any.
+    declaration_void: str | None = None
 
 
 @dataclass
@@ -117,7 +91,14 @@ def setup_of(ctx: Context) -> BattleSetup:
         amphibious=ctx.record.amphibious,
         attacker_order=order_in_force(ctx.record, ctx.orders, Side.ATTACKER, ctx.attackers),
         defender_order=order_in_force(ctx.record, ctx.orders, Side.DEFENDER, ctx.attackers),
-        retreat=ctx.orders.retreat, sub_withdrawal_after=ctx.orders.sub_withdrawal_after)
+        retreat=ctx.orders.retreat, sub_withdrawal_after=ctx.orders.sub_withdrawal_after,
+        aa_order=aa_order_of(ctx.edition),
+        subs_strike_every_round=ctx.edition.sub_first_strike == "every_round")
+
+
+def aa_order_of(edition: Edition) -> OrderOfLoss | None:
+    """The order AA hits remove aircraft in under the edition, if not the attacker's order of loss."""
+    return RIGHT_TO_LEFT_AIRCRAFT if edition.aa_victims == "right_to_left" else None
 
 
 # -- the corrected battle ----------------------------------------------------------------------
@@ -168,13 +149,21 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     attacker = fixed.attacker.units.minus_available(fixed.attacker_losses)
     defender = fixed.defender.units.minus_available(fixed.defender_losses)
     recorded_next = ctx.as_rolled.rounds[r] if r < len(ctx.as_rolled.rounds) else None
-    if recorded_next is not None and (recorded_next.attacker.units != attacker
-                                      or recorded_next.defender.units != defender):
+    # Combat units only: a record types no AA gun or IC in a round's units, and they never fall.
+    if recorded_next is not None and (recorded_next.attacker.units.combatants() != attacker.combatants()
+                                      or recorded_next.defender.units.combatants() != defender.combatants()):
+        changed = True
+    ended = _ended_after(ctx, r, attacker, defender)
+    if recorded_next is None and ended is None:
+        # The record stopped at the error's round with both sides still there: the players
+        # took the battle for finished. Correcting the round means fighting on: "the rest of
+        # the battle would be re-rolled starting with the next round" (1999 Part 14, GM
+        # Errors; 2008 Section III), and a battle goes on until a side is destroyed or the
+        # attacker withdraws (1999 Part 13, GM requirements 6).
         changed = True
     if not changed:
         rounds_view = (*kept, fixed, *ctx.as_rolled.rounds[r:])
         return _replace(ctx.as_rolled, rounds=rounds_view, status="stands"), False
-    ended = _ended_after(ctx, r, attacker, defender)
     if ended is not None:
         return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                           status="corrected", rounds=(*kept, fixed), result=ended,
@@ -240,10 +229,7 @@ def _refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
 
 
 def _with_retreat(setup: BattleSetup, retreat: RetreatCondition) -> BattleSetup:
-    return BattleSetup(kind=setup.kind, attacker=setup.attacker, defender=setup.defender,
-                       support=setup.support, amphibious=setup.amphibious,
-                       attacker_order=setup.attacker_order, defender_order=setup.defender_order,
-                       retreat=retreat, sub_withdrawal_after=setup.sub_withdrawal_after)
+    return with_fields(setup, retreat=retreat)
 
 
 def _awaiting(ctx: Context, kept: list[RoundView], start: int) -> BattleView:
@@ -274,70 +260,87 @@ def _voided_from(ctx: Context, start: int) -> tuple[VoidedDice, ...]:
 # -- one round corrected in place --------------------------------------------------------------
 def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[RoundView, bool]:
     """Round r with the remedies of its errors applied; raises DiceExhausted without dice."""
-    kinds = {i.kind for i in issues}
-    rnd = ctx.recorded.rounds[r - 1]
     expected_attacker, expected_defender = ctx.audit.expected_starts[r - 1]
     attacker_order = order_in_force(ctx.record, ctx.orders, Side.ATTACKER, ctx.attackers)
     defender_order = order_in_force(ctx.record, ctx.orders, Side.DEFENDER, ctx.attackers)
-    changed = False
-    attacker_entries: list[DiceEntry] = []
-    defender_entries: list[DiceEntry] = []
-    aa_victims = ctx.audit.aa_victims if r == 1 else EMPTY
-    reroll_columns: set[int] = set()
-    if r == 1:
-        aa_entries, aa_victims, reroll_columns, aa_changed = _fix_aa(ctx, kinds, attacker_order)
-        defender_entries.extend(aa_entries)
-        changed |= aa_changed
-        expected_attacker = ctx.attackers.minus_available(aa_victims)
-    support_entries, support_changed = _fix_support(ctx, r, kinds)
-    attacker_entries.extend(support_entries)
-    changed |= support_changed
+    attack = _fix_attack(ctx, r, {i.kind for i in issues}, expected_attacker, attacker_order)
+    expected_attacker = attack.units
     if plan.pause_round is not None and r == plan.pause_round + 1:
         expected_defender = _paused_defenders(ctx, plan.pause_round)
-    _, rolled = side_dice(rnd, Side.ATTACKER, expected_attacker)
-    entries, dice_changed = _fix_columns(ctx, rolled, expected_attacker, True, reroll_columns, r)
-    attacker_entries.extend(entries)
-    changed |= dice_changed
-    counted = [e for e in attacker_entries if e.status != "voided"]
+    counted = [e for e in attack.entries if e.status != "voided"]
     attack_hits = sum(sum(e.hits) for e in counted)
     strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
     # Part 13 step 3: first-strike victims leave the game without firing.
     victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
     firing = expected_defender.minus_available(victims)
-    _, rolled = side_dice(rnd, Side.DEFENDER, firing)
-    paused_next = plan.pause_round is not None and r == plan.pause_round + 1
-    if paused_next and plan.pause_election == Election.REROLL_DEFENCE:
-        # "adjust the defending units to suit the correct OOL and re-roll the affected defending
-        # rolls" (2008 Orders of Loss, exceptions).
-        entries, dice_changed = _fix_columns(ctx, rolled, firing, False,
-                                             {c for c, _ in layout(firing, False)}, r)
-    elif paused_next and plan.pause_election == Election.APPLY_TO_CORRECTED_UNITS:
-        # "accept the defending rolls, applying the actual rolls to corrected units": the same
-        # faces, in the order thrown, go to the corrected units' columns.
-        entries, dice_changed = _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
-    else:
-        entries, dice_changed = _fix_columns(ctx, rolled, firing, False, set(), r)
-    defender_entries.extend(entries)
-    changed |= dice_changed
+    entries, changed = _fix_defence(ctx, r, firing, plan)
+    changed |= attack.changed
+    defender_entries = [*attack.aa_entries, *entries]
     regular_defence = [e for e in defender_entries if e.status != "voided" and e.column != "AA"]
     defence_hits = sum(sum(e.hits) for e in regular_defence)
-    defence_sub_hits = _sub_hits(regular_defence, firing)
     defender_losses = victims + defender_order.choose(
         expected_defender.minus_available(victims).combatants(), attack_hits - strike_hits)
     attacker_losses = attacker_order.choose(expected_attacker.combatants(), defence_hits,
-                                            sub_hits=defence_sub_hits)
+                                            sub_hits=_sub_hits(regular_defence, firing))
     original = ctx.as_rolled.rounds[r - 1]
     if (defender_losses, attacker_losses) != (original.defender_losses, original.attacker_losses):
         changed = True
     view = RoundView(
         round=r, origin="as_rolled",
-        attacker=SideRound(expected_attacker, attack_hits, tuple(attacker_entries),
+        attacker=SideRound(expected_attacker, attack_hits, tuple(attack.entries),
                            original.attacker.stated_hits, original.attacker.typed_units),
         defender=SideRound(expected_defender, defence_hits, tuple(defender_entries),
                            original.defender.stated_hits, original.defender.typed_units),
         attacker_losses=attacker_losses, defender_losses=defender_losses,
-        typed_number=original.typed_number, aa_losses=aa_victims)
+        typed_number=original.typed_number, aa_losses=attack.aa_victims)
     return view, changed
+
+
+@dataclass
+class _AttackFixed:
+    """The attacker's side of a corrected round, and the AA fire before it."""
+
+    units: Force
+    entries: list[DiceEntry]
+    aa_entries: list[DiceEntry]
+    aa_victims: Force
+    changed: bool
+
+
+def _fix_attack(ctx: Context, r: int, kinds: set[str], expected: Force,
+                attacker_order: OrderOfLoss) -> _AttackFixed:
+    """AA fire (round 1), support shots and the attacker's columns under the remedies."""
+    aa_entries: list[DiceEntry] = []
+    aa_victims = ctx.audit.aa_victims if r == 1 else EMPTY
+    reroll_columns: set[int] = set()
+    changed = False
+    if r == 1:
+        aa_entries, aa_victims, reroll_columns, changed = _fix_aa(
+            ctx, kinds, aa_order_of(ctx.edition) or attacker_order)
+        expected = ctx.attackers.minus_available(aa_victims)
+    entries, support_changed = _fix_support(ctx, r, kinds)
+    _, rolled = side_dice(ctx.recorded.rounds[r - 1], Side.ATTACKER, expected)
+    column_entries, dice_changed = _fix_columns(ctx, rolled, expected, True, reroll_columns, r)
+    return _AttackFixed(expected, [*entries, *column_entries], aa_entries, aa_victims,
+                        changed or support_changed or dice_changed)
+
+
+def _fix_defence(ctx: Context, r: int, firing: Force, plan: Plan) -> tuple[list[DiceEntry], bool]:
+    """The defender's columns of round r, under the pause election after a skipped pause."""
+    _, rolled = side_dice(ctx.recorded.rounds[r - 1], Side.DEFENDER, firing)
+    paused_next = plan.pause_round is not None and r == plan.pause_round + 1
+    if paused_next and plan.pause_election == Election.REROLL_DEFENCE:
+        # "adjust the defending units to suit the correct OOL and re-roll the affected defending
+        # rolls" (2008 Orders of Loss, exceptions).
+        return _fix_columns(ctx, rolled, firing, False, {c for c, _ in layout(firing, False)}, r)
+    if paused_next and plan.pause_election == Election.APPLY_TO_CORRECTED_UNITS:
+        # "accept the defending rolls, applying the actual rolls to corrected units": the same
+        # faces, in the order thrown, go to the corrected units' columns (hits recomputed), or
+        # the hits as rolled stand (Edition.applied_rolls).
+        if ctx.edition.applied_rolls == "hits_as_rolled":
+            return _as_thrown(rolled), False
+        return _fix_columns(ctx, _reassigned(rolled, firing), firing, False, set(), r)
+    return _fix_columns(ctx, rolled, firing, False, set(), r)
 
 
 def _paused_defenders(ctx: Context, pause_round: int) -> Force:
@@ -384,7 +387,8 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         by_column.setdefault(die.column, []).append(die)
     side = "attacker" if attacking else "defender"
     # Attacking submarines strike first at sea (Part 13 step 3).
-    strikes = attacking and ctx.record.kind is BattleKind.SEA
+    strikes = attacking and ctx.record.kind is BattleKind.SEA and (
+        r == 1 or ctx.edition.sub_first_strike == "every_round")
     entries: list[DiceEntry] = []
     changed = False
     for column in sorted(set(wanted) | set(by_column)):
@@ -394,7 +398,8 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         # 1999 Part 14 knows only too few and too many: a type rolled that is not there is too
         # many of it, and "the entire column will be re-rolled".
         too_many = any(have[u] > need.get(u, 0) for u in have if u is not None)
-        whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column")
+        whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column"
+                                     and (ctx.edition.reroll_unchanged_column or _extra_hit(dice, need)))
         statuses: list[tuple[TypedDie, DiceStatus]] = []
         if whole:
             statuses = [(d, "voided") for d in dice]
@@ -418,6 +423,27 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
                                      hits=tuple(v <= hit_value(column) for v in faces)))
         changed |= bool(missing) or any(s == "voided" for _, s in statuses)
     return entries, changed
+
+
+def _extra_hit(dice: list[TypedDie], need: Counter[UnitType]) -> bool:
+    """Whether a die beyond the first N of its type (left to right) hit: the extra dice changed
+    the column (1999 "entire column re-rolled", read as needed only then: an edition's choice)."""
+    used: Counter[UnitType | None] = Counter()
+    extra = False
+    for die in dice:
+        if die.unit is not None and used[die.unit] < need.get(die.unit, 0):
+            used[die.unit] += 1
+        else:
+            extra |= die.hit
+    return extra
+
+
+def _as_thrown(rolled: list[TypedDie]) -> list[DiceEntry]:
+    """The record's dice as thrown, every one kept with the hit it scored."""
+    by_column: dict[int, list[tuple[TypedDie, DiceStatus]]] = {}
+    for die in rolled:
+        by_column.setdefault(die.column, []).append((die, "kept"))
+    return [entry for column in sorted(by_column) for entry in _runs(column, by_column[column], False)]
 
 
 def _runs(column: Column, statuses: list[tuple[TypedDie, DiceStatus]], strikes: bool) -> list[DiceEntry]:
@@ -459,7 +485,8 @@ def _fix_aa(ctx: Context, kinds: set[str],
         changed = any(v == 1 for v in recorded)
     elif "aa_too_many" in kinds:
         statuses = [(v, "kept" if i < shots else "voided") for i, v in enumerate(recorded)]
-        changed = any(v == 1 for v, s in statuses if s == "voided")
+        changed = any(v == 1 or ctx.edition.extra_shot_missed == "reroll_next_round"
+                      for v, s in statuses if s == "voided")
     entries = [DiceEntry(column="AA", values=(v,), status=s, hits=(v == 1,)) for v, s in statuses]
     entries = _merge(entries)
     kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
@@ -511,7 +538,8 @@ def _fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry]
         changed = any(v <= 4 for v in shots)
     elif "bb_too_many" in kinds:
         statuses = [(v, "kept" if i < expected else "voided") for i, v in enumerate(shots)]
-        changed = any(v <= 4 for v, s in statuses if s == "voided")
+        changed = any(v <= 4 or ctx.edition.extra_shot_missed == "reroll_next_round"
+                      for v, s in statuses if s == "voided")
     entries = _merge([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
     if "bb_forgotten" in kinds and expected > len(shots):
         faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction")

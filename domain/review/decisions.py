@@ -13,13 +13,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
-from domain.review.views import FindingStatus
+from domain.review.views import Finding, FindingStatus
 from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.turns import Power, turn_of
 
@@ -31,13 +32,35 @@ ELECTIONS: dict[str, tuple[Election, ...]] = {
 OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
 
 
-class Awaiting(enum.StrEnum):
+class WaitingFor(enum.StrEnum):
     """Who must act before an open finding can be settled."""
 
     #: A side's election, where the rules give it a choice (void battle, pause skipped).
     ELECTION = "election"
     #: The Minister of Law, where the rules leave the case to him.
     MINISTER = "minister"
+
+
+def offered(kind: str) -> tuple[str, ...]:
+    """The elections the rules give on a finding of this kind (none for most kinds)."""
+    return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
+
+
+def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
+                   decision: str = "apply") -> str | None:
+    """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
+    one of them (by id or kind), and an election it applies must be one the rule offers on it
+    (a dismissal applies none: the record stands whatever it names)."""
+    named = [f for f in findings if finding in (f.id, f.kind)]
+    if not named:
+        known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
+        return f"the game has no finding {finding!r} (its findings: {known})"
+    if election is not None and decision != Ruling.DISMISS:
+        choices = sorted({e for f in named for e in offered(f.kind)})
+        if election not in choices:
+            given = f"the rule offers: {', '.join(choices)}" if choices else "the rule offers no election"
+            return f"election {election!r} is not one the rule gives on {finding} ({given})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -52,7 +75,12 @@ class Decision:
     #: The turn made void because the correction came after it was rolled (2008 Section VII).
     voids_turn: str | None = None
     #: Who must act before the finding is settled (None: nobody, or only a report is missing).
-    awaiting: Awaiting | None = None
+    waiting_for: WaitingFor | None = None
+
+
+def next_turn(turn: str) -> str:
+    """The turn after ``turn`` in the order of play (USSR, Germany, UK, Japan, USA)."""
+    return turn_of(turn).next().label
 
 
 def following_turn(turn: str) -> str:
@@ -86,20 +114,34 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     usa_part = turn_of(turn).power is Power.USA
     if usa_part and edition.time_limit and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
-                        "Minister of Law case by case (2008 Section VII)", awaiting=Awaiting.MINISTER)
+                        "Minister of Law case by case (2008 Section VII)", waiting_for=WaitingFor.MINISTER)
     if kind in ELECTIONS:
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
             status: FindingStatus = "void" if kind == "void" else "open"
-            return Decision(status, note="awaiting the election: " + " or ".join(ELECTIONS[kind]),
-                            voids_turn=voids, awaiting=Awaiting.ELECTION)
+            return Decision(status, note=f"awaiting the election of the {_elector(kind, record)}: "
+                            + " or ".join(ELECTIONS[kind]), voids_turn=voids, waiting_for=WaitingFor.ELECTION)
         status = ("corrected" if election not in (Election.NOT_FIGHT, Election.ACCEPT) else
                   "void" if election == Election.NOT_FIGHT else "stands")
         return Decision(status, apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
-        return Decision("open", note="left to the Minister of Law", awaiting=Awaiting.MINISTER)
+        return Decision("open", note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
+
+
+def elector(kind: str) -> str:
+    """Whose election answers an issue: the attacker's for a void battle (2008 Section II:
+    "The attacker may then elect"), the defender's for a skipped pause (2008 Orders of Loss:
+    "the defender shall have the option")."""
+    return "defender" if kind == "pause_skipped" else "attacker"
+
+
+def _elector(kind: str, record: BattleRecord | None) -> str:
+    side = elector(kind)
+    if record is None:
+        return side
+    return f"{side} ({record.defender_power if side == 'defender' else record.attacker_power})"
 
 
 def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
@@ -112,20 +154,38 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
         return None
     later = following_turn(turn)
     later_start = game.first_roll_at.get(later)
+    # "before the next turn is rolled": its first die, or its last (Edition.report_deadline).
+    deadline = later_start if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
     if report is None:
         if later_start is not None:
             return Decision("fixed", note=f"not reported before {later} was rolled (2008 Section VII)")
         return Decision("open", note=f"not reported yet: correctable until {later} is rolled")
-    if later_start is not None and report.at is not None and report.at > later_start:
+    if deadline is not None and report.at is not None and report.at > deadline:
+        if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
+            ussr = game.first_roll_at.get(next_turn(later))
+            if ussr is None or report.at < ussr:
+                return Decision("open", note=f"reported after {later} was rolled but before the USSR part "
+                                "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
         return Decision("fixed", note=f"reported after {later} was rolled (2008 Section VII)")
     done = _corrected_at(game, record)
     after_that = game.first_roll_at.get(following_turn(later))
     if later_start is not None and done is not None and done > later_start:
         if after_that is not None and done > after_that:
-            return Decision("fixed", note=f"not corrected before {following_turn(later)} was rolled")
+            # "it becomes fixed": whether the turn it made void stays void is an edition's reading.
+            voided = later if edition.fixed_error_voids_turn else None
+            return Decision("fixed", voids_turn=voided,
+                            note=f"not corrected before {following_turn(later)} was rolled"
+                            + (f"; {later}, rolled before the correction, stays void" if voided else ""))
         return Decision("corrected", apply=True, voids_turn=later,
                         note=f"corrected after {later} was rolled: {later} is void and must be re-done")
     return None
+
+
+def _last_roll_at(game: Game, turn: str) -> datetime | None:
+    """When a turn's last die was rolled (None: not rolled yet)."""
+    times = [roll.at for battle in game.battles if battle.turn == turn for roll in battle.rolls
+             if roll.at is not None]
+    return max(times) if times else game.first_roll_at.get(turn)
 
 
 def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:

@@ -98,7 +98,9 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
                 "tech_dice_too_few", f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
                 f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
-        bought = entry.declared if entry.declared is not None else rolled
+        # The dice bought: "the desired amount purchased" is the declaration, if any; an
+        # edition may cost the dice rolled instead (Edition.tech_cost).
+        bought = entry.declared if entry.declared is not None and edition.tech_cost == "declared" else rolled
         if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
             found.turn.append((entry.turn, Issue(
                 "tech_overspent", f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
@@ -236,11 +238,10 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
     if not record.position_defenders.combatants():
         elsewhere = _where_defenders_are(game, record, declared)
         if elsewhere is not None:
+            # 2008 Section II: "if it is clear from the combat orders where the battle is to
+            # occur, and what units are involved, and the units are 100% correct, then no CDE
+            # can be called": no finding at all, the battle is fought where the units are.
             found.intent_clear[record.key] = elsewhere
-            found.battles[record.key].append(Issue(
-                "defenders_misdeclared", f"{declared} declared in {record.territory}, but they are in "
-                f"{elsewhere}: the intent is clear and the units are 100% correct, so the battle stands",
-                at=record.declared_at, effective=False))
             return
     found.battles[record.key].append(Issue(
         "defenders_misdeclared", f"{declared} declared, the map shows {actual or 'none'}",

@@ -18,13 +18,22 @@ from domain.memory import no_gc
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
-from domain.review.as_rolled import analyse_as_rolled, orders_of
-from domain.review.corrections import Context, CorrectionDice, Plan, correct, setup_of
-from domain.review.decisions import Decision, decide
+from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
+from domain.review.correction_dice import CorrectionDice
+from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
+from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
-from domain.review.views import BattleView, DrawnDice, Finding, FindingStatus, GameView, VoidedDice
+from domain.review.views import (
+    Awaiting,
+    BattleView,
+    DrawnDice,
+    Finding,
+    FindingStatus,
+    GameView,
+    VoidedDice,
+)
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
@@ -52,66 +61,86 @@ def review(game: Game, *, as_rolled: bool = False) -> GameView:
 
 
 def _review(game: Game, as_rolled: bool) -> GameView:
-    policy = edition(game.edition)
-    turn_audit = audit_declarations(game, policy)
-    source = None
-    if game.dice_seed is not None:
-        drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
-        source = VerifiableDice(game.game_id, game.dice_seed, start_sequence=max(drawn, default=-1) + 1)
+    state = _Review(game, as_rolled)
     findings: list[Finding] = []
+    for turn, issue in state.turn_audit.turn:
+        fid = state.next_id()
+        judged = _Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
+        findings.append(_finding(judged, state.policy, turn, None))
     battles: list[BattleView] = []
-    number = 0
     voided_turns: dict[str, list[str]] = {}
-    from_source: list[DrawnDice] = []
-    for turn, issue in turn_audit.turn:
-        number += 1
-        judged = _Judged(issue, decide(issue, None, turn, game, policy, f"F{number}"), f"F{number}")
-        findings.append(_finding(judged, policy, turn, None))
-    used: dict[tuple[str, str], Force] = {}
-    flows: dict[str, Flow] = {}
     for record in game.battles:
-        recorded = read_record(record)
-        rolled = analyse_as_rolled(record, recorded)
-        attackers, defenders = correct_forces(record, recorded, turn_audit)
-        if not as_rolled and record.territory in flows:
-            defenders = flows[record.territory].defenders_for(record, defenders)
-        audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
-        issues = [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
-                              *_game_number(game, record, recorded)) if policy.defines(i.kind)]
-        judged_list = []
-        for issue in sorted(issues, key=_order):
-            number += 1
-            fid = f"F{number}"
-            judged_list.append(_Judged(issue, decide(issue, record, record.turn, game, policy, fid), fid))
-        if as_rolled:
-            view = with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list))
-        else:
-            dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], source)
-            if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
-                   for j in judged_list):
-                # A void battle re-rolled: "the correct number and type of units" (2008 Section
-                # II), never more than were declared ("He may not add additional attacking units").
-                attackers = corrected_attackers(record, used)
-            ctx = Context(record, recorded, rolled, audit, policy, attackers, defenders,
-                          orders_of(record), dice)
-            view, judged_list = _corrected(ctx, judged_list)
-            from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
-                         for seq, purpose, faces in dice.from_source)
-            flow = Flow.of(record, rolled, view)
-            if flow is not None:
-                flows[record.territory] = flow
-            view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
-                               impact=impact(setup_of(ctx), rolled, view))
+        view, judged_list = state.battle(record)
         for judged in judged_list:
-            if judged.decision.voids_turn and judged.decision.apply:
+            if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
-            findings.append(_finding(judged, policy, record.turn, record))
+            findings.append(_finding(judged, state.policy, record.turn, record))
         battles.append(view)
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(from_source))
+                    drawn=tuple(state.from_source))
+
+
+class _Review:
+    """What reviewing a game carries from battle to battle: finding numbers, the dice source,
+    units already sent from each origin, and corrected results that flow into later battles."""
+
+    def __init__(self, game: Game, as_rolled: bool) -> None:
+        self.game = game
+        self.as_rolled = as_rolled
+        self.policy = edition(game.edition)
+        self.turn_audit = audit_declarations(game, self.policy)
+        self.source: VerifiableDice | None = None
+        if game.dice_seed is not None:
+            drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
+            self.source = VerifiableDice(game.game_id, game.dice_seed,
+                                         start_sequence=max(drawn, default=-1) + 1)
+        self.number = 0
+        self.used: dict[tuple[str, str], Force] = {}
+        self.flows: dict[str, Flow] = {}
+        self.from_source: list[DrawnDice] = []
+
+    def next_id(self) -> str:
+        """The next finding id ("F1", "F2", ... in the order findings are made)."""
+        self.number += 1
+        return f"F{self.number}"
+
+    def battle(self, record: BattleRecord) -> tuple[BattleView, list[_Judged]]:
+        """One battle: its findings judged, and its view as rolled or as corrected."""
+        recorded = read_record(record)
+        rolled = analyse_as_rolled(record, readings_of(self.policy), recorded)
+        attackers, defenders = correct_forces(record, recorded, self.turn_audit)
+        if not self.as_rolled and record.territory in self.flows:
+            defenders = self.flows[record.territory].defenders_for(record, defenders)
+        audit = audit_rolls(record, recorded, rolled, self.policy, attackers, defenders)
+        issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
+        judged_list = []
+        for issue in sorted(issues, key=_order):
+            fid = self.next_id()
+            judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
+                                       fid))
+        if self.as_rolled:
+            return with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list
+        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], self.source)
+        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
+               for j in judged_list):
+            # A void battle re-rolled: "the correct number and type of units" (2008 Section
+            # II), never more than were declared ("He may not add additional attacking units").
+            attackers = corrected_attackers(record, self.used)
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                      orders_of(record), dice)
+        view, judged_list = _corrected(ctx, judged_list)
+        self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                                for seq, purpose, faces in dice.from_source)
+        flow = Flow.of(record, rolled, view)
+        if flow is not None:
+            self.flows[record.territory] = flow
+        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list),
+                           impact=impact(setup_of(ctx), rolled, view))
+        return view, judged_list
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,
@@ -231,9 +260,23 @@ def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> 
 
 def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
     """Apply the remedies that hold and settle each finding's final status."""
+    plan = _plan(ctx, judged)
+    view, changed = correct(ctx, plan)
+    settled = _superseded([_settle(item, view, changed) for item in judged], plan)
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.waiting_for is not None]
+    if open_items and view.status in ("stands", "corrected"):
+        view = with_fields(view, status="awaiting")
+    awaiting = next((_awaiting(j, ctx.record) for j in settled if j.decision.status in ("open", "void")
+                     and j.decision.waiting_for is WaitingFor.ELECTION), None)
+    if awaiting is not None:
+        view = with_fields(view, awaiting=awaiting)
+    return view, settled
+
+
+def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
+    """What the applied remedies ask of the battle."""
     plan = Plan()
-    applied = [j for j in judged if j.decision.apply]
-    for item in applied:
+    for item in (j for j in judged if j.decision.apply):
         kind, election = item.issue.kind, item.decision.election
         if kind in DECLARATION_ERRORS:
             if election == Election.REROLL:
@@ -248,33 +291,76 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
             start = item.issue.round or 1
             plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
         elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"):
+                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"
+                 and not _missed_ghost_ignored(item.issue, ctx.edition)):
             # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
         elif kind == "pause_skipped":
-            plan.pause_round, plan.pause_election = item.issue.round, election
+            # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
+            # units now shown" leaves the record as it is, whatever casualties the defender
+            # named since; only "either of the last two options" re-rolls what follows.
+            if election != Election.ACCEPT:
+                plan.pause_round, plan.pause_election = item.issue.round, election
         else:
             plan.rolling.append(item.issue)
     if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
             and not plan.refight_from_start and not plan.not_fought:
         plan.void = True
-    view, changed = correct(ctx, plan)
-    settled = []
-    for item in judged:
-        decision = item.decision
-        if decision.apply and decision.status == "corrected":
-            issue = item.issue
-            if not changed:
-                decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
-            elif (view.resume_round is not None and issue.round is not None
-                  and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
-                decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
-                                                        f"{view.resume_round}"))
-        settled.append(_Judged(item.issue, decision, item.finding_id))
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.awaiting is not None]
-    if open_items and view.status in ("stands", "corrected"):
-        view = with_fields(view, status="awaiting")
-    return view, settled
+    plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
+                                  and j.decision.status in ("void", "corrected")), None)
+    return plan
+
+
+def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
+    """A 1999 ghost or left-on support shot that missed, under an edition that ignores it."""
+    return issue.kind == "bb_ghost" and not issue.hits and policy.bb_ghost_miss == "ignore"
+
+
+def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
+    """A finding's status once the remedies are applied: one that changed nothing stands."""
+    decision = item.decision
+    if decision.apply and decision.status == "corrected":
+        issue = item.issue
+        if not changed:
+            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+        elif (view.resume_round is not None and issue.round is not None
+              and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
+            decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
+                                                    f"{view.resume_round}"))
+    return _Judged(item.issue, decision, item.finding_id)
+
+
+#: Statuses a finding inside a battle voided by a declaration error no longer keeps.
+_MOOT: frozenset[FindingStatus] = frozenset({"corrected", "open", "stands"})
+
+
+def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
+    """Rolling findings of a battle a declaration error made null and void: "no portion of the
+    results may stand" (2008 Section II; 1999 Part 14, Sending Errors), so none of them is
+    corrected or open; each says which finding superseded it."""
+    cause = plan.declaration_void
+    if cause is None or not (plan.void or plan.not_fought or plan.refight_from_start):
+        return settled
+    fate = ("the battle is not fought" if plan.not_fought else
+            "the battle is re-fought from round 1" if plan.refight_from_start else
+            "the battle is null and void")
+    out = []
+    for item in settled:
+        if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
+            moot = replace(item.decision, status="superseded", apply=False,
+                           note=f"superseded by {cause}: {fate}")
+            out.append(_Judged(item.issue, moot, item.finding_id))
+        else:
+            out.append(item)
+    return out
+
+
+def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
+    """Whose election the battle waits for, and the options the rule gives."""
+    kind = "void" if item.issue.kind in DECLARATION_ERRORS else item.issue.kind
+    side = elector(item.issue.kind)
+    by = record.defender_power if side == "defender" else record.attacker_power
+    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[kind])
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
@@ -310,4 +396,10 @@ def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
     policy = edition(game.edition)
     recorded = read_record(record)
     attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
-    return audit_rolls(record, recorded, analyse_as_rolled(record, recorded), policy, attackers, defenders)
+    return audit_rolls(record, recorded, analyse_as_rolled(record, readings_of(policy), recorded), policy,
+                       attackers, defenders)
+
+
+def readings_of(policy: Edition) -> Readings:
+    """The edition's readings the as-rolled analysis follows."""
+    return Readings(aa_order=aa_order_of(policy), subs_every_round=policy.sub_first_strike == "every_round")

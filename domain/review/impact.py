@@ -14,6 +14,7 @@ from domain.odds.distributions import expected_hits, luck_percentile
 from domain.odds.exact import odds_from_round
 from domain.review.views import BattleView, Chances, Impact, RoundView, SideRound
 from domain.rules.forces import Force
+from domain.rules.units import UnitType
 
 
 def chances(setup: BattleSetup, round_number: int, attacker: Force, defender: Force) -> Chances:
@@ -41,11 +42,28 @@ def _chances(setup: BattleSetup, view: BattleView, number: int) -> Chances:
     if len(view.rounds) < number:
         return chances(setup, 1, view.attacker_start, view.defender_start)
     start = view.rounds[number - 1]
-    attacker = start.attacker.units
+    attacker, defender = start.attacker.units, start.defender.units
     if number == 1:
         # Round 1 includes the AA fire: the aircraft it shot down were there before it.
         attacker = attacker + start.aa_losses
-    return chances(setup, number, attacker, start.defender.units)
+        defender = _with_the_gun_that_fired(defender, start)
+    return chances(setup, number, attacker, defender)
+
+
+def _with_the_gun_that_fired(defender: Force, start: RoundView) -> Force:
+    """The defender with an AA gun exactly when this timeline's AA dice count.
+
+    Like with like: a record types "D(2 INF, 3 ARM, 2 FTR)" under an "AA rolls" line, so the
+    gun that fired is not in its units; as corrected it is. Both timelines get the gun their
+    own dice show (a ghost gun's, a forgotten gun's), so they differ only by the error.
+    """
+    fired = any(entry.column == "AA" and entry.status != "voided" for entry in start.defender.dice)
+    has_gun = bool(defender[UnitType.AA])
+    if fired and not has_gun:
+        return defender + Force.of({UnitType.AA: 1})
+    if has_gun and not fired:
+        return defender.where(lambda unit: unit is not UnitType.AA)
+    return defender
 
 
 def side_luck(side: SideRound) -> float | None:

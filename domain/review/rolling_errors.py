@@ -26,7 +26,7 @@ from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_d
 from domain.review.views import BattleView, SideRound
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import BattleKind
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
 
 
@@ -158,39 +158,17 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
     for position, rnd in enumerate(recorded.rounds):
         when = _when(rnd)
-        k = rnd.index
-        if k == 1:
+        if rnd.index == 1:
             aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
             issues.extend(aa_issues)
-            expected_attacker = attackers.minus_available(aa_victims)
-            expected_defender = defenders
+            start = (attackers.minus_available(aa_victims), defenders)
         else:
-            expected_attacker, expected_defender = _carry(as_rolled, position)
-        starts.append((expected_attacker, expected_defender))
-        issues.extend(_audit_support(record, recorded, k, when))
-        ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if k == 1 else 0
-        # Part 13 step 3: first-strike victims leave without firing, so the defender's line
-        # types only the units that fire.
-        view = as_rolled.rounds[position]
-        strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
-        victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
-        firing_defender = expected_defender.minus_available(victims)
-        for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
-            line = rnd.attacker if side is Side.ATTACKER else rnd.defender
-            if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
-                # 2008 Section III, Too few units: "If the defender forces are rolled first by
-                # mistake they will stand as valid; simply roll for the missing attacking units."
-                if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
-                    counts = count_side(expected, [], True)
-                    issues.extend(_first_round(counts, side, when, 0) if k == 1 else
-                                  _later_round(counts, side, k, when, as_rolled, position))
-                continue
-            _, dice = side_dice(rnd, side, expected)
-            counts = count_side(expected, dice, side is Side.ATTACKER)
-            if k == 1:
-                issues.extend(_first_round(counts, side, when, ghost_aa_hits))
-            else:
-                issues.extend(_later_round(counts, side, k, when, as_rolled, position))
+            start = _carry(rnd, as_rolled, position, starts[-1])
+        starts.append(start)
+        issues.extend(_audit_support(record, recorded, rnd.index, when))
+        ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if rnd.index == 1 else 0
+        issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
+                                   edition.casualty_error == "wrong_units"))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
         if edition.defines("pause_skipped"):
             issues.extend(_pause(record, recorded, as_rolled, position, when))
@@ -198,11 +176,71 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     return BattleAudit(issues, starts, aa_victims)
 
 
-def _carry(as_rolled: BattleView, position: int) -> tuple[Force, Force]:
-    """The record's previous round start less the casualties its dice should have caused."""
+def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
+                 defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool) -> list[Issue]:
+    """One round's dice per side against the units that should have rolled them."""
+    found: list[Issue] = []
+    when, k = _when(rnd), rnd.index
+    expected_attacker, expected_defender = start
+    # Part 13 step 3: first-strike victims leave without firing, so the defender's line
+    # types only the units that fire.
+    view = as_rolled.rounds[position]
+    strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
+    victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+    firing_defender = expected_defender.minus_available(victims)
+    for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
+        line = rnd.attacker if side is Side.ATTACKER else rnd.defender
+        if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
+            # 2008 Section III, Too few units: "If the defender forces are rolled first by
+            # mistake they will stand as valid; simply roll for the missing attacking units."
+            if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
+                counts = count_side(expected, [], True)
+                found.extend(_first_round(counts, side, when, 0) if k == 1 else
+                             _later_round(counts, side, k, when, as_rolled, position, None, as_wrong_units))
+            continue
+        _, dice = side_dice(rnd, side, expected)
+        counts = count_side(expected, dice, side is Side.ATTACKER)
+        if k == 1:
+            found.extend(_first_round(counts, side, when, ghost_aa_hits))
+        else:
+            found.extend(_later_round(counts, side, k, when, as_rolled, position, _typed_units(rnd, side),
+                                      as_wrong_units))
+    return found
+
+
+def _typed_units(rnd: RecordedRound, side: Side) -> Force | None:
+    """The combat units a round's line(s) typed for a side; None when no line typed any."""
+    lines = [rnd.attacker, rnd.first_strike] if side is Side.ATTACKER else [rnd.defender]
+    typed = [Force.of(line.units) for line in lines if line is not None and line.units is not None]
+    if not typed:
+        return None
+    total = EMPTY
+    for units in typed:
+        total = total + units
+    return total.combatants()
+
+
+def _carry(rnd: RecordedRound, as_rolled: BattleView, position: int,
+           previous_start: tuple[Force, Force]) -> tuple[Force, Force]:
+    """The units round ``rnd`` should start with: the previous round's units less the
+    casualties its dice should have caused.
+
+    A unit the record rolled in error in the previous round (too many, wrong type) is not
+    carried: when this round types the correct units, they are right and raise no finding.
+    Otherwise the record's own previous units are carried, so one mistake is found once, in
+    the round it was made.
+    """
     previous = as_rolled.rounds[position - 1]
-    return (previous.attacker.units.minus_available(previous.attacker_losses),
-            previous.defender.units.minus_available(previous.defender_losses))
+    carried: list[Force] = []
+    for side, seen, losses, correct in (
+            (Side.ATTACKER, previous.attacker, previous.attacker_losses, previous_start[0]),
+            (Side.DEFENDER, previous.defender, previous.defender_losses, previous_start[1])):
+        as_corrected = correct.minus_available(losses)
+        typed = _typed_units(rnd, side)
+        on_record = seen.units.minus_available(losses)
+        carried.append(as_corrected if typed is not None and typed == as_corrected.combatants()
+                       and typed != on_record.combatants() else on_record)
+    return carried[0], carried[1]
 
 
 def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_hits: int) -> list[Issue]:
@@ -236,8 +274,14 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
 
 
 def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, as_rolled: BattleView,
-                 position: int) -> list[Issue]:
-    """Round k>1 against the record's round k-1 less its correct casualties."""
+                 position: int, typed: Force | None, as_wrong_units: bool = False) -> list[Issue]:
+    """Round k>1 against the record's round k-1 less its correct casualties.
+
+    A round that lists a side with more or fewer units than round k-1 left is round k-1's
+    casualties gone wrong, in both directions: "the correct number of casualties will be taken
+    and the rest of the battle would be re-rolled starting with the next round" (1999 Part 14,
+    GM Errors). Only dice missing for units the round does list are too few units in round k.
+    """
     found: list[Issue] = []
     extra, missing = dice_differences(counts)
     previous = as_rolled.rounds[position - 1]
@@ -253,19 +297,48 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
                                _column_of(unit, counts), when))
         else:
             should_have_died[unit] = -(-n // (unit.profile.attack_dice if attacking else 1))
+    # Units the round does not list at all were removed in round k-1; dice missing for units
+    # it lists are dice not rolled in round k.
+    expected_units = _expected_units(counts, attacking)
+    removed = {u: min(n, expected_units.get(u, 0) - (typed[u] if typed is not None else 0))
+               for u, n in missing.items()} if typed is not None else {}
+    removed = {u: n for u, n in removed.items() if n > 0}
+    per = {u: (u.profile.attack_dice if attacking else 1) for u in missing}
+    not_rolled = {u: n - removed.get(u, 0) * per[u] for u, n in missing.items()
+                  if n > removed.get(u, 0) * per[u]}
     claimed = _claimed(other)
-    if (missing or should_have_died) and claimed is not None and claimed != other.hits:
+    if (removed or should_have_died) and claimed is not None and claimed != other.hits:
         return found  # the miscount is reported on the line that stated it (_stated_hits)
-    if should_have_died:
-        lost = dict(missing)
-        detail = (f"round {k - 1}: {_names(should_have_died)} should have been lost"
-                  + (f" instead of {_names(lost)}" if lost else ""))
-        found.append(Issue("wrong_casualties", detail, k - 1, side, None, when))
-    elif missing:
-        for unit, n in missing.items():
-            found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled", k, side,
-                               _column_of(unit, counts), when))
+    if (should_have_died or removed) and as_wrong_units:
+        # An edition's reading (Edition.casualty_error): round k is corrected in place as wrong
+        # units, "its roll will be ignored and the correct unit will be rolled for" (2008
+        # Section III, Wrong Units), and the battle re-rolled from round k+1.
+        parts = ([f"{_names(should_have_died)} listed though lost in round {k - 1}"] if should_have_died
+                 else []) + ([f"{_names(removed)} left out though alive"] if removed else [])
+        found.append(Issue("wrong_units", f"round {k} lists {typed if typed is not None else 'other units'}: "
+                           + " and ".join(parts) + "; their dice are corrected in this round",
+                           k, side, None, when))
+    elif should_have_died or removed:
+        parts = []
+        if should_have_died:
+            parts.append(f"{_names(should_have_died)} should have been lost")
+        if removed:
+            parts.append(f"{_names(removed)} removed that should have survived")
+        found.append(Issue("wrong_casualties", f"round {k - 1}: " + " and ".join(parts)
+                           + f" (round {k} lists {typed if typed is not None else 'other units'})",
+                           k - 1, side, None, when))
+    for unit, n in not_rolled.items():
+        found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled",
+                           k, side, _column_of(unit, counts), when))
     return found
+
+
+def _expected_units(counts: SideCount, attacking: bool) -> dict[UnitType, int]:
+    """The units behind the expected dice (Heavy Bombers throw three dice attacking)."""
+    units: dict[UnitType, int] = {}
+    for unit in {u for _, u in counts.expected}:
+        units[unit] = _units_of(counts.expected, unit, attacking)
+    return units
 
 
 def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
@@ -276,13 +349,18 @@ def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
     return f"{count} {unit.value}" + (f" ({dice} dice)" if per > 1 else "")
 
 
-def _claimed(side: SideRound, *, exclude_strike: bool = False) -> int | None:
-    """The hits a line claimed: its stated total, else its hit marks if it marked any."""
+def _claimed(side: SideRound, *, strike_line: bool = False) -> int | None:
+    """The hits the record claimed for a side: its stated total (every line of the side,
+    support shots and a first strike on their own lines included, each counted once), else
+    its main line's hit marks, if it marked any, plus the hits of its other lines."""
     if side.stated_hits is not None:
         return side.stated_hits
-    marks = [m for entry in side.dice for m in (entry.marked or ())
-             if entry.column not in ("AA", "BB") and not (exclude_strike and entry.first_strike)]
-    return sum(marks) if any(marks) else None
+    own = [e for e in side.dice if e.column not in ("AA", "BB") and not (strike_line and e.first_strike)]
+    marks = [m for entry in own for m in (entry.marked or ())]
+    if not any(marks):
+        return None
+    others = sum(sum(e.hits) for e in side.dice if e.column != "AA" and e not in own)
+    return sum(marks) + others
 
 
 def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
@@ -292,13 +370,12 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
     view = as_rolled.rounds[position]
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
     for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
-        # The stated total covers the line's own dice: not support shots, nor a first strike
-        # that had its own line.
-        regular = sum(sum(e.hits) for e in seen.dice if e.column not in ("BB", "AA")
-                      and not (rnd.first_strike is not None and e.first_strike))
-        claimed = _claimed(seen, exclude_strike=rnd.first_strike is not None)
-        if claimed is None or claimed == regular:
+        # The claim covers the side's every line, as the hits do (AA fire is not the
+        # defender's round hits).
+        claimed = _claimed(seen, strike_line=rnd.first_strike is not None)
+        if claimed is None or claimed == seen.hits:
             continue
+        regular = seen.hits
         # It matters only if the next round's units follow the miscount.
         effective = True
         if following is not None:

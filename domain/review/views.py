@@ -16,7 +16,7 @@ from domain.rules.orders_of_loss import BattleKind
 
 DiceStatus = Literal["kept", "voided", "added"]
 BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
-FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed"]
+FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed", "superseded"]
 RoundOrigin = Literal["as_rolled", "rerolled"]
 
 
@@ -109,6 +109,15 @@ class Impact(msgspec.Struct, frozen=True):
         return round(self.as_corrected.attacker_win - self.as_rolled.attacker_win, 12)
 
 
+class Awaiting(msgspec.Struct, frozen=True):
+    """An election the rules give a side, not made yet: whose it is and what it may be."""
+
+    finding: str
+    by: str
+    side: str
+    elections: tuple[str, ...]
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -125,6 +134,9 @@ class BattleView(msgspec.Struct, frozen=True):
     finding_ids: tuple[str, ...] = ()
     #: For a corrected battle: the odds from the error round as rolled and as corrected.
     impact: Impact | None = None
+    #: The election the battle waits for (a void battle: the attacker's; a skipped pause: the
+    #: defender's), if any.
+    awaiting: Awaiting | None = None
 
 
 class DrawnDice(msgspec.Struct, frozen=True):

@@ -20,6 +20,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 TooManyUnits = Literal["reroll_column", "keep_first"]
+CasualtyError = Literal["reroll_next_round", "wrong_units"]
+ReportDeadline = Literal["first_roll", "turn_finished"]
+JapanAfterUsa = Literal["fixed", "open"]
+TechCost = Literal["declared", "rolled"]
+GhostMiss = Literal["reroll_battle", "ignore"]
+ExtraShotMissed = Literal["ignore", "reroll_next_round"]
+AaVictims = Literal["order_of_loss", "right_to_left"]
+SubFirstStrike = Literal["every_round", "round_1_only"]
+AppliedRolls = Literal["faces_to_new_columns", "hits_as_rolled"]
 AaForgotten = Literal["reroll_threes_column", "remove_right_to_left"]
 ExtraShots = Literal["reroll_battle", "keep_first"]
 OvercommitScope = Literal["country", "origin"]
@@ -62,6 +71,37 @@ class Edition:
     #: Kinds this edition's texts define at all (others are not detected under it).
     kinds: frozenset[str]
     citations: dict[str, str] = field(default_factory=dict)
+    # -- readings the texts leave open (docs/rulings.md gives each one's argument) -------------
+    #: A casualty error seen in the next round's units: re-roll from the next round (Part 14),
+    #: or correct the next round in place as wrong units (2008 Section III, Wrong Units).
+    casualty_error: CasualtyError = "reroll_next_round"
+    #: 2008 Section VII: a subsequent turn voided by a late correction stays void even when the
+    #: error then becomes fixed (True), or the record stands whole once it is fixed (False).
+    fixed_error_voids_turn: bool = False
+    #: 2008 Section VII: "before the next turn is rolled" ends at its first die, or when it is
+    #: finished rolling.
+    report_deadline: ReportDeadline = "first_roll"
+    #: An error in Japan's turn reported after USA rolled but before USSR: fixed (the USA-USSR
+    #: turn has been rolled) or open for the Minister of Law.
+    japan_error_after_usa: JapanAfterUsa = "fixed"
+    #: 2008 Section IV: tech dice cost the dice declared (extra ones are ignored) or the dice rolled.
+    tech_cost: TechCost = "declared"
+    #: 1999: a ghost or left-on support shot that missed re-rolls the battle (Part 14 BB 3.1,
+    #: "too many bb shots") or is ignored (as the ghost AA gun of 1a).
+    bb_ghost_miss: GhostMiss = "reroll_battle"
+    #: 2008: an extra AA or support die that missed is ignored (the ghost rule) or, as too many
+    #: units, re-rolls the battle from the next round.
+    extra_shot_missed: ExtraShotMissed = "ignore"
+    #: 1999: "the entire column will be re-rolled" even when its extra dice changed nothing.
+    reroll_unchanged_column: bool = True
+    #: Which aircraft AA hits remove when fighters and bombers are mixed: the attacker's order of
+    #: loss (FTR before BMB) or right to left (the bombers' column first).
+    aa_victims: AaVictims = "order_of_loss"
+    #: Attacking submarines strike first in every round at sea, or in round 1 only.
+    sub_first_strike: SubFirstStrike = "every_round"
+    #: The pause rule's "applying the actual rolls to corrected units": the faces go to the
+    #: corrected units' columns (hits recomputed), or the hits as rolled stand.
+    applied_rolls: AppliedRolls = "faces_to_new_columns"
 
     def cite(self, kind: str) -> str:
         """"iaapa-2008 Section III, Too many units": the edition and section applied."""

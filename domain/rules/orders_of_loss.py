@@ -122,3 +122,8 @@ def default_order(kind: BattleKind, attacking: bool, *, air_only_attack: bool = 
         # 2008 OOL note: in a no-retreat battle of attacking aircraft only, subs go first.
         return OrderOfLoss((U.SUB, U.TRN, U.FTR, U.AC, U.BB), source="default (air-only attack)")
     return OrderOfLoss(_SEA_DEFENCE)
+
+
+#: AA hits removing aircraft "from right to left": the bombers' column (4) before the fighters'
+#: (3) (2008 Section III, AA Guns, read for every AA hit: an edition's choice).
+RIGHT_TO_LEFT_AIRCRAFT = OrderOfLoss((U.BMB, U.FTR), source="right to left")

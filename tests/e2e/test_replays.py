@@ -30,6 +30,29 @@ def test_replay_matches_its_expectations(path: Path) -> None:
     assert check_replay(replay) == []
 
 
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(REPLAYS)) for p in FILES])
+def test_replay_states_its_finding_count(path: Path) -> None:
+    # [expect] lists match as a subsequence (the spec's rule), so only the count catches an
+    # extra finding: every shipped replay states it.
+    replay = load_replay(path)
+    assert replay.expect is not None
+    summary = replay.expect.get("summary")
+    assert isinstance(summary, dict) and isinstance(summary.get("findings"), int), (
+        f"{path.relative_to(ROOT)}: [expect] states no summary.findings (the number of findings)")
+
+
+def test_an_unexpected_finding_fails_a_replay_that_states_its_count(tmp_path: Path) -> None:
+    # The record of a clean battle with one more armour die typed in round 3: a finding the
+    # [expect] findings list (empty) would let through, but the stated count does not.
+    source = (REPLAYS / "battles" / "uk1-west-europe-amphibious.toml").read_text()
+    broken = source.replace("A(1 BMB) 2* = 1 hit", "A(1 BMB, 1 ARM) 2*/6 = 1 hit")
+    assert broken != source
+    path = tmp_path / "extra.toml"
+    path.write_text(broken)
+    problems = check_replay(load_replay(path))
+    assert any("summary.findings: expected 0, found 1" in p for p in problems), problems
+
+
 def _minister(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, capture_output=True,
                           text=True, check=False)

@@ -76,7 +76,7 @@ def test_opens_on_the_first_finding_with_both_histories_loaded() -> None:
         assert app.position == tl.finding_node("F1")
         assert app.query_one(TimelineView).cursor == app.position
         assert "East Europe (land) › Round 1 › Att col 3" in crumb(app)
-        assert app.title == "minister · A disputed game (test)"
+        assert app.title == "minister · A disputed game"
 
     drive(disputed_app(), scenario)
 
@@ -187,7 +187,7 @@ def test_find_moves_to_the_next_line_containing_the_text() -> None:
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         await pilot.press("slash")
         assert isinstance(app.screen, FindScreen)
-        await pilot.press(*"ukraine", "enter")
+        await pilot.press(*"manchuria", "enter")
         assert not isinstance(app.screen, FindScreen)
         assert app.position == tl.battle_node(1)
         await pilot.press("slash", "ctrl+u", *"zanzibar", "enter")

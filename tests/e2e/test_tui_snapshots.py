@@ -16,6 +16,9 @@ from tui.app import MinisterApp
 from tui.loading import ViewsSource
 
 SIZE = (120, 40)
+#: The smallest usual terminal (panels stacked) and a large one.
+SMALL = (80, 24)
+LARGE = (160, 48)
 SnapCompare = Callable[..., bool]
 
 
@@ -58,3 +61,40 @@ def test_side_by_side_diff(snap_compare: SnapCompare) -> None:
 def test_help_screen(snap_compare: SnapCompare) -> None:
     """F1: the keys with their binding ids, and the legend."""
     assert snap_compare(disputed_app(), press=["f1"], terminal_size=SIZE, run_before=loaded)
+
+
+def test_small_terminal_stacks_the_panels(snap_compare: SnapCompare) -> None:
+    """80x24: the timeline across the width, the board under it, no title bar, a compact footer."""
+    assert snap_compare(disputed_app(), terminal_size=SMALL, run_before=loaded)
+
+
+def test_small_terminal_casualties_under_the_cursor(snap_compare: SnapCompare) -> None:
+    """80x24, the cursor on round 1's casualties: the marked row keeps its columns."""
+    assert snap_compare(disputed_app(), press=["right", "right", "right"], terminal_size=SMALL,
+                        run_before=loaded)
+
+
+def test_small_terminal_findings_panel(snap_compare: SnapCompare) -> None:
+    """80x24, ``p``: the findings in place of the board."""
+    assert snap_compare(disputed_app(), press=["p"], terminal_size=SMALL, run_before=loaded)
+
+
+def test_small_terminal_luck_panel(snap_compare: SnapCompare) -> None:
+    """80x24, ``p`` twice: the luck panel under the timeline."""
+    assert snap_compare(disputed_app(), press=["p", "p"], terminal_size=SMALL, run_before=loaded)
+
+
+def test_large_terminal(snap_compare: SnapCompare) -> None:
+    """160x48: every panel side by side, as at 120x40 with more of each."""
+    assert snap_compare(disputed_app(), terminal_size=LARGE, run_before=loaded)
+
+
+def test_large_terminal_side_by_side_diff(snap_compare: SnapCompare) -> None:
+    """160x48, round 2 with both histories' boards."""
+    assert snap_compare(disputed_app(), press=["r", "d"], terminal_size=LARGE, run_before=loaded)
+
+
+def test_long_row_read_in_full_under_the_timeline(snap_compare: SnapCompare) -> None:
+    """120x40 on the re-rolled attacker column of round 2: the row is cropped in the timeline
+    and read in full on the line under it."""
+    assert snap_compare(disputed_app(), press=["r", "right"], terminal_size=SIZE, run_before=loaded)

@@ -145,3 +145,82 @@ def slow_import(spec: str, path: str, pause: float) -> None:
     app = open_store(spec)
     import_replay(app, replay)
     app.close()
+
+
+class RawRows:
+    """A store's rows read and changed directly, as someone holding the database would.
+
+    For the tamper-evidence tests of every store: the memory store's lists, or SQL on the
+    SQLite file or the PostgreSQL schema (the tables eventsourcing made for the application).
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def _recorder(self, snapshots: bool) -> Any:
+        return self.app.snapshots.recorder if snapshots else self.app.recorder
+
+    def rows(self, game_id: str, *, snapshots: bool = False) -> list[tuple[int, str, bytes]]:
+        """(version, topic, state) of a game's stored events (or snapshots), in order."""
+        stored = self._recorder(snapshots).select_events(game_uuid(game_id))
+        return [(int(s.originator_version), str(s.topic), bytes(s.state)) for s in stored]
+
+    def set_state(self, game_id: str, version: int, state: bytes, *, snapshots: bool = False) -> None:
+        """Overwrite one row's stored bytes."""
+        from eventsourcing.persistence import StoredEvent
+        from eventsourcing.popo import POPOAggregateRecorder
+
+        recorder = self._recorder(snapshots)
+        oid = game_uuid(game_id)
+        if isinstance(recorder, POPOAggregateRecorder):
+            with recorder._database_lock:
+                position = recorder._stored_events_index[str(oid)][version]
+                old = recorder._stored_events[position]
+                recorder._stored_events[position] = StoredEvent(old.originator_id, old.originator_version,
+                                                                old.topic, state)
+            return
+        self._sql(recorder, "UPDATE {table} SET state={p} WHERE originator_id={p} AND originator_version={p}",
+                  state, oid, version)
+
+    def edit(self, game_id: str, version: int, *, snapshots: bool = False, **changes: Any) -> None:
+        """Change fields of one stored row in place (its msgpack tree)."""
+        [state] = [s for v, _, s in self.rows(game_id, snapshots=snapshots) if v == version]
+        tree = msgspec.msgpack.decode(state)
+        tree.update(changes)
+        self.set_state(game_id, version, msgspec.msgpack.encode(tree), snapshots=snapshots)
+
+    def delete(self, game_id: str, version: int | None = None, *, snapshots: bool = False) -> None:
+        """Delete one row (every row of the game when ``version`` is None)."""
+        from eventsourcing.popo import POPOAggregateRecorder
+
+        recorder = self._recorder(snapshots)
+        oid = game_uuid(game_id)
+        if isinstance(recorder, POPOAggregateRecorder):
+            with recorder._database_lock:
+                index = recorder._stored_events_index[str(oid)]
+                for key in [version] if version is not None else list(index):
+                    del index[key]
+            return
+        if version is None:
+            self._sql(recorder, "DELETE FROM {table} WHERE originator_id={p}", oid)
+        else:
+            self._sql(recorder, "DELETE FROM {table} WHERE originator_id={p} AND originator_version={p}",
+                      oid, version)
+
+    @staticmethod
+    def _sql(recorder: Any, statement: str, *params: Any) -> None:
+        from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            text = statement.format(table=recorder.events_table_name, p="?")
+            values = tuple(p.hex if isinstance(p, uuid.UUID) else p for p in params)
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute(text, values)
+            return
+        from psycopg import sql
+
+        query = sql.SQL(statement.format(table="{schema}.{table}", p="%s")).format(
+            schema=sql.Identifier(recorder.datastore.schema),
+            table=sql.Identifier(recorder.events_table_name))
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(query, params)

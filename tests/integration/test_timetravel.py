@@ -1,5 +1,6 @@
 """Time travel: the game as of any event, by version or by time, through snapshots and from
-the latest state kept in memory (Game.at)."""
+the latest state kept in memory (Game.at); the store part is one contract run against memory,
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -17,96 +18,166 @@ from application.stores import open_store
 from application.timetravel import STATE_TOPIC, event_time, snapshot_of, version_at
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
-from tests.integration.store_helpers import generated
+from tests.integration.store_helpers import generated, postgres_schema
 
 INTERVAL = 25
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[MinisterApplication]:
-    app = open_store(f"sqlite:{tmp_path / 't.sqlite3'}")
-    app.snapshot_interval = INTERVAL
-    yield app
-    app.close()
 
 
 def _same(a: object, b: object) -> bool:
     return msgspec.msgpack.encode(a) == msgspec.msgpack.encode(b)
 
 
-def test_any_version_equals_folding_that_many_events(app: MinisterApplication) -> None:
-    replay = generated(300, 51)
-    app.record(replay.events)
-    rng = random.Random(51)
-    for version in [1, 24, 25, 26, 299, 300, *rng.sample(range(1, 301), 20)]:
-        got = app.game_at(replay.game_id, version=version)
-        assert got.version == version
-        assert _same(got, project_game(None, replay.events[:version])), version
+class TimeTravelContract:
+    """Time travel on every store; subclasses provide ``spec`` (a store spec string)."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def app(self, spec: str) -> Iterator[MinisterApplication]:
+        app = open_store(spec)
+        app.snapshot_interval = INTERVAL
+        yield app
+        app.close()
 
 
-def test_any_time_gives_the_last_event_at_or_before_it(app: MinisterApplication) -> None:
-    replay = generated(300, 52)
-    app.record(replay.events)
-    times = [event_time(e) for e in replay.events]
-    rng = random.Random(52)
-    start, end = times[0], times[-1] + timedelta(hours=1)
-    for _ in range(25):
-        moment = start + (end - start) * rng.random()
-        expected = max(i + 1 for i, t in enumerate(times) if t <= moment)
-        assert version_at(app, replay.game_id, moment) == expected
-        assert _same(app.game_at(replay.game_id, at=moment),
-                     project_game(None, replay.events[:expected]))
+    def test_any_version_equals_folding_that_many_events(self, app: MinisterApplication) -> None:
+        replay = generated(300, 51)
+        app.record(replay.events)
+        rng = random.Random(51)
+        for version in [1, 24, 25, 26, 299, 300, *rng.sample(range(1, 301), 20)]:
+            got = app.game_at(replay.game_id, version=version)
+            assert got.version == version
+            assert _same(got, project_game(None, replay.events[:version])), version
+
+    def test_any_time_gives_the_last_event_at_or_before_it(self, app: MinisterApplication) -> None:
+        replay = generated(300, 52)
+        app.record(replay.events)
+        times = [event_time(e) for e in replay.events]
+        rng = random.Random(52)
+        start, end = times[0], times[-1] + timedelta(hours=1)
+        for _ in range(25):
+            moment = start + (end - start) * rng.random()
+            expected = max(i + 1 for i, t in enumerate(times) if t <= moment)
+            assert version_at(app, replay.game_id, moment) == expected
+            assert _same(app.game_at(replay.game_id, at=moment),
+                         project_game(None, replay.events[:expected]))
+
+    def test_events_at_the_same_moment_travel_together(self, app: MinisterApplication) -> None:
+        replay = generated(30, 53)
+        app.record(replay.events)
+        last = replay.events[-1]
+        at = event_time(last)
+        extra = [ReportFiled(originator_id=last.originator_id, originator_version=31 + i, by="UK",
+                             text=f"same minute {i}", timestamp=at, at=at) for i in range(3)]
+        app.record(extra)
+        assert app.game_at(replay.game_id, at=at).version == 33
+        assert app.game_at(replay.game_id, at=at - timedelta(microseconds=1)).version == 29
+
+    def test_a_time_without_a_zone_is_refused(self, app: MinisterApplication) -> None:
+        replay = generated(12, 54)
+        app.record(replay.events)
+        with pytest.raises(ValueError, match="with a zone"):
+            app.game_at(replay.game_id, at=datetime(1999, 7, 20, 19, 0))
+
+    def test_snapshots_of_another_shape_of_game_are_ignored(self, app: MinisterApplication) -> None:
+        """A snapshot whose topic or bytes do not fit the current Game is never trusted."""
+        replay = generated(60, 55)
+        app.record(replay.events)
+        assert app.snapshots is not None
+        oid = game_uuid(replay.game_id)
+        folded = project_game(None, replay.events[:55])
+        assert folded is not None
+        stale = msgspec.structs.replace(snapshot_of(folded, folded.modified_on), originator_version=54,
+                                        topic="minister/Game@1#0000000000000000")
+        broken = GameSnapshot(originator_id=oid, originator_version=53, timestamp=datetime.now(UTC),
+                              state=b"\x93\x01\x02", topic=STATE_TOPIC)
+        app.snapshots.put([broken, stale])
+        assert _same(app.game_at(replay.game_id, version=55), folded)
+        assert _same(app.game_at(replay.game_id, version=54), project_game(None, replay.events[:54]))
+        assert _same(app.game_at(replay.game_id, version=53), project_game(None, replay.events[:53]))
+
+    def test_snapshots_taken_by_later_appends(self, app: MinisterApplication) -> None:
+        replay = generated(20, 56)
+        app.record(replay.events)
+        for i in range(10):
+            game = app.game(replay.game_id)
+            app.record([ReportFiled(originator_id=game.id, originator_version=game.version + 1, by="UK",
+                                    text=str(i), timestamp=game.modified_on, at=game.modified_on)])
+        assert app.snapshots is not None
+        versions = [s.originator_version for s in app.snapshots.get(game_uuid(replay.game_id))]
+        assert versions == [25]
+        assert len(app.game_at(replay.game_id, version=30).reports) == \
+            len(project_game(None, replay.events).reports) + 10
+
+    def test_a_game_handed_out_is_the_callers_own(self, app: MinisterApplication) -> None:
+        """Folding more events into a Game the application returned changes nothing it keeps."""
+        replay = generated(90, 59)
+        app.record(replay.events)
+        early = app.game_at(replay.game_id, version=40)
+        project_game(early, replay.events[40:])
+        early.battles.clear()
+        assert _same(app.game_at(replay.game_id, version=40), project_game(None, replay.events[:40]))
+        assert _same(app.game(replay.game_id), project_game(None, replay.events))
+
+    def test_only_the_games_last_read_are_kept(self, app: MinisterApplication) -> None:
+        replays = [generated(30, 60 + i) for i in range(3)]
+        app.latest_games.size = 2
+        for replay in replays:
+            app.record(replay.events)
+            app.game(replay.game_id)
+        assert app.latest_games.kept() == [game_uuid(replays[1].game_id), game_uuid(replays[2].game_id)]
+        assert _same(app.game_at(replays[0].game_id, version=12), project_game(None, replays[0].events[:12]))
+        assert app.latest_games.kept()[-1] == game_uuid(replays[0].game_id)
 
 
-def test_events_at_the_same_moment_travel_together(app: MinisterApplication) -> None:
-    replay = generated(30, 53)
-    app.record(replay.events)
-    last = replay.events[-1]
-    at = event_time(last)
-    extra = [ReportFiled(originator_id=last.originator_id, originator_version=31 + i, by="UK",
-                         text=f"same minute {i}", timestamp=at, at=at) for i in range(3)]
-    app.record(extra)
-    assert app.game_at(replay.game_id, at=at).version == 33
-    assert app.game_at(replay.game_id, at=at - timedelta(microseconds=1)).version == 29
+class SharedStoreContract(TimeTravelContract):
+    """Stores that several processes open at once (not the in-memory one)."""
+
+    def test_time_travel_derives_from_the_latest_state_and_sees_other_writers(self, spec: str) -> None:
+        """A warm game answers from memory; events another process stored since are read in."""
+        replay = generated(120, 58)
+        reader, writer = open_store(spec), open_store(spec)
+        try:
+            writer.record(replay.events[:80])
+            assert reader.game(replay.game_id).version == 80  # cold: now kept by the reader
+            writer.record(replay.events[80:])
+            assert _same(reader.game_at(replay.game_id, version=60), project_game(None, replay.events[:60]))
+            assert _same(reader.game(replay.game_id), project_game(None, replay.events))
+            assert _same(reader.game_at(replay.game_id, version=100), project_game(None, replay.events[:100]))
+            assert reader.game_at(replay.game_id, version=500).version == 120  # past the end: the last
+            with pytest.raises(UnknownGameError):
+                reader.game_at(replay.game_id, version=0)
+        finally:
+            reader.close()
+            writer.close()
 
 
-def test_a_time_without_a_zone_is_refused(app: MinisterApplication) -> None:
-    replay = generated(12, 54)
-    app.record(replay.events)
-    with pytest.raises(ValueError, match="with a zone"):
-        app.game_at(replay.game_id, at=datetime(1999, 7, 20, 19, 0))
+class TestMemoryTimeTravel(TimeTravelContract):
+    """The in-memory store."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        yield "memory:"
 
 
-def test_snapshots_of_another_shape_of_game_are_ignored(app: MinisterApplication) -> None:
-    """A snapshot whose topic or bytes do not fit the current Game is never trusted."""
-    replay = generated(60, 55)
-    app.record(replay.events)
-    assert app.snapshots is not None
-    oid = game_uuid(replay.game_id)
-    folded = project_game(None, replay.events[:55])
-    assert folded is not None
-    stale = msgspec.structs.replace(snapshot_of(folded, folded.modified_on), originator_version=54,
-                                    topic="minister/Game@1#0000000000000000")
-    broken = GameSnapshot(originator_id=oid, originator_version=53, timestamp=datetime.now(UTC),
-                          state=b"\x93\x01\x02", topic=STATE_TOPIC)
-    app.snapshots.put([broken, stale])
-    assert _same(app.game_at(replay.game_id, version=55), folded)
-    assert _same(app.game_at(replay.game_id, version=54), project_game(None, replay.events[:54]))
-    assert _same(app.game_at(replay.game_id, version=53), project_game(None, replay.events[:53]))
+class TestSQLiteTimeTravel(SharedStoreContract):
+    """The embedded SQLite store."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        yield f"sqlite:{tmp_path / 't.sqlite3'}"
 
 
-def test_snapshots_taken_by_later_appends(app: MinisterApplication) -> None:
-    replay = generated(20, 56)
-    app.record(replay.events)
-    for i in range(10):
-        game = app.game(replay.game_id)
-        app.record([ReportFiled(originator_id=game.id, originator_version=game.version + 1, by="UK",
-                                text=str(i), timestamp=game.modified_on, at=game.modified_on)])
-    assert app.snapshots is not None
-    versions = [s.originator_version for s in app.snapshots.get(game_uuid(replay.game_id))]
-    assert versions == [25]
-    assert len(app.game_at(replay.game_id, version=30).reports) == \
-        len(project_game(None, replay.events).reports) + 10
+@pytest.mark.postgres
+class TestPostgresTimeTravel(SharedStoreContract):
+    """PostgreSQL, in a schema of its own per test."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        with postgres_schema() as spec:
+            yield spec
 
 
 # -- the state at any version derived from a later one (Game.at) ------------------------------
@@ -130,43 +201,3 @@ def test_a_generated_game_at_many_versions_is_the_fold_of_that_many_events() -> 
         assert _same(full.at(version), project_game(None, replay.events[:version])), version
 
 
-def test_time_travel_derives_from_the_latest_state_and_sees_other_writers(tmp_path: Path) -> None:
-    """A warm game answers from memory; events another process stored since are read in."""
-    path = tmp_path / "shared.sqlite3"
-    replay = generated(120, 58)
-    reader, writer = open_store(f"sqlite:{path}"), open_store(f"sqlite:{path}")
-    try:
-        writer.record(replay.events[:80])
-        assert reader.game(replay.game_id).version == 80  # cold: now kept by the reader
-        writer.record(replay.events[80:])
-        assert _same(reader.game_at(replay.game_id, version=60), project_game(None, replay.events[:60]))
-        assert _same(reader.game(replay.game_id), project_game(None, replay.events))
-        assert _same(reader.game_at(replay.game_id, version=100), project_game(None, replay.events[:100]))
-        assert reader.game_at(replay.game_id, version=500).version == 120  # past the end: the last
-        with pytest.raises(UnknownGameError):
-            reader.game_at(replay.game_id, version=0)
-    finally:
-        reader.close()
-        writer.close()
-
-
-def test_a_game_handed_out_is_the_callers_own(app: MinisterApplication) -> None:
-    """Folding more events into a Game the application returned changes nothing it keeps."""
-    replay = generated(90, 59)
-    app.record(replay.events)
-    early = app.game_at(replay.game_id, version=40)
-    project_game(early, replay.events[40:])
-    early.battles.clear()
-    assert _same(app.game_at(replay.game_id, version=40), project_game(None, replay.events[:40]))
-    assert _same(app.game(replay.game_id), project_game(None, replay.events))
-
-
-def test_only_the_games_last_read_are_kept(app: MinisterApplication) -> None:
-    replays = [generated(30, 60 + i) for i in range(3)]
-    app.latest_games.size = 2
-    for replay in replays:
-        app.record(replay.events)
-        app.game(replay.game_id)
-    assert app.latest_games.kept() == [game_uuid(replays[1].game_id), game_uuid(replays[2].game_id)]
-    assert _same(app.game_at(replays[0].game_id, version=12), project_game(None, replays[0].events[:12]))
-    assert app.latest_games.kept()[-1] == game_uuid(replays[0].game_id)

@@ -40,10 +40,13 @@ def kinds(timeline: Timeline, start: int, end: int) -> list[str]:
 def test_turn_battle_round_column_casualties_in_rolling_order(corrected: Timeline) -> None:
     assert corrected.turns == ["USSR 3", "Germany 3"]
     assert corrected.nodes[0].kind == "turn" and corrected.nodes[1].kind == "battle"
-    # East Europe round 1: attacker columns 1, 3, defender columns 2, 4, then casualties.
-    assert kinds(corrected, 2, 8) == ["round", "column", "column", "column", "column", "casualties"]
-    columns = [(corrected.nodes[i].side, corrected.nodes[i].column) for i in range(3, 7)]
-    assert columns == [("attacker", 1), ("attacker", 3), ("defender", 2), ("defender", 4)]
+    # East Europe round 1: the AA gun first (Part 13 step 2), attacker columns 1, 3, defender
+    # columns 2, 4, then casualties.
+    assert kinds(corrected, 2, 9) == ["round", "column", "column", "column", "column", "column",
+                                      "casualties"]
+    columns = [(corrected.nodes[i].side, corrected.nodes[i].column) for i in range(3, 8)]
+    assert columns == [("defender", "AA"), ("attacker", 1), ("attacker", 3), ("defender", 2),
+                       ("defender", 4)]
     assert [n.depth for n in corrected.nodes[:4]] == [0, 1, 2, 3]
 
 
@@ -87,7 +90,10 @@ def test_variations_follow_the_main_line_where_the_histories_part(corrected: Tim
 def test_no_other_view_means_no_variation() -> None:
     timeline = Timeline(disputed_game(as_rolled=False))
     assert not any(n.variation for n in timeline.nodes)
-    assert len(timeline) == 1 + 1 + 3 * 6 - 1 + 1 + 4 + 1 + 1 + 4
+    # Two turns; East Europe: its battle, round 1 (AA, 2 + 2 columns, casualties), round 2 (4
+    # columns), round 3 (2 columns: no defender left for the 3s); Manchuria's two rounds;
+    # Caucasus' one.
+    assert len(timeline) == 2 + (1 + 7 + 6 + 4) + (1 + 4 + 4) + (1 + 4)
 
 
 def test_empty_game() -> None:
@@ -103,9 +109,9 @@ def test_empty_game() -> None:
 def test_marks_voided_added_and_rerolled(corrected: Timeline) -> None:
     labels = [corrected.label(i) for i in range(len(corrected))]
     assert "Att col 3: 3* +(2* 6) = 2 hits" in labels
-    assert "Round 2 ↻ re-roll begins · 6 INF, 3 ARM v 2 ARM, 2 FTR" in labels
-    assert "Round 3 ↻ re-rolled · 5 INF, 3 ARM v 1 FTR" in labels
-    assert "Att col 1: ✗(5 2 5 5 1* 3) → 3 1* 2 5 6 4 = 1 hit" in labels
+    assert "Round 2 ↻ re-roll begins · 6 INF, 3 ARM v 2 ARM, 2 FTR, AA" in labels
+    assert "Round 3 ↻ re-rolled · 5 INF, 3 ARM v 1 FTR, AA" in labels
+    assert "Att col 1: ✗(5 2 5 5 1* 3) → +(3 1* 2 5 6 4) = 1 hit" in labels
     assert "Att col 3: 4 1* 3* 6 ✗(2* 5 1*) = 2 hits" in labels  # voided inside the round
     assert "Casualties · Att none · Def −1 FTR" in labels
     assert labels[1] == ("East Europe (land) · corrected · re-rolled from round 2 · attacker wins"
@@ -115,7 +121,7 @@ def test_marks_voided_added_and_rerolled(corrected: Timeline) -> None:
 
 
 def test_path_names_the_point(corrected: Timeline) -> None:
-    assert corrected.path(4) == "USSR 3 › East Europe (land) › Round 1 › Att col 3"
+    assert corrected.path(5) == "USSR 3 › East Europe (land) › Round 1 › Att col 3"
     assert corrected.path(0) == "USSR 3"
     variation = next(i for i, n in enumerate(corrected.nodes) if n.variation)
     assert corrected.path(variation) == "USSR 3 › East Europe (land) › Round 1 (as rolled)"
@@ -153,7 +159,7 @@ def test_jumps(corrected: Timeline) -> None:
     while corrected.next_round(rounds[-1]) != rounds[-1]:
         rounds.append(corrected.next_round(rounds[-1]))
     assert all(corrected.nodes[i].kind == "round" and not corrected.nodes[i].variation for i in rounds)
-    assert len(rounds) == 3 + 1 + 1  # East Europe's three, Ukraine's and Caucasus' one
+    assert len(rounds) == 3 + 2 + 1  # East Europe's three, Manchuria's two and Caucasus' one
     assert corrected.prev_round(rounds[1]) == rounds[0]
     assert corrected.first() == 0 and corrected.last() == len(corrected) - 1
     assert corrected.step(0, -1) == 0 and corrected.step(corrected.last(), 5) == corrected.last()
@@ -161,8 +167,8 @@ def test_jumps(corrected: Timeline) -> None:
 
 def test_findings_are_anchored_on_their_column(corrected: Timeline) -> None:
     f1, f2 = corrected.finding_node("F1"), corrected.finding_node("F2")
-    assert f1 == 4 and corrected.path(f1).endswith("Round 1 › Att col 3")
-    assert f2 is not None and corrected.path(f2) == "USSR 3 › Ukraine (land) › Round 1 › Att col 3"
+    assert f1 == 5 and corrected.path(f1).endswith("Round 1 › Att col 3")
+    assert f2 is not None and corrected.path(f2) == "USSR 3 › Manchuria (land) › Round 1 › Att col 3"
     assert [f.id for f in corrected.findings_at(f1)] == ["F1"]
     assert corrected.next_finding(0) == f1
     assert corrected.next_finding(f1) == f2
@@ -180,9 +186,9 @@ def test_a_finding_without_a_round_sits_on_its_battle() -> None:
 
 
 def test_search_wraps_and_goes_backwards(corrected: Timeline) -> None:
-    ukraine = corrected.battle_node(1)
-    assert corrected.search("ukraine", 0) == ukraine
-    assert corrected.search("UKRAINE", ukraine) == ukraine  # wraps round to itself
+    manchuria = corrected.battle_node(1)
+    assert corrected.search("manchuria", 0) == manchuria
+    assert corrected.search("MANCHURIA", manchuria) == manchuria  # wraps round to itself
     assert corrected.search("Round 3", len(corrected) - 1) == corrected.search("Round 3", 0)
     last_round_1 = corrected.search("Round 1", 0, backwards=True)
     assert last_round_1 is not None and corrected.label(last_round_1).startswith("Round 1")

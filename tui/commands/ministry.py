@@ -16,7 +16,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Record a correction request now: its time decides whether the error is still "
                     "correctable (2008 Section VII).")
     parser.add_argument("game", metavar="GAME", help="a stored game id")
-    parser.add_argument("--by", required=True, help="who asks (a power or a player)")
+    parser.add_argument("--by", required=True, metavar="WHO", help="who asks (a power or a player)")
     parser.add_argument("--text", required=True, help="what is wrong")
     parser.add_argument("--battle", help="the battle's territory or sea zone, if it is about one")
     add_store_option(parser)
@@ -28,9 +28,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "attacker's or defender's election on one of the game's findings.")
     parser.add_argument("game", metavar="GAME", help="a stored game id")
     parser.add_argument("--finding", required=True, help="the finding's id (F2) or kind")
-    parser.add_argument("--decision", required=True, choices=("apply", "dismiss", "mutual"))
-    parser.add_argument("--election", help="reroll, not_fight, accept, apply_to_corrected_units or "
-                                           "reroll_defence")
+    parser.add_argument("--decision", required=True, choices=("apply", "dismiss", "mutual"),
+                        help="apply: the correction is made, the remedy the edition gives (with "
+                             "--election where the rules offer a choice); dismiss: the Minister "
+                             "of Law rules the record stands as rolled; mutual: the players agreed "
+                             "to let the record stand (mutual agreements stand, 2008 Section I)")
+    parser.add_argument("--election", metavar="CHOICE",
+                        help="the remedy elected where the rules offer a choice: reroll, not_fight, "
+                             "accept, apply_to_corrected_units or reroll_defence")
     parser.add_argument("--text", default="", help="the ruling's words, with the rule cited")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_rule)

@@ -6,7 +6,8 @@
     minister odds "6 INF, 3 ARM" "5 INF" --retreat "when 3 or fewer attacking units remain"
 
 Text output: win / draw / loss / retreat percentages, expected survivors, percentiles of the
-surviving IPC value and unit count, the unresolved bound. ``--json`` prints the
+surviving IPC value and unit count; a "Stalemate" line when neither side can ever hit the
+other any more (no line when that cannot happen). ``--json`` prints the
 ``minister-odds/1`` document (stable key order, floats rounded to 12 digits). Bad input exits 2
 with a message naming the argument and what was expected.
 """
@@ -176,7 +177,10 @@ def render(result: Odds, setup: BattleSetup) -> str:
     rows = [("Attacker wins", result.attacker_win), ("Defender wins", result.defender_win),
             ("Both destroyed", result.draw), ("Attacker retreats", result.retreat)]
     lines.extend(f"{label:<18}{100 * p:9.4f} %" for label, p in rows)
-    lines.append(f"{'Unresolved':<18}{result.unresolved:9.1e}   (probability no ending claims)")
+    if result.unresolved >= 5e-7:
+        # Only a battle where neither side can ever score again leaves mass unresolved.
+        lines.append(f"{'Stalemate':<18}{100 * result.unresolved:9.4f} %   (neither side can hit "
+                     f"the other any more)")
     lines.append(f"{'Expected rounds':<18}{result.expected_rounds:9.4f}")
     lines.append("")
     lines.append("Expected survivors (retreated and withdrawn units count):")

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 from domain.errors import MinisterError
+from tui.commands.store import add_store_option
 
 EXIT_OK = 0
 
@@ -28,6 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="a replay file (minister-replay/1) or a stored game id")
     parser.add_argument("--keymap", metavar="FILE",
                         help='a TOML file of key remappings: binding id = "keys" (see ? in the app)')
+    add_store_option(parser)
     parser.set_defaults(handler=run)
 
 

@@ -50,7 +50,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_store_option(parser)
     parser.set_defaults(handler=cmd_export)
 
-    parser = subparsers.add_parser("games", help="list the stored games")
+    parser = subparsers.add_parser(
+        "games", help="list the stored games",
+        description="List the games in the store: id, edition, number of events, time of the "
+                    "last event and title.")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_games)
 
@@ -121,6 +124,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as error:
             raise MinisterError(f"{args.output}: cannot write the file ({error.strerror})") from None
+        # The file is the output: say what went into it, on stderr so scripts can ignore it.
+        events = sum(1 for line in text.splitlines() if line.strip() == "[[event]]")
+        print(f"wrote {args.game} to {args.output}: {events} events, "
+              f"{len(text.splitlines())} lines", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -87,12 +87,14 @@ def round_rows(timeline: Timeline, index: int) -> list[BoardRow]:
         rows.append(BoardRow(key="none", label="no fire", attacker_units=force_text_or_blank(att.get(0)),
                              attacker_dice=Text(), defender_units=force_text_or_blank(dfn.get(0)),
                              defender_dice=Text()))
-    rows.append(BoardRow(key="hits", label="hits", attacker_units="",
-                         attacker_dice=_hits_cell(rnd.attacker, rnd.defender.units),
-                         defender_units="", defender_dice=_hits_cell(rnd.defender, rnd.attacker.units)))
+    # The hits in the units column, what is odd about them (wasted, stated) in the dice column.
+    attacker_hits, attacker_note = _hits_cell(rnd.attacker, rnd.defender.units)
+    defender_hits, defender_note = _hits_cell(rnd.defender, rnd.attacker.units)
+    rows.append(BoardRow(key="hits", label="hits", attacker_units=attacker_hits, attacker_dice=attacker_note,
+                         defender_units=defender_hits, defender_dice=defender_note))
     attacker_losses = rnd.attacker_losses + rnd.aa_losses
     rows.append(BoardRow(
-        key="casualties", label="casualties", attacker_units=force_text_or_blank(attacker_losses),
+        key="casualties", label="losses", attacker_units=force_text_or_blank(attacker_losses),
         attacker_dice=Text(), defender_units=force_text_or_blank(rnd.defender_losses),
         defender_dice=Text(), current="both" if node.kind == "casualties" else ""))
     return rows
@@ -137,14 +139,15 @@ def _dice_cell(battle: BattleView, rnd: RoundView, side: SideName, column: Colum
     return spans_text(spans)
 
 
-def _hits_cell(side: SideRound, targets: Force) -> Text:
-    text = Text(f"{side.hits} hit{'s' if side.hits != 1 else ''}", "bold")
+def _hits_cell(side: SideRound, targets: Force) -> tuple[str, Text]:
+    """A side's hits, and a note on them: hits with no target left, a different stated count."""
+    note = Text()
     over = side.hits - len(targets.combatants())
     if over > 0:
-        text.append(f" ({over} wasted)", TAG_STYLES["dim"])
+        note.append(f"{over} wasted", TAG_STYLES["dim"])
     if side.stated_hits is not None and side.stated_hits != side.hits:
-        text.append(f" (record said {side.stated_hits})", TAG_STYLES["finding"])
-    return text
+        note.append((" · " if note else "") + f"record said {side.stated_hits}", TAG_STYLES["finding"])
+    return f"{side.hits} hit{'s' if side.hits != 1 else ''}", note
 
 
 def round_board(timeline: Timeline, index: int, *, compact: bool = False,
@@ -161,18 +164,21 @@ def round_board(timeline: Timeline, index: int, *, compact: bool = False,
     if rnd.origin == "rerolled":
         begins = battle.resume_round == rnd.round
         heading.append(" · ↻ the re-roll begins here" if begins else " · ↻ re-rolled", TAG_STYLES["reroll"])
-    start = Text.assemble(("At the start: " if compact else "At the start of the round: ", TAG_STYLES["dim"]),
+    start = Text.assemble(("At the start: ", TAG_STYLES["dim"]),
                           ("attacker ", TAG_STYLES["dim"]), force_text(rnd.attacker.units),
                           (" · defender ", TAG_STYLES["dim"]), force_text(rnd.defender.units))
+    # Every label has a three-cell slot for the marks (≠ differs, ▶ the current point), so a marked
+    # row keeps the width, and the alignment, of the others.
     if compact:
-        grid = Grid(("column", "attacker", "defender"), (1, 1), label_width=9)
+        grid = Grid(("   column", "attacker", "defender"), (1, 1), label_width=10,
+                    short=("   col", "att", "def"))
     else:
-        grid = Grid(("column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3), label_width=11)
+        grid = Grid(("   column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3),
+                    label_width=10, short=("   col", "att", "dice", "def", "dice"))
     for row in round_rows(timeline, index):
-        name = "lost" if compact and row.key == "casualties" else row.label
-        label = Text(("▶ " if row.current else "") + name)
-        if compare is not None and compare.get(row.key) != row.signature():
-            label = Text("≠ ", _DIFFERS) + label
+        name = row.label
+        differs = compare is not None and compare.get(row.key) != row.signature()
+        label = Text.assemble(("≠" if differs else " ", _DIFFERS), "▶ " if row.current else "  ", name)
         att_style = _CURRENT if row.current in ("attacker", "both") else Style()
         def_style = _CURRENT if row.current in ("defender", "both") else Style()
         if compact:
@@ -209,7 +215,7 @@ def battle_board(timeline: Timeline, index: int) -> RenderableType:
         head.append(f" · re-rolled from round {battle.resume_round}", TAG_STYLES["reroll"])
     declared = Text.assemble(("Declared: attacker ", TAG_STYLES["dim"]), force_text(battle.attacker_start),
                              (" · defender ", TAG_STYLES["dim"]), force_text(battle.defender_start))
-    table = Grid(("round", "attacker", "defender", "hits A/D", "losses A/D"), (3, 3, 1, 3), label_width=15)
+    table = Grid(("round", "attacker", "defender", "hits A/D", "losses A/D"), (3, 3, 2, 3), label_width=15)
     for view, rounds in _rounds_with_variation(timeline, index):
         for rnd in rounds:
             label = Text(f"{rnd.round}")

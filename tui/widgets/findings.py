@@ -32,6 +32,7 @@ STATUS_TEXT = {
     "ignored": "harmless (a typo, a ghost roll that missed)",
     "open": "awaits a ruling or an election",
     "fixed": "reported too late: the record stands",
+    "superseded": "moot: a declaration error voids or re-fights the battle",
 }
 
 

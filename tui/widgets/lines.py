@@ -24,8 +24,11 @@ class Grid:
     is several times faster, which matters on every key press.
     """
 
-    def __init__(self, headers: tuple[str, ...], ratios: tuple[int, ...], *, label_width: int) -> None:
+    def __init__(self, headers: tuple[str, ...], ratios: tuple[int, ...], *, label_width: int,
+                 short: tuple[str, ...] | None = None) -> None:
         self.headers = headers
+        #: Headers used when the full ones do not fit their columns (a narrow panel).
+        self.short = short or headers
         self.ratios = ratios
         self.label_width = label_width
         self.rows: list[tuple[Text, ...]] = []
@@ -45,7 +48,8 @@ class Grid:
     def lines(self, console: Console, width: int) -> list[Text]:
         """The header, a rule, and each row's lines, each exactly ``width`` cells or less."""
         widths = self.widths(width)
-        out = [self._line([Text(h, "bold") for h in self.headers], widths),
+        fits = all(len(h) <= w for h, w in zip(self.headers, widths, strict=True))
+        out = [self._line([Text(h, "bold") for h in (self.headers if fits else self.short)], widths),
                Text("─" * width, TAG_STYLES["dim"], no_wrap=True)]
         for cells in self.rows:
             wrapped = [list(cell.wrap(console, max(1, w), overflow="fold")) if cell.cell_len > w

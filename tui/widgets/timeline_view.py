@@ -65,6 +65,8 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self._strips: dict[tuple[int, bool, int], Strip] = {}
         #: Rows rendered since the timeline was set (the benchmark's "first paint" signal).
         self.rendered_rows = 0
+        #: Whether the cursor has moved since the timeline was set (see on_resize).
+        self._moved = False
 
     def show(self, timeline: Timeline, cursor: int = 0) -> None:
         """Show a timeline with the cursor at ``cursor``."""
@@ -73,6 +75,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self.rendered_rows = 0
         self.virtual_size = Size(self.size.width, len(timeline))
         self.cursor = min(max(0, cursor), max(0, len(timeline) - 1))
+        self._moved = False
         self._keep_visible()
         self.refresh()
 
@@ -82,6 +85,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
             return
         index = min(max(0, index), max(0, len(self.timeline) - 1))
         old, self.cursor = self.cursor, index
+        self._moved = True
         if old != index:
             self.refresh_line(old)
             self.refresh_line(index)
@@ -99,10 +103,19 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
             self.scroll_to(y=max(0, self.cursor - height // 3), animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Keep the virtual width equal to the widget (labels are cropped, never scrolled)."""
+        """Keep the virtual width equal to the widget (labels are cropped, never scrolled).
+
+        Until the cursor is first moved, a resize puts it a third of the way down, so where it
+        stands depends on the final size only, not on the sizes the layout went through while
+        the app started; afterwards the view scrolls as little as it can.
+        """
         if self.timeline is not None:
             self.virtual_size = Size(event.size.width, len(self.timeline))
-            self._keep_visible()
+            if self._moved:
+                self._keep_visible()
+            else:
+                height = max(1, self.scrollable_content_region.height)
+                self.scroll_to(y=max(0, self.cursor - height // 3), animate=False)
 
     def on_click(self, event: events.Click) -> None:
         """A click moves the cursor to the clicked row."""

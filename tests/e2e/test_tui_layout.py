@@ -1,0 +1,164 @@
+"""The timeline app at the size it gets, and its screenshot command with no Downloads folder."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import Footer, Header, Static
+
+from tests.unit.timeline_views import disputed_pair
+from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
+from tui.loading import ViewsSource
+from tui.widgets.board import BattleBoard
+from tui.widgets.findings import FindingsPanel
+from tui.widgets.lines import Grid
+from tui.widgets.luck import LuckPanel
+from tui.widgets.timeline_view import TimelineView
+
+Scenario = Callable[[MinisterApp, Pilot[None]], Awaitable[None]]
+
+
+def drive(size: tuple[int, int], scenario: Scenario) -> None:
+    """Run the disputed game headless at ``size`` and play the scenario once it is loaded."""
+    corrected, rolled = disputed_pair()
+    app = MinisterApp(ViewsSource(corrected, rolled))
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await scenario(app, pilot)
+
+    asyncio.run(main())
+
+
+def shown(app: MinisterApp, widget: type[object]) -> bool:
+    found = app.query_one(widget)  # type: ignore[call-overload]
+    return bool(found.display and found.region.height > 0)
+
+
+def test_a_narrow_terminal_stacks_one_panel_under_the_timeline() -> None:
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        timeline = app.query_one(TimelineView)
+        board = app.query_one(BattleBoard)
+        assert app.narrow
+        assert timeline.region.width == 80 and board.region.y >= timeline.region.bottom
+        assert not shown(app, Header)  # 24 rows: every one for the panels
+        assert app.query_one(Footer).compact
+        assert [shown(app, w) for w in (BattleBoard, FindingsPanel, LuckPanel)] == [True, False, False]
+        await pilot.press("p")
+        assert [shown(app, w) for w in (BattleBoard, FindingsPanel, LuckPanel)] == [False, True, False]
+        await pilot.press("p")
+        assert [shown(app, w) for w in (BattleBoard, FindingsPanel, LuckPanel)] == [False, False, True]
+        await pilot.press("p")
+        assert [shown(app, w) for w in (BattleBoard, FindingsPanel, LuckPanel)] == [True, False, False]
+
+    drive((80, 24), scenario)
+
+
+def test_a_wide_terminal_shows_every_panel_and_needs_no_panel_key() -> None:
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        assert not app.narrow
+        assert all(shown(app, w) for w in (Header, TimelineView, BattleBoard, FindingsPanel, LuckPanel))
+        assert app.check_action("cycle_panel", ()) is False
+        before = app.panel
+        await pilot.press("p")
+        assert app.panel == before
+
+    drive((NARROW_BELOW + 60, 48), scenario)
+
+
+def test_the_board_keeps_every_row_at_80x24() -> None:
+    """The cursor on a round's casualties: the board still shows that row, label and columns."""
+
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        await pilot.press("right", "right", "right")
+        assert "Casualties" in str(app.query_one("#crumb", Static).render())
+        board = app.query_one(BattleBoard)
+        lines = board.text.splitlines()
+        assert len(lines) <= board.content_region.height
+        (losses,) = [line for line in lines if "losses" in line]
+        (hits,) = [line for line in lines if line.lstrip().startswith("hits")]
+        assert losses.startswith(" ▶ losses")
+        # The attacker's losses stand in the same column as the attacker's hits above them.
+        assert losses.index("3 INF") == hits.index("3 hits")
+
+    drive((80, 24), scenario)
+
+
+def test_a_cropped_row_is_read_in_full_under_the_timeline() -> None:
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        detail = app.query_one("#detail", Static)
+        timeline = app.current_timeline
+        assert timeline is not None
+        view = app.query_one(TimelineView)
+        width = view.scrollable_content_region.width
+        # Step along the whole line: the detail is shown exactly when the row is cropped.
+        seen = 0
+        for _ in range(len(timeline)):
+            i = app.position
+            cropped = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i)) > width
+            assert detail.display == cropped, timeline.label(i)
+            if cropped:
+                seen += 1
+                assert str(detail.render()) == timeline.label(i)
+            await pilot.press("right")
+        assert seen > 0
+
+    drive((120, 40), scenario)
+
+
+def test_the_screenshot_command_works_without_a_downloads_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.chdir(work)
+    assert not (home / "Downloads").exists()
+    assert screenshot_directory() == work
+
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        notes: list[str] = []
+        app.notify = lambda message, **_: notes.append(str(message))  # type: ignore[method-assign]
+        app.deliver_screenshot()  # what the palette's "Screenshot" command calls
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if notes:
+                break
+        saved = list(work.glob("*.svg"))
+        assert len(saved) == 1, notes
+        assert "Failed" not in " ".join(notes) and str(saved[0]) in notes[0]
+        assert "Timeline" in saved[0].read_text(encoding="utf-8")  # the screen, not an empty file
+
+    drive((120, 40), scenario)
+
+
+def test_the_screenshot_goes_to_downloads_when_there_is_one(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    (tmp_path / "Downloads").mkdir()
+    assert screenshot_directory() == tmp_path / "Downloads"
+
+
+def test_board_headers_shorten_when_a_column_is_too_narrow_for_them() -> None:
+    grid = Grid(("   column", "attacker", "its dice"), (1, 1), label_width=10,
+                short=("   col", "att", "dice"))
+    grid.add_row(Text("  1"), Text("9 INF"), Text("5 2 4"))
+    console = Console(width=200)
+    wide = [line.plain for line in grid.lines(console, 40)]
+    narrow = [line.plain for line in grid.lines(console, 24)]
+    assert wide[0].split() == ["column", "attacker", "its", "dice"]
+    assert narrow[0].split() == ["col", "att", "dice"]
+    assert all(len(line) <= 24 for line in narrow)
