@@ -23,11 +23,13 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from application.desk.records import DeskRecords
 from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
     CasualtiesRecord,
+    CommitmentRecord,
     DeclarationRecord,
     DiceRecord,
     DrawnRecord,
@@ -38,11 +40,15 @@ from application.replayschema import (
     OrdersRecord,
     PositionRecord,
     Record,
+    ReportAmendmentRecord,
     ReportRecord,
     RetreatRecord,
+    RevealRecord,
     RollRecord,
+    RuledRecord,
     RulingRecord,
     TechRecord,
+    WithdrawalRecord,
     convert,
 )
 from domain.battle.dice import commitment
@@ -339,7 +345,7 @@ class RecordKind:
     build: Callable[[_Builder, int, Any, int | None], None]
 
 
-class _Builder:
+class _Builder(DeskRecords):
     """Turns [[event]] tables into events with consecutive versions."""
 
     def __init__(self, game_id: str, source: str, lines: _Lines) -> None:
@@ -550,6 +556,11 @@ RECORD_KINDS: dict[str, RecordKind] = {
     "drawn": RecordKind(DrawnRecord, _Builder.drawn),
     "tech": RecordKind(TechRecord, _Builder.tech),
     "noncombat": RecordKind(NonCombatRecord, _Builder.noncombat),
+    "commitment": RecordKind(CommitmentRecord, _Builder.commitment),
+    "reveal": RecordKind(RevealRecord, _Builder.reveal),
+    "report_amendment": RecordKind(ReportAmendmentRecord, _Builder.report_amendment),
+    "ruled": RecordKind(RuledRecord, _Builder.ruled),
+    "withdrawal": RecordKind(WithdrawalRecord, _Builder.withdrawal),
 }
 
 

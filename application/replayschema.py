@@ -175,6 +175,53 @@ class NonCombatRecord(Record, kw_only=True):
     moves: Annotated[list[str], msgspec.Meta(max_length=MAX_ITEMS)]
 
 
+#: A SHA-256 in hex (a dice commitment).
+Sha256 = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+
+
+class CommitmentRecord(Record, kw_only=True):
+    """``type = "commitment"`` (the desk): the hash of the Minister's dice secret."""
+
+    commitment: Sha256
+    scheme: Text
+    by: str = ""
+
+
+class RevealRecord(Record, kw_only=True):
+    """``type = "reveal"`` (the desk): the secret behind a commitment."""
+
+    commitment: Sha256
+    secret: Text
+
+
+class ReportAmendmentRecord(Record, kw_only=True):
+    """``type = "report_amendment"`` (the desk): a report restated."""
+
+    amends: Count
+    by: Text
+    text: Text
+    battle: Label | None = None
+
+
+class RuledRecord(Record, kw_only=True):
+    """``type = "ruled"`` (the desk): a ruling with who gave it, maybe replacing an earlier one."""
+
+    finding: Text
+    decision: Text
+    election: Label | None = None
+    by: str = ""
+    text: str = ""
+    amends: Count | None = None
+
+
+class WithdrawalRecord(Record, kw_only=True):
+    """``type = "withdrawal"`` (the desk): a report or ruling withdrawn."""
+
+    withdraws: Count
+    by: str = ""
+    text: str = ""
+
+
 class FieldError(ValueError):
     """A field of the wrong type: ``key`` is the table's key it sits under (None: the table)."""
 

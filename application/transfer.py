@@ -29,16 +29,21 @@ from domain.errors import MinisterError, ReplayError
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
+    DiceCommitted,
     DiceDrawn,
+    DiceRevealed,
     DiceSupplied,
+    EntryWithdrawn,
     GameEvent,
     GameStarted,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
+    ReportAmended,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
+    RulingGiven,
     RulingIssued,
     TechRolled,
 )
@@ -174,7 +179,9 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     PositionRecorded: "position", DeclarationRecorded: "declaration", OrdersRecorded: "orders",
     RollRecorded: "roll", CasualtiesChosen: "casualties", RetreatDeclared: "retreat",
     ReportFiled: "report", RulingIssued: "ruling", DiceSupplied: "dice", DiceDrawn: "drawn",
-    TechRolled: "tech", NonCombatRecorded: "noncombat",
+    TechRolled: "tech", NonCombatRecorded: "noncombat", DiceCommitted: "commitment",
+    DiceRevealed: "reveal", ReportAmended: "report_amendment", RulingGiven: "ruled",
+    EntryWithdrawn: "withdrawal",
 }
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
 DERIVED = frozenset({"territory", "battles", "parsed"})

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from domain.battle.model import Outcome, Side, Winner
+from domain.review.game_review import awaiting_note
 from domain.review.impact import round_luck
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
@@ -29,6 +30,8 @@ def report_dict(view: GameView) -> dict[str, Any]:
         "summary": summary_dict(view),
         "findings": [finding_dict(f) for f in view.findings],
         "battles": [battle_dict(b) for b in view.battles],
+        # The desk's reports, rulings and dice commitments, in full (only when there are some).
+        **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
     }
 
 
@@ -81,6 +84,8 @@ def battle_dict(battle: BattleView) -> dict[str, Any]:
                             "elections": list(wait.elections)}
     if battle.impact is not None:
         data["impact"] = msgspec.to_builtins(battle.impact)
+    if battle.needed is not None:
+        data["dice_needed"] = msgspec.to_builtins(battle.needed)
     return data
 
 
@@ -131,6 +136,20 @@ def result_dict(outcome: Outcome | None) -> dict[str, Any]:
 
 
 # -- text ----------------------------------------------------------------------------------------
+def paper_lines(view: GameView) -> list[str]:
+    """The desk's reports, rulings and dice commitments, in full, for the text report."""
+    if not view.papers:
+        return []
+    out = ["", "Reports and rulings:"]
+    for paper in view.papers:
+        when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
+        by = f" by {paper.by}" if paper.by else ""
+        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {paper.about} — {paper.status}")
+        if paper.text:
+            out.append(f"      {paper.text}")
+    return out
+
+
 def report_text(view: GameView) -> str:
     """A readable report: per battle, per round, units, every die with its column, losses."""
     out: list[str] = []
@@ -145,12 +164,15 @@ def report_text(view: GameView) -> str:
                              if x)
             out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
             out.append(f"      {f.detail} — {f.rule}")
+    out += paper_lines(view)
     for battle in view.battles:
         out.append("")
         head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"
         if battle.resume_round is not None:
             head += f", re-rolled from round {battle.resume_round}"
         out.append(head)
+        if battle.needed is not None:
+            out.append(f"  {awaiting_note(battle)}")
         for rv in battle.rounds:
             tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
             out.append(f"  Round {rv.round}{tag}")

@@ -307,7 +307,8 @@ class MinisterApp(App[None]):
         view = self.query_one(TimelineView)
         view.border_title = f"Timeline · {self._mode(self.as_rolled)}"
         view.show(timeline, index)
-        self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled)
+        self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
+                                           papers=self.corrected.papers if self.corrected else ())
         self.position = view.cursor
         self._refresh_point()
 

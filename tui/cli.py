@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,11 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(handler=cmd_replay)
 
     verify = commands.add_parser(
-        "verify", help="check every replay's [expect] table, or a stored game's integrity and dice",
+        "verify", help="check every replay's [expect] table, an evidence bundle (no store needed), "
+                       "or a stored game's integrity and dice",
         description="Compare each replay file's [expect] table with its report and print every "
                     "mismatch with the line of the file that states it; exit 1 on a mismatch. "
-                    "With --integrity or --dice, check a stored game instead.")
-    verify.add_argument("paths", nargs="*", metavar="FILE|DIR", help="replay files or folders of them")
+                    "Given an evidence bundle (minister bundle), check every part of it with no "
+                    "store. With --integrity or --dice, check a stored game instead.")
+    verify.add_argument("paths", nargs="*", metavar="FILE|DIR",
+                        help="replay files or folders of them, or evidence bundles (minister bundle)")
     _store_commands().add_verify_options(verify)
     verify.set_defaults(handler=cmd_verify)
 
@@ -141,31 +145,51 @@ def cmd_verify(args: argparse.Namespace) -> int:
         code: int = _store_commands().verify_store(args)
         if not args.paths:
             return code
-        return max(code, cmd_verify(argparse.Namespace(paths=args.paths)))
+        return max(code, cmd_verify(argparse.Namespace(paths=args.paths, json=args.json)))
     if not args.paths:
-        raise MinisterError("expected replay files or folders, or --integrity GAME / --dice GAME")
+        raise MinisterError("expected replay files or folders, bundles, or --integrity GAME / --dice GAME")
+    bundle_codes = [_verify_bundle(Path(p), args) for p in args.paths if Path(p).is_file()]
+    if any(code is not None for code in bundle_codes):
+        if any(code is None for code in bundle_codes) or len(bundle_codes) != len(args.paths):
+            raise MinisterError("expected either evidence bundles or replay files, not both at once")
+        return max(code for code in bundle_codes if code is not None)
     files = replay_files(args.paths)
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")
     failed = bad = 0
+    results: list[dict[str, object]] = []
+    quiet = getattr(args, "json", False)
     for path in files:
         try:
             problems = check_replay(load_replay(path))
         except MinisterError as error:
             print(f"ERROR {error}", file=sys.stderr)
+            results.append({"file": str(path), "ok": False, "error": str(error)})
             bad += 1
             continue
+        results.append({"file": str(path), "ok": not problems, "problems": problems})
         if problems:
             failed += 1
-            print(f"FAIL {path}")
-            for problem in problems:
-                print(f"  {problem}")
-        else:
-            print(f"ok   {path}")
-    print(f"{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} unreadable" if bad else ""))
+        if quiet:
+            continue
+        print(f"FAIL {path}" if problems else f"ok   {path}")
+        for problem in problems:
+            print(f"  {problem}")
+    if quiet:
+        print(json.dumps({"passed": len(files) - failed - bad, "failed": failed, "unreadable": bad,
+                          "files": results}, indent=1))
+    else:
+        print(f"{len(files) - failed - bad} passed, {failed} failed" + (f", {bad} unreadable" if bad else ""))
     if bad:
         return EXIT_BAD_INPUT
     return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def _verify_bundle(path: Path, args: argparse.Namespace) -> int | None:
+    """``minister verify BUNDLE``: checked with no store (None: the file is not a bundle)."""
+    letter = importlib.import_module("tui.commands.letter")
+    code: int | None = letter.verify_bundle(path, as_json=getattr(args, "json", False))
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

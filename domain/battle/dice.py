@@ -10,13 +10,23 @@ roll number ``sequence`` of game ``game_id`` takes its dice from
 reading each output byte in turn and accepting a byte ``b < 252`` as the die ``b % 6 + 1``
 (rejection sampling: 252 is the largest multiple of 6 not above 256, so no face is favoured).
 Once the seed is revealed anyone can recompute every roll with :func:`verify_roll`.
+
+``minister-dice/1`` covers neither the number of dice, nor the battle, nor the purpose: dropping
+trailing dice or moving a roll to another battle still verifies. It is kept only to read old
+records. The Minister's desk uses ``minister-dice/2`` (:func:`roll_committed`): the secret is a
+random key the Minister keeps out of the record until he reveals it; the commitment is
+``sha256("minister-dice/2:" + secret)``; roll ``sequence`` takes its dice from
+``HMAC-SHA256(key=secret, msg=JSON [scheme, commitment, game_id, sequence, territory, purpose,
+count, block])`` with the same rejection sampling, so every field of a roll is bound to its dice.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
+import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -26,6 +36,9 @@ from domain.battle.model import DiceExhausted
 
 #: Version tag mixed into every commitment and HMAC message.
 SCHEME = "minister-dice/1"
+
+#: The desk's scheme: the MAC covers the roll's count, battle and purpose.
+SCHEME_2 = "minister-dice/2"
 
 # The largest multiple of 6 not above 256: bytes at or above it are rejected (no modulo bias).
 _ACCEPT_BELOW = 252
@@ -113,6 +126,50 @@ def roll_dice(game_id: str, seed: str, sequence: int, count: int) -> list[int]:
             if byte < _ACCEPT_BELOW:
                 dice.append(byte % 6 + 1)
                 if len(dice) == count:
+                    break
+        block += 1
+    return dice
+
+
+def new_secret() -> str:
+    """A fresh random secret for ``minister-dice/2`` (256 bits, hex)."""
+    return secrets.token_hex(32)
+
+
+def commitment_2(secret: str) -> str:
+    """The published commitment to a ``minister-dice/2`` secret."""
+    return hashlib.sha256(f"{SCHEME_2}:{secret}".encode()).hexdigest()
+
+
+def opens(secret: str, commitment: str) -> bool:
+    """Whether ``secret`` is the one behind a ``minister-dice/2`` commitment."""
+    return hmac.compare_digest(commitment_2(secret), commitment.strip().lower())
+
+
+class RollKey(msgspec.Struct, frozen=True):
+    """Everything a ``minister-dice/2`` roll is bound to (besides the secret)."""
+
+    commitment: str
+    game_id: str
+    sequence: int
+    territory: str
+    purpose: str
+    count: int
+
+
+def roll_committed(secret: str, key: RollKey) -> list[int]:
+    """The dice of one ``minister-dice/2`` roll: count, battle and purpose are in every MAC."""
+    if key.sequence < 0 or key.count < 0:
+        raise ValueError(f"negative roll sequence or count: {key.sequence!r}, {key.count!r}")
+    dice: list[int] = []
+    block = 0
+    while len(dice) < key.count:
+        message = json.dumps([SCHEME_2, key.commitment, key.game_id, key.sequence, key.territory,
+                              key.purpose, key.count, block], separators=(",", ":")).encode()
+        for byte in hmac.new(secret.encode(), message, hashlib.sha256).digest():
+            if byte < _ACCEPT_BELOW:
+                dice.append(byte % 6 + 1)
+                if len(dice) == key.count:
                     break
         block += 1
     return dice

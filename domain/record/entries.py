@@ -286,6 +286,8 @@ class ReportEntry(msgspec.Struct, frozen=True):
     source_line: int | None
     #: ``battle`` resolved when filed (canonical name; None: none named, or no territory).
     territory: str | None = None
+    #: The record number of the report this one restates (0: none).
+    amends: int = 0
 
 
 class Ruling(enum.StrEnum):
@@ -321,6 +323,39 @@ class RulingEntry(msgspec.Struct, frozen=True):
     text: str
     at: datetime | None
     source_line: int | None
+    #: Who gave it (the Minister of Law, a player electing), when recorded.
+    by: str = ""
+    #: The record number of the ruling this one replaces (0: none).
+    amends: int = 0
+
+
+class WithdrawalEntry(msgspec.Struct, frozen=True):
+    """A report or ruling withdrawn (``target``: its record number)."""
+
+    seq: int
+    target: int
+    by: str
+    text: str
+    at: datetime | None
+
+
+class CommitmentEntry(msgspec.Struct, frozen=True):
+    """The Minister's dice commitment (the hash only)."""
+
+    seq: int
+    commitment: str
+    scheme: str
+    by: str
+    at: datetime | None
+
+
+class RevealEntry(msgspec.Struct, frozen=True):
+    """The secret behind a commitment, revealed."""
+
+    seq: int
+    commitment: str
+    secret: str
+    at: datetime | None
 
 
 # -- helpers ---------------------------------------------------------------------------------

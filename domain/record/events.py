@@ -244,10 +244,64 @@ class GameSnapshot(GameEvent, frozen=True, kw_only=True):
     topic: str = "minister/Game@1"
 
 
+# -- the Minister of Law's desk ----------------------------------------------------------------
+class DiceCommitted(GameEvent, frozen=True, kw_only=True):
+    """The Minister's commitment to a secret, recorded before any die is drawn from it.
+
+    Only the hash is recorded: the secret stays in the Minister's key file until
+    :class:`DiceRevealed` (``minister-dice/2``, :mod:`domain.battle.dice`).
+    """
+
+    TOPIC: ClassVar[str] = "minister/DiceCommitted@1"
+    commitment: str
+    scheme: str = "minister-dice/2"
+    by: str = ""
+
+
+class DiceRevealed(GameEvent, frozen=True, kw_only=True):
+    """The secret behind a commitment, revealed once its dice are drawn: every die can be checked."""
+
+    TOPIC: ClassVar[str] = "minister/DiceRevealed@1"
+    commitment: str
+    secret: str
+
+
+class ReportAmended(GameEvent, frozen=True, kw_only=True):
+    """A report restated: ``amends`` is the version of the report it replaces (history kept)."""
+
+    TOPIC: ClassVar[str] = "minister/ReportAmended@1"
+    amends: int
+    by: str
+    text: str
+    battle: str | None = None
+
+
+class RulingGiven(GameEvent, frozen=True, kw_only=True):
+    """A ruling or election with who gave it; ``amends`` names the ruling it replaces, if any."""
+
+    TOPIC: ClassVar[str] = "minister/RulingGiven@1"
+    finding: str
+    decision: str
+    election: str | None = None
+    by: str = ""
+    text: str = ""
+    amends: int | None = None
+
+
+class EntryWithdrawn(GameEvent, frozen=True, kw_only=True):
+    """A report or ruling withdrawn: ``withdraws`` is its event version (history kept)."""
+
+    TOPIC: ClassVar[str] = "minister/EntryWithdrawn@1"
+    withdraws: int
+    by: str = ""
+    text: str = ""
+
+
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
-    TechRolled, NonCombatRecorded,
+    TechRolled, NonCombatRecorded, DiceCommitted, DiceRevealed, ReportAmended, RulingGiven,
+    EntryWithdrawn,
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
@@ -257,4 +311,5 @@ TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
 AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
                   | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
-                  | NonCombatRecorded)
+                  | NonCombatRecorded | DiceCommitted | DiceRevealed | ReportAmended
+                  | RulingGiven | EntryWithdrawn)

@@ -34,6 +34,7 @@ from domain.errors import InvalidNotationError
 from domain.record.entries import (
     BattleRecord,
     CasualtyEntry,
+    CommitmentEntry,
     DeclarationEntry,
     DrawnEntry,
     MapUpdate,
@@ -41,11 +42,13 @@ from domain.record.entries import (
     OrdersEntry,
     ReportEntry,
     RetreatEntry,
+    RevealEntry,
     RollEntry,
     Ruling,
     RulingEntry,
     SuppliedEntry,
     TechEntry,
+    WithdrawalEntry,
     allied,
     upto,
 )
@@ -53,17 +56,22 @@ from domain.record.events import (
     BattleFacts,
     CasualtiesChosen,
     DeclarationRecorded,
+    DiceCommitted,
     DiceDrawn,
+    DiceRevealed,
     DiceSupplied,
+    EntryWithdrawn,
     GameEvent,
     GameSnapshot,
     GameStarted,
     NonCombatRecorded,
     OrdersRecorded,
     PositionRecorded,
+    ReportAmended,
     ReportFiled,
     RetreatDeclared,
     RollRecorded,
+    RulingGiven,
     RulingIssued,
     TechRolled,
 )
@@ -128,6 +136,10 @@ class Game(msgspec.Struct):
     tech: list[TechEntry] = msgspec.field(default_factory=list)
     map_updates: list[MapUpdate] = msgspec.field(default_factory=list)
     noncombat: list[NonCombatEntry] = msgspec.field(default_factory=list)
+    #: The desk: withdrawn reports and rulings, dice commitments and their reveals.
+    withdrawals: list[WithdrawalEntry] = msgspec.field(default_factory=list)
+    commitments: list[CommitmentEntry] = msgspec.field(default_factory=list)
+    reveals: list[RevealEntry] = msgspec.field(default_factory=list)
     #: Turns in the order they were first declared -> the record number of that declaration.
     turns: dict[str, int] = msgspec.field(default_factory=dict)
     #: Times of each turn's first die (for the time limits of 2008 §VII).
@@ -156,6 +168,22 @@ class Game(msgspec.Struct):
         if index is None:
             raise KeyError(name)
         return self.battles[index]
+
+    @property
+    def live_reports(self) -> list[ReportEntry]:
+        """The reports in force: neither withdrawn nor restated by a later amendment."""
+        gone = self._superseded(self.reports)
+        return [r for r in self.reports if r.seq not in gone]
+
+    @property
+    def live_rulings(self) -> list[RulingEntry]:
+        """The rulings in force: neither withdrawn nor replaced by a later amendment."""
+        gone = self._superseded(self.rulings)
+        return [r for r in self.rulings if r.seq not in gone]
+
+    def _superseded(self, entries: list[ReportEntry] | list[RulingEntry]) -> set[int]:
+        gone = {w.target for w in self.withdrawals}
+        return gone | {e.amends for e in entries if e.amends}
 
     def battles_of(self, turn: str) -> list[BattleRecord]:
         """The battles declared for a turn, in declaration order."""
@@ -195,6 +223,8 @@ class Game(msgspec.Struct):
             declarations=upto(self.declarations, seq), reports=upto(self.reports, seq),
             rulings=upto(self.rulings, seq), tech=upto(self.tech, seq),
             map_updates=upto(self.map_updates, seq), noncombat=upto(self.noncombat, seq),
+            withdrawals=upto(self.withdrawals, seq), commitments=upto(self.commitments, seq),
+            reveals=upto(self.reveals, seq),
             turns=_through(self.turns, seq), first_roll_seq=first_roll_seq,
             first_roll_at=dict(islice(self.first_roll_at.items(), len(first_roll_seq))),
             # The fold keeps ``latest`` equal to this: each territory's last battle, keys in
@@ -406,12 +436,45 @@ def _file_ruling(game: Game, event: RulingIssued) -> None:
                                     event.text, event.at, event.source_line))
 
 
+def _seq_of(game: Game, event: GameEvent, version: int) -> int:
+    """The record number of the event ``version`` (``event`` is being filed as ``game.seq``)."""
+    return version - (event.originator_version - game.seq)
+
+
+def _file_report_amended(game: Game, event: ReportAmended) -> None:
+    game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
+                                    event.source_line,
+                                    known_territory(event.battle) if event.battle is not None else None,
+                                    amends=_seq_of(game, event, event.amends)))
+
+
+def _file_ruling_given(game: Game, event: RulingGiven) -> None:
+    amends = _seq_of(game, event, event.amends) if event.amends is not None else 0
+    game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
+                                    event.text, event.at, event.source_line, by=event.by, amends=amends))
+
+
+def _file_withdrawal(game: Game, event: EntryWithdrawn) -> None:
+    game.withdrawals.append(WithdrawalEntry(game.seq, _seq_of(game, event, event.withdraws), event.by,
+                                            event.text, event.at))
+
+
+def _file_commitment(game: Game, event: DiceCommitted) -> None:
+    game.commitments.append(CommitmentEntry(game.seq, event.commitment, event.scheme, event.by, event.at))
+
+
+def _file_reveal(game: Game, event: DiceRevealed) -> None:
+    game.reveals.append(RevealEntry(game.seq, event.commitment, event.secret, event.at))
+
+
 #: Event type -> how the fold files it (a dict: one look-up instead of a chain of isinstance).
 _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     PositionRecorded: _file_position, DeclarationRecorded: Game._declare, RollRecorded: _file_roll,
     OrdersRecorded: _file_orders, CasualtiesChosen: _file_casualties, RetreatDeclared: _file_retreat,
     DiceSupplied: _file_dice, DiceDrawn: _file_drawn, ReportFiled: _file_report,
     NonCombatRecorded: _file_noncombat, TechRolled: _file_tech, RulingIssued: _file_ruling,
+    ReportAmended: _file_report_amended, RulingGiven: _file_ruling_given,
+    EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
 }
 
 

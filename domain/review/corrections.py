@@ -18,7 +18,7 @@ from datetime import datetime
 from msgspec.structs import replace as with_fields
 
 from domain.battle.columns import hit_value, layout
-from domain.battle.engine import fight, provider_from
+from domain.battle.engine import fight
 from domain.battle.model import (
     BattleSetup,
     Column,
@@ -145,7 +145,10 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     try:
         fixed, changed = _fix_round(ctx, r, issues, plan)
     except DiceExhausted:
-        return _awaiting(ctx, kept, r), True
+        # Round r's valid dice stand; whether later rounds are re-rolled depends on the dice
+        # still to come, so nothing is voided yet (provisional is never shown as fact).
+        return _awaiting(ctx, kept, None, then=f"round {r + 1} on is re-rolled (unless round {r} "
+                         "ends the battle)"), True
     attacker = fixed.attacker.units.minus_available(fixed.attacker_losses)
     defender = fixed.defender.units.minus_available(fixed.defender_losses)
     recorded_next = ctx.as_rolled.rounds[r] if r < len(ctx.as_rolled.rounds) else None
@@ -218,7 +221,7 @@ def _refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
         setup = _with_retreat(setup, RetreatCondition(after_round=retreat[0], to=retreat[1]))
     voided = _voided_from(ctx, start)
     try:
-        fought = fight(setup, provider_from(ctx.dice), start_round=start, attacker=attacker,
+        fought = fight(setup, ctx.dice.provide, start_round=start, attacker=attacker,
                        defender=defender)
     except DiceExhausted:
         return _awaiting(ctx, kept, start)
@@ -232,12 +235,16 @@ def _with_retreat(setup: BattleSetup, retreat: RetreatCondition) -> BattleSetup:
     return with_fields(setup, retreat=retreat)
 
 
-def _awaiting(ctx: Context, kept: list[RoundView], start: int) -> BattleView:
-    """Not enough dice for the correction: the battle awaits them."""
+def _awaiting(ctx: Context, kept: list[RoundView], start: int | None, *, then: str = "") -> BattleView:
+    """Not enough dice for the correction: the battle awaits them. ``start``: the round the
+    re-roll starts at, when that is decided (its dice and later ones are void)."""
+    need = ctx.dice.shortfall
+    if need is not None and then:
+        need = with_fields(need, then=then)
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                       status="awaiting", rounds=tuple(kept), result=None, resume_round=start,
-                      voided=_voided_from(ctx, start), attacker_start=ctx.attackers,
-                      defender_start=ctx.defenders)
+                      voided=_voided_from(ctx, start) if start is not None else (),
+                      attacker_start=ctx.attackers, defender_start=ctx.defenders, needed=need)
 
 
 def _replace(view: BattleView, *, rounds: tuple[RoundView, ...], status: BattleStatus) -> BattleView:
@@ -415,9 +422,10 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
             missing = sum(max(0, n - used[u]) for u, n in need.items())
         entries.extend(_runs(column, statuses, strikes))
         if missing:
-            faces = ctx.dice.draw(missing, f"R{r} {side} column {column}: correction")
             owners = [u for u, n in sorted(need.items(), key=lambda p: p[0].order)
                       for _ in range(max(0, n - (0 if whole else have[u])))]
+            faces = ctx.dice.draw(missing, f"R{r} {side} column {column}: correction",
+                                  str(Force.from_units(owners)))
             entries.append(DiceEntry(column=column, values=tuple(faces), status="added",
                                      first_strike=strikes and any(u.is_sub for u in owners),
                                      hits=tuple(v <= hit_value(column) for v in faces)))
@@ -491,7 +499,8 @@ def _fix_aa(ctx: Context, kinds: set[str],
     entries = _merge(entries)
     kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
     if "aa_forgotten" in kinds and shots > len(recorded):
-        faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction")
+        faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction",
+                              str(Force.from_units(aircraft.units()[len(recorded):shots])))
         entries.append(DiceEntry(column="AA", values=tuple(faces), status="added",
                                  hits=tuple(v == 1 for v in faces)))
         new_hits = sum(1 for v in faces if v == 1)
@@ -542,7 +551,8 @@ def _fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry]
                       for v, s in statuses if s == "voided")
     entries = _merge([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
     if "bb_forgotten" in kinds and expected > len(shots):
-        faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction")
+        faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction",
+                              f"{expected - len(shots)} BB")
         entries.append(DiceEntry(column="BB", values=tuple(faces), status="added",
                                  hits=tuple(v <= 4 for v in faces)))
         changed |= any(v <= 4 for v in faces)

@@ -192,7 +192,7 @@ def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
     """When the correction was made: its dice or its ruling, whichever came last."""
     times = [t for t in (record.dice_times if record is not None else []) if t is not None]
     if record is not None:
-        times += [r.at for r in game.rulings if r.at is not None and _names_battle(r.text, record)]
+        times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r.text, record)]
     return max(times) if times else None
 
 
@@ -202,7 +202,7 @@ def _names_battle(text: str, record: BattleRecord) -> bool:
 
 def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) -> ReportEntry | None:
     """The first report at or after the error that names its battle, or names no battle."""
-    for report in game.reports:
+    for report in game.live_reports:
         if issue.at is not None and report.at is not None and report.at < issue.at:
             continue
         if report.battle is None:
@@ -218,11 +218,11 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
 def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:
     """The ruling that decides this finding: the last one naming its id; else the last naming
     its kind (a ruling by kind decides every finding of that kind made before it)."""
-    by_id = [r for r in game.rulings if r.finding == finding_id]
+    by_id = [r for r in game.live_rulings if r.finding == finding_id]
     if by_id:
         return by_id[-1]
     del record
-    by_kind = [r for r in game.rulings if r.finding == issue.kind
+    by_kind = [r for r in game.live_rulings if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     return by_kind[-1] if by_kind else None
 

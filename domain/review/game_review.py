@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as with_fields
 
-from domain.battle.dice import VerifiableDice
 from domain.battle.model import Side, Winner
 from domain.memory import no_gc
 from domain.record.entries import Election
@@ -24,6 +23,7 @@ from domain.review.corrections import Context, Plan, aa_order_of, correct, setup
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
+from domain.review.papers import papers_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import (
     Awaiting,
@@ -80,7 +80,7 @@ def _review(game: Game, as_rolled: bool) -> GameView:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(state.from_source))
+                    drawn=tuple(state.from_source), papers=papers_of(game))
 
 
 class _Review:
@@ -92,11 +92,6 @@ class _Review:
         self.as_rolled = as_rolled
         self.policy = edition(game.edition)
         self.turn_audit = audit_declarations(game, self.policy)
-        self.source: VerifiableDice | None = None
-        if game.dice_seed is not None:
-            drawn = [seq for b in game.battles for seq, _, _ in b.drawn]
-            self.source = VerifiableDice(game.game_id, game.dice_seed,
-                                         start_sequence=max(drawn, default=-1) + 1)
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -124,7 +119,9 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list)), judged_list
-        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds], self.source)
+        # Only recorded dice count: entered from the dice server or drawn by the Minister
+        # (a clear dice_seed never draws one: anyone holding the file could predict it).
+        dice = CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds])
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
                for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
@@ -317,9 +314,13 @@ def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
 
 
 def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
-    """A finding's status once the remedies are applied: one that changed nothing stands."""
+    """A finding's status once the remedies are applied: one that changed nothing stands; one
+    whose correction waits for dice stays open until they are recorded."""
     decision = item.decision
-    if decision.apply and decision.status == "corrected":
+    if decision.apply and decision.status == "corrected" and view.needed is not None:
+        # Not corrected until its dice are recorded: say exactly which are awaited.
+        decision = replace(decision, status="open", note=_join(decision.note, awaiting_note(view)))
+    elif decision.apply and decision.status == "corrected":
         issue = item.issue
         if not changed:
             decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
@@ -361,6 +362,18 @@ def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
     side = elector(item.issue.kind)
     by = record.defender_power if side == "defender" else record.attacker_power
     return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[kind])
+
+
+def awaiting_note(view: BattleView) -> str:
+    """"awaiting 2 dice: R1 attacker column 3 (2 ARM)…" for a battle waiting for dice."""
+    need = view.needed
+    if need is None:
+        return ""
+    what = need.purpose.removesuffix(": correction")
+    units = f" ({need.units})" if need.units else ""
+    have = f"; {need.on_hand} already recorded" if need.on_hand else ""
+    then = f"; then {need.then}" if need.then else ""
+    return f"awaiting {need.count} {'die' if need.count == 1 else 'dice'}: {what}{units}{have}{then}"
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:

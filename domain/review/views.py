@@ -6,6 +6,7 @@ These values are the contract between the domain (analysis, corrections) and the
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
@@ -118,6 +119,24 @@ class Awaiting(msgspec.Struct, frozen=True):
     elections: tuple[str, ...]
 
 
+class DiceNeed(msgspec.Struct, frozen=True):
+    """The dice a correction waits for: how many, for which round, side, column and units.
+
+    Only the next throw is known exactly: later rounds depend on what it shows.
+    """
+
+    count: int
+    purpose: str
+    round: int | None = None
+    side: str | None = None
+    column: str | None = None
+    units: str = ""
+    #: Dice already recorded for the battle but not enough for this throw.
+    on_hand: int = 0
+    #: What follows once they are in ("rounds from 2 on are re-rolled if ...").
+    then: str = ""
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -137,6 +156,8 @@ class BattleView(msgspec.Struct, frozen=True):
     #: The election the battle waits for (a void battle: the attacker's; a skipped pause: the
     #: defender's), if any.
     awaiting: Awaiting | None = None
+    #: For a battle awaiting dice: the next throw the correction needs.
+    needed: DiceNeed | None = None
 
 
 class DrawnDice(msgspec.Struct, frozen=True):
@@ -146,6 +167,22 @@ class DrawnDice(msgspec.Struct, frozen=True):
     sequence: int
     purpose: str
     dice: tuple[int, ...]
+
+
+class Paper(msgspec.Struct, frozen=True):
+    """A report, a ruling or a dice commitment as the desk recorded it, in full (the timeline's
+    panel and the text report show these; the letter reads the record itself)."""
+
+    event: int
+    kind: Literal["report", "ruling", "commitment"]
+    at: datetime | None
+    by: str
+    #: What it is about: the battle, or the finding with the decision and election.
+    about: str
+    text: str
+    #: "in force", "withdrawn (event N)", "replaced by event N", or for a commitment whether
+    #: its dice are provisional (drawn, not yet revealed) or checkable.
+    status: str
 
 
 class GameView(msgspec.Struct, frozen=True):
@@ -159,3 +196,5 @@ class GameView(msgspec.Struct, frozen=True):
     battles: tuple[BattleView, ...]
     #: Dice the corrections took from the verifiable source, in the order drawn.
     drawn: tuple[DrawnDice, ...] = ()
+    #: The desk's reports, rulings and dice commitments, in record order.
+    papers: tuple[Paper, ...] = ()

@@ -42,8 +42,18 @@ def source(path: str, *changes: tuple[str, str], seed: bool = False) -> str:
         assert old in text, old
         text = text.replace(old, new, 1)
     if seed:
-        text = text.replace("[game]\n", '[game]\ndice_seed = "choices"\n', 1)
+        text += _correction_dice(text)
     return text
+
+
+def _correction_dice(text: str) -> str:
+    """A ``dice`` record per battle, after the last record: the correction dice a Minister would
+    enter from the dice server (a clear seed draws none), more than any correction here needs."""
+    last = max(re.findall(r"^at = (\S+)$", text, flags=re.M))
+    battles = dict.fromkeys(re.findall(r'^battle = "([^"]+)"$', text, flags=re.M))
+    faces = " ".join("123456" * 10)
+    return "".join(f'\n[[event]]\ntype = "dice"\nat = {last}\nbattle = "{battle}"\ndice = "{faces}"\n'
+                   for battle in battles)
 
 
 def kinds(report: dict[str, Any]) -> list[tuple[str, str, int | None]]:

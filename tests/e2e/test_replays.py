@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from application.desk.dice import check_events
 from application.replayfile import load_replay
-from domain.battle.dice import commitment, verify_roll
 from domain.review.game_review import review
 from projections.report import report_json
 from tests.conftest import REPLAYS, ROOT
@@ -113,19 +113,26 @@ def test_every_replay_gives_byte_identical_json_on_every_run() -> None:
         assert first == second, path
 
 
-def test_correction_dice_from_the_verifiable_source_can_be_rechecked() -> None:
+def test_a_clear_dice_seed_draws_no_correction_die() -> None:
+    # Anyone holding the file could compute the dice a clear seed gives: they are never drawn.
     replay = load_replay(REPLAYS / "part14" / "east-europe-verifiable-dice.toml")
     view = review(replay.game)
-    assert view.drawn, "the correction drew its dice from the game's verifiable source"
-    seed = replay.game.dice_seed
-    assert seed is not None and replay.game.dice_commitment == commitment(seed)
-    sequences = [d.sequence for d in view.drawn]
-    assert sequences == list(range(len(sequences)))
-    for drawn in view.drawn:
-        assert verify_roll(replay.game_id, seed, drawn.sequence, len(drawn.dice), drawn.dice)
+    assert replay.game.dice_seed is not None and not view.drawn
+    [battle] = view.battles
+    assert battle.status == "awaiting" and battle.needed is not None and battle.needed.count == 2
+    assert not battle.voided and all(e.status != "added" for rv in battle.rounds
+                                     for e in rv.attacker.dice + rv.defender.dice)
+
+
+def test_committed_correction_dice_are_rechecked_offline() -> None:
+    replay = load_replay(REPLAYS / "part14" / "east-europe-committed-dice.toml")
+    check = check_events(replay.game_id, replay.events)
+    assert check.ok and check.checked == check.rolls > 0 and not check.pending and not check.legacy
+    drawn = [d for b in replay.game.battles for _, _, faces in b.drawn for d in faces]
+    view = review(replay.game)
     added = [v for rv in view.battles[0].rounds for e in rv.attacker.dice + rv.defender.dice
              if e.status == "added" for v in e.values]
-    assert added == [v for d in view.drawn for v in d.dice]
+    assert added == drawn[:len(added)]
 
 
 def test_reports_do_not_depend_on_the_hash_seed() -> None:

@@ -85,8 +85,11 @@ def test_export_then_import_elsewhere(tmp_path: Path) -> None:
     source.write_text(generated_text(200, 61), encoding="utf-8")
     one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
     assert minister("--store", f"sqlite:{one}", "import", str(source)).returncode == 0
+    keys = str(tmp_path / "keys")
+    assert minister("--store", f"sqlite:{one}", "commit", "generated-200-61", "--keys", keys).returncode == 0
     rolled = minister("--store", f"sqlite:{one}", "roll", "generated-200-61", "--battle",
-                      _battle_of(one, "generated-200-61"), "--count", "3", "--purpose", "attacker round 1")
+                      _battle_of(one, "generated-200-61"), "--count", "3", "--purpose", "attacker round 1",
+                      "--keys", keys)
     assert rolled.returncode == 0, rolled.stderr
     assert rolled.stdout.startswith("roll #0 for ")
     exported = tmp_path / "export.toml"
@@ -101,28 +104,36 @@ def test_export_then_import_elsewhere(tmp_path: Path) -> None:
 
 def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    keys = str(tmp_path / "keys")
     source = tmp_path / "g.toml"
     source.write_text(generated_text(100, 62), encoding="utf-8")
     assert run(capsys, "--store", store, "import", str(source))[0] == 0
     battle = _battle_of(tmp_path / "s.sqlite3", "generated-100-62")
+    assert run(capsys, "--store", store, "commit", "generated-100-62", "--keys", keys)[0] == 0
+    rolled = []
     for count in (2, 3, 1):
         code, out, _ = run(capsys, "--store", store, "roll", "generated-100-62", "--battle", battle,
-                           "--count", str(count))
-        assert code == 0 and len(out.split(":", 1)[1].split("[")[0].split()) == count
+                           "--count", str(count), "--keys", keys)
+        rolled.append([int(d) for d in out.split(":", 1)[1].split("[")[0].split()])
+        assert code == 0 and len(rolled[-1]) == count
+    assert run(capsys, "--store", store, "reveal", "generated-100-62", "--keys", keys)[0] == 0
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62",
                        "--integrity", "generated-100-62")
     assert code == 0
-    assert "3 verifiable rolls reproduce from the revealed seed (sequence 0-2)" in out
-    assert "103 events, hash chain intact" in out
+    assert "3 committed rolls reproduce from their revealed secrets" in out
+    assert "105 events, hash chain intact" in out
     # A roll whose dice were changed in the store no longer reproduces; the chain breaks too.
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 102, dice=[6, 6, 6])
+    # Every die changed (7 - d), so the check cannot pass by chance.
+    changed = [7 - d for d in rolled[1]]
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, dice=changed)
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
-    assert code == 1 and "roll #1 (event 102" in out and "does not reproduce: recorded 6 6 6" in out
+    assert code == 1 and "roll #1 (event 103" in out
+    assert f"does not reproduce: recorded {' '.join(map(str, changed))}" in out
     # Two rolls with one sequence number, one missing: both show.
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, sequence=1)
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 104, sequence=1)
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
-    assert code == 1 and "roll #1 is recorded 2 times (events 102, 103)" in out
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, sequence=3)
+    assert code == 1 and "roll #1 is recorded 2 times (events 103, 104)" in out
+    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 104, sequence=3)
     code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
     assert code == 1 and "rolls missing: #2" in out
 
@@ -130,8 +141,9 @@ def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_roll_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = f"sqlite:{tmp_path / 's.sqlite3'}"
     assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0
-    code, _, err = run(capsys, "--store", store, "roll", EXAMPLE_ID, "--battle", "Caucasus", "--count", "2")
-    assert code == 2 and "has no dice_seed" in err
+    code, _, err = run(capsys, "--store", store, "roll", EXAMPLE_ID, "--battle", "Caucasus", "--count", "2",
+                       "--keys", str(tmp_path))
+    assert code == 2 and "has no open dice commitment" in err
     code, _, err = run(capsys, "--store", store, "roll", "nope", "--battle", "Caucasus", "--count", "2")
     assert code == 2 and "no game with id 'nope'" in err
 

@@ -342,3 +342,28 @@ def test_every_binding_has_an_id_and_a_keymap_file_is_checked(tmp_path: Path,
     assert "no binding named timeline.nxt" in capsys.readouterr().err
     assert main(["show", str(tmp_path / "missing.toml")]) == 2
     assert "missing.toml: no such replay file" in capsys.readouterr().err
+
+
+def test_the_panel_shows_reports_and_rulings_in_full_and_marks_dice_still_needed(tmp_path: Path) -> None:
+    long_ruling = "Part 14, GM Errors: " + "the GM rolls the missing dice for the threes column; " * 4
+    text = (ROOT / "replays" / "part14" / "east-europe-forgotten-armour.toml").read_text(encoding="utf-8")
+    text = text.split('[[event]]\ntype = "dice"')[0] + (
+        '[[event]]\ntype = "ruled"\nat = 1999-07-20T19:30:00Z\nfinding = "F1"\ndecision = "apply"\n'
+        f'by = "Minister of Law"\ntext = "{long_ruling}"\n')
+    path = tmp_path / "waiting.toml"
+    path.write_text(text, encoding="utf-8")
+
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        panel = app.query_one(FindingsPanel)
+        lines = [t.plain for _, t in panel._lines]
+        joined = " ".join(" ".join(line.split()) for line in lines)
+        assert "⏳ awaiting 2 dice: R1 attacker column 3 (2 ARM)" in joined
+        assert "[corrected" not in joined
+        assert "Report [event 5] 1999-07-20 19:00:00Z by Germany" in joined
+        assert "The 2 ARM from Caucasus were never rolled in round 1." in joined
+        # The ruling's words in full, wrapped over several lines, none cut off.
+        assert " ".join(long_ruling.split()) in joined
+        assert max(len(line) for line in lines) <= panel.scrollable_content_region.width
+        assert panel.virtual_size.height == len(lines) > panel.scrollable_content_region.height
+
+    drive(MinisterApp(FileSource(str(path))), scenario)

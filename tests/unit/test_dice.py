@@ -134,3 +134,44 @@ class TestRandomDice:
         assert a == b
         assert set(a) <= {1, 2, 3, 4, 5, 6}
         assert len(set(a)) > 1
+
+
+def test_committed_dice_follow_the_published_scheme() -> None:
+    """minister-dice/2 recomputed by hand from its description (docs/format-extensions.md)."""
+    import json
+
+    from domain.battle.dice import RollKey, commitment_2, new_secret, opens, roll_committed
+
+    secret = new_secret()
+    sealed = commitment_2(secret)
+    assert sealed == hashlib.sha256(f"minister-dice/2:{secret}".encode()).hexdigest()
+    assert opens(secret, sealed) and not opens(secret + "0", sealed)
+    key = RollKey(sealed, "g", 3, "East Europe", "R1 attacker column 3", 40)
+    by_hand: list[int] = []
+    block = 0
+    while len(by_hand) < 40:
+        message = json.dumps(["minister-dice/2", sealed, "g", 3, "East Europe", "R1 attacker column 3",
+                              40, block], separators=(",", ":")).encode()
+        by_hand += [b % 6 + 1 for b in hmac.new(secret.encode(), message, hashlib.sha256).digest()
+                    if b < 252]
+        block += 1
+    assert roll_committed(secret, key) == by_hand[:40]
+
+
+def test_every_field_of_a_committed_roll_changes_its_dice() -> None:
+    from domain.battle.dice import RollKey, roll_committed
+
+    secret = "f" * 64
+    base = RollKey("a" * 64, "g", 0, "East Europe", "R1 attacker column 1", 30)
+    dice = roll_committed(secret, base)
+    for changed in (RollKey("b" * 64, "g", 0, "East Europe", "R1 attacker column 1", 30),
+                    RollKey("a" * 64, "h", 0, "East Europe", "R1 attacker column 1", 30),
+                    RollKey("a" * 64, "g", 1, "East Europe", "R1 attacker column 1", 30),
+                    RollKey("a" * 64, "g", 0, "Karelia S.S.R.", "R1 attacker column 1", 30),
+                    RollKey("a" * 64, "g", 0, "East Europe", "R1 attacker column 3", 30)):
+        assert roll_committed(secret, changed) != dice, changed
+    # The count is bound too: the first 29 dice of a 29-dice roll are not those of a 30-dice roll.
+    shorter = roll_committed(secret, RollKey("a" * 64, "g", 0, "East Europe", "R1 attacker column 1", 29))
+    assert shorter != dice[:29]
+    faces = Counter(roll_committed(secret, RollKey("a" * 64, "g", 9, "x", "y", 60_000)))
+    assert set(faces) == set(range(1, 7)) and min(faces.values()) > 9_000  # about 10,000 each

@@ -1,66 +1,248 @@
-"""``minister report`` and ``minister rule``: correction requests and rulings on stored games."""
+"""The Minister of Law's desk on the command line: ``report``, ``rule``, ``amend``, ``withdraw``,
+``dice``, ``commit``, ``roll``, ``reveal``, ``letter`` and ``bundle``.
+
+Every command checks its input against the game before anything is stored (exit 2 and nothing
+written otherwise) and prints either a line for people or, with ``--json``, the shape
+documented in docs/format-extensions.md.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from application.ministry import report, rule
+from application.app import MinisterApplication
+from application.desk import dice as desk_dice
+from application.desk import papers
+from application.desk.common import event_dict, parse_at
+from application.desk.keys import key_path, keys_dir
 from application.stores import open_store
+from domain.record.events import GameEvent
 from tui.commands.store import EXIT_OK, add_store_option
 
 
+def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = False) -> None:
+    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    if at:
+        parser.add_argument("--at", help="when it happened: the e-mail's or dice server's time "
+                                         "(RFC 3339 with zone; default now)")
+    if keys:
+        parser.add_argument("--keys", metavar="DIR", help="the folder of the Minister's dice key files "
+                                                          "(default $MINISTER_KEYS, else the data directory)")
+    parser.add_argument("--json", action="store_true", help="print JSON (docs/format-extensions.md)")
+    add_store_option(parser)
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``report`` and ``rule``."""
+    """Register the desk's commands."""
+    _add_papers(subparsers)
+    _add_dice(subparsers)
+    from tui.commands import letter
+
+    letter.add_parser(subparsers)
+
+
+def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "report", help="record a correction request on a stored game",
-        description="Record a correction request now: its time decides whether the error is still "
-                    "correctable (2008 Section VII).")
-    parser.add_argument("game", metavar="GAME", help="a stored game id")
-    parser.add_argument("--by", required=True, metavar="WHO", help="who asks (a power or a player)")
+        description="Record a correction request at --at (the e-mail's time; it decides whether the "
+                    "error is still correctable, 2008 Section VII), checked against the game.")
+    _common(parser, at=True)
+    parser.add_argument("--by", required=True, help="who asks (a power or a player)")
     parser.add_argument("--text", required=True, help="what is wrong")
     parser.add_argument("--battle", help="the battle's territory or sea zone, if it is about one")
-    add_store_option(parser)
+    parser.add_argument("--turn", help="the battle's turn (USSR 3), to check the battle is in it")
     parser.set_defaults(handler=cmd_report)
 
     parser = subparsers.add_parser(
         "rule", help="record a ruling or an election on a finding",
         description="Record the Minister of Law's ruling, the players' mutual agreement, or the "
-                    "attacker's or defender's election on one of the game's findings.")
-    parser.add_argument("game", metavar="GAME", help="a stored game id")
-    parser.add_argument("--finding", required=True, help="the finding's id (F2) or kind")
-    parser.add_argument("--decision", required=True, choices=("apply", "dismiss", "mutual"),
+                    "attacker's or defender's election on one of the game's findings; the election "
+                    "must be one the finding's rule offers.")
+    _common(parser, at=True)
+    _ruling_options(parser, required=True)
+    parser.set_defaults(handler=cmd_rule)
+
+    parser = subparsers.add_parser(
+        "amend", help="restate a report or ruling (a new event pointing at the old one)",
+        description="Restate the report or ruling recorded as --event N; the old one stays in the "
+                    "history and the review uses the new one.")
+    _common(parser, at=True)
+    parser.add_argument("--event", required=True, type=int, help="the event number of the report or ruling")
+    parser.add_argument("--battle", help="(a report) the battle it is about")
+    parser.add_argument("--turn", help="(a report) the battle's turn")
+    _ruling_options(parser, required=False)
+    parser.set_defaults(handler=cmd_amend)
+
+    parser = subparsers.add_parser(
+        "withdraw", help="withdraw a report or ruling (history kept)",
+        description="Withdraw the report or ruling recorded as --event N: a new event points at it; "
+                    "the old one stays in the history and the review no longer uses it.")
+    _common(parser, at=True)
+    parser.add_argument("--event", required=True, type=int, help="the event number of the report or ruling")
+    parser.add_argument("--by", default="", help="who withdraws it")
+    parser.add_argument("--text", default="", help="why")
+    parser.set_defaults(handler=cmd_withdraw)
+
+
+def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    parser.add_argument("--finding", required=required, help="the finding's id (F2) or kind")
+    parser.add_argument("--decision", required=required, choices=papers.DECISIONS,
                         help="apply: the correction is made, the remedy the edition gives (with "
                              "--election where the rules offer a choice); dismiss: the Minister "
                              "of Law rules the record stands as rolled; mutual: the players agreed "
                              "to let the record stand (mutual agreements stand, 2008 Section I)")
-    parser.add_argument("--election", metavar="CHOICE",
-                        help="the remedy elected where the rules offer a choice: reroll, not_fight, "
-                             "accept, apply_to_corrected_units or reroll_defence")
-    parser.add_argument("--text", default="", help="the ruling's words, with the rule cited")
-    add_store_option(parser)
-    parser.set_defaults(handler=cmd_rule)
+    parser.add_argument("--election", help="reroll, not_fight, accept, apply_to_corrected_units or "
+                                           "reroll_defence (only those the finding's rule offers)")
+    parser.add_argument("--by", default="" if not required else "Minister of Law",
+                        help="who decides (default: the Minister of Law)")
+    parser.add_argument("--text", default="", help="the words, with the rule cited")
+
+
+def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "dice", help="enter dice rolled on the club's dice server for a correction",
+        description="Record dice rolled on the club's dice server for a battle's correction, as "
+                    "they are, at the dice server's time.")
+    _common(parser, at=True)
+    parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
+    parser.add_argument("faces", metavar="DICE", help='the faces, such as "6 6 1 4"')
+    parser.set_defaults(handler=cmd_dice)
+
+    parser = subparsers.add_parser(
+        "commit", help="commit to a fresh dice secret before drawing (minister-dice/2)",
+        description="Record the hash of a fresh secret; the secret goes to the Minister's key file "
+                    "(0600), never to the record, until `minister reveal`.")
+    _common(parser, keys=True)
+    parser.add_argument("--by", default="Minister of Law", help="who commits")
+    parser.add_argument("--abandon", action="store_true",
+                        help="commit although a commitment is open (its key file was lost: the dice "
+                             "drawn from it can never be checked)")
+    parser.set_defaults(handler=cmd_commit)
+
+    parser = subparsers.add_parser(
+        "roll", help="draw the dice a battle awaits from the open commitment",
+        description="Draw from the open commitment: without --count, each throw the battle's "
+                    "correction awaits, until it awaits none; every throw is its own roll.")
+    _common(parser, keys=True)
+    parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
+    parser.add_argument("--count", type=int, help="draw this many dice now (default: what the battle awaits)")
+    parser.add_argument("--purpose", help="what the dice are for (default: the throw awaited)")
+    parser.set_defaults(handler=cmd_roll)
+
+    parser = subparsers.add_parser(
+        "reveal", help="reveal the open commitment's secret: anyone can then check its dice",
+        description="Record the secret of the game's open dice commitment (read from the Minister's "
+                    "key file); from then on 'minister verify --dice GAME' checks every die drawn "
+                    "under it, offline.")
+    _common(parser, keys=True)
+    parser.set_defaults(handler=cmd_reveal)
+
+
+@contextmanager
+def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
+    app = open_store(getattr(args, "store", None))
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def _print(args: argparse.Namespace, data: Any, line: str) -> int:
+    if args.json:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    else:
+        print(line)
+    return EXIT_OK
+
+
+def _when(event: GameEvent) -> str:
+    return event.at.isoformat() if event.at else "-"
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """``minister report GAME --by X --text T [--battle B]``."""
-    app = open_store(getattr(args, "store", None))
-    try:
-        event = report(app, args.game, args.by, args.text, args.battle)
-    finally:
-        app.close()
-    when = event.at.isoformat() if event.at else "-"
-    print(f"report recorded at {when} [event {event.originator_version}]")
-    return EXIT_OK
+    """``minister report GAME --by X --text T [--battle B] [--turn T] [--at TIME]``."""
+    with _store(args) as app:
+        event = papers.report(app, args.game, args.by, args.text, args.battle, turn=args.turn,
+                              at=parse_at(args.at))
+    return _print(args, event_dict(event), f"report recorded at {_when(event)} "
+                  f"[event {event.originator_version}]")
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    """``minister rule GAME --finding F --decision D [--election E] [--text T]``."""
-    app = open_store(getattr(args, "store", None))
-    try:
-        event = rule(app, args.game, args.finding, args.decision, election=args.election, text=args.text)
-    finally:
-        app.close()
-    print(f"ruling on {event.finding} recorded: {event.decision}"
-          + (f", election {event.election}" if event.election else "")
-          + f" [event {event.originator_version}]")
-    return EXIT_OK
+    """``minister rule GAME --finding F --decision D [--election E] [--by X] [--text T] [--at TIME]``."""
+    with _store(args) as app:
+        event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
+                            text=args.text, by=args.by, at=parse_at(args.at))
+    return _print(args, event_dict(event), f"ruling on {event.finding} recorded: {event.decision}"
+                  + (f", election {event.election}" if event.election else "")
+                  + f" at {_when(event)} [event {event.originator_version}]")
+
+
+def cmd_amend(args: argparse.Namespace) -> int:
+    """``minister amend GAME --event N ...``: a report's or a ruling's fields, restated."""
+    from domain.errors import MinisterError
+
+    at = parse_at(args.at)
+    with _store(args) as app:
+        if papers.kind_of(app, args.game, args.event) == "report":
+            if not args.by or not args.text:
+                raise MinisterError("amending a report needs --by and --text")
+            event: GameEvent = papers.amend_report(app, args.game, args.event, args.by, args.text,
+                                                   args.battle, turn=args.turn, at=at)
+        else:
+            if not args.finding or not args.decision:
+                raise MinisterError("amending a ruling needs --finding and --decision")
+            event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
+                                text=args.text, by=args.by or "Minister of Law", at=at, amends=args.event)
+    return _print(args, event_dict(event), f"event {args.event} amended by event "
+                  f"{event.originator_version} at {_when(event)}")
+
+
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    """``minister withdraw GAME --event N [--by X] [--text WHY]``."""
+    with _store(args) as app:
+        event = papers.withdraw(app, args.game, args.event, args.by, args.text, at=parse_at(args.at))
+    return _print(args, event_dict(event), f"event {args.event} withdrawn "
+                  f"[event {event.originator_version}]")
+
+
+def cmd_dice(args: argparse.Namespace) -> int:
+    """``minister dice GAME --battle B [--at TIME] "6 6 1 4"``."""
+    with _store(args) as app:
+        event = desk_dice.enter_dice(app, args.game, args.battle, args.faces, at=parse_at(args.at))
+    return _print(args, event_dict(event), f"dice for {event.territory} recorded: "
+                  f"{' '.join(map(str, event.dice))} at {_when(event)} [event {event.originator_version}]")
+
+
+def cmd_commit(args: argparse.Namespace) -> int:
+    """``minister commit GAME [--keys DIR]``."""
+    folder = keys_dir(args.keys)
+    with _store(args) as app:
+        event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon)
+    path = key_path(folder, args.game, event.commitment)
+    data = {**event_dict(event), "key_file": str(path)}
+    return _print(args, data, f"commitment {event.commitment} recorded [event "
+                  f"{event.originator_version}]; the secret is in {path} until `minister reveal`")
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    """``minister roll GAME --battle B [--count N] [--purpose P] [--keys DIR]``."""
+    with _store(args) as app:
+        rolls = desk_dice.roll(app, args.game, args.battle, keys_dir(args.keys), count=args.count,
+                               purpose=args.purpose)
+    lines = [f"roll #{e.sequence} for {e.territory} ({e.purpose}): {' '.join(map(str, e.dice))}  "
+             f"[event {e.originator_version}]" for e in rolls]
+    return _print(args, {"rolls": [event_dict(e) for e in rolls]}, "\n".join(lines))
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    """``minister reveal GAME [--keys DIR]``."""
+    with _store(args) as app:
+        event = desk_dice.reveal(app, args.game, keys_dir(args.keys))
+    return _print(args, event_dict(event), f"secret of commitment {event.commitment[:16]}… revealed "
+                  f"[event {event.originator_version}]: anyone can now run `minister verify --dice`")

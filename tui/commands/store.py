@@ -54,19 +54,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "games", help="list the stored games",
         description="List the games in the store: id, edition, number of events, time of the "
                     "last event and title.")
+    parser.add_argument("--json", action="store_true", help="the list as JSON")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_games)
-
-    parser = subparsers.add_parser(
-        "roll", help="draw verifiable dice for a stored game's battle",
-        description="Draw dice from the game's commit-reveal source (minister-dice/1) with its "
-                    "next roll sequence number and record them.")
-    parser.add_argument("game", metavar="GAME", help="a stored game id")
-    parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
-    parser.add_argument("--count", required=True, type=int, help="how many dice")
-    parser.add_argument("--purpose", default="roll", help="what the dice are for (kept on record)")
-    add_store_option(parser)
-    parser.set_defaults(handler=cmd_roll)
 
 
 def add_verify_options(parser: argparse.ArgumentParser) -> None:
@@ -77,14 +67,15 @@ def add_verify_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--head", metavar="HASH",
                         help="with --integrity: the head hash an export stated, to compare")
     parser.add_argument("--dice", metavar="GAME",
-                        help="re-check every verifiable roll of a stored game from its revealed seed")
+                        help="re-check every drawn die of a stored game from its revealed secrets "
+                             "(count, battle and purpose are covered)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
     add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the store sub-command ``args`` was parsed for."""
-    commands = {"import": cmd_import, "export": cmd_export, "games": cmd_games, "roll": cmd_roll,
-                "verify": verify_store}
+    commands = {"import": cmd_import, "export": cmd_export, "games": cmd_games, "verify": verify_store}
     return commands[args.command](args)
 
 
@@ -139,6 +130,13 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     with _store(args) as app:
         games = list_games(app)
+    if getattr(args, "json", False):
+        import json
+
+        sys.stdout.write(json.dumps([{"game": g.game_id, "edition": g.edition, "events": g.events,
+                                      "last_event_at": g.last_event_at.isoformat() if g.last_event_at
+                                      else None, "title": g.title} for g in games], indent=1) + "\n")
+        return EXIT_OK
     if not games:
         print("no games stored")
         return EXIT_OK
@@ -150,34 +148,31 @@ def cmd_games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_roll(args: argparse.Namespace) -> int:
-    """``minister roll GAME --battle X --count N [--purpose P]``."""
-    from application.dicecmd import draw
-
-    with _store(args) as app:
-        event = draw(app, args.game, args.battle, args.count, args.purpose)
-    print(f"roll #{event.sequence} for {event.battle} ({event.purpose}): "
-          f"{' '.join(str(die) for die in event.dice)}  [event {event.originator_version}]")
-    return EXIT_OK
-
-
 def verify_store(args: argparse.Namespace) -> int:
     """``minister verify --integrity GAME [--head HASH]`` and/or ``--dice GAME``: 1 on a problem."""
     failed = False
     with _store(args) as app:
         if args.integrity:
-            failed |= not _verify_integrity(app, args.integrity, args.head)
+            failed |= not _verify_integrity(app, args.integrity, args.head, getattr(args, "json", False))
         if args.dice:
-            failed |= not _verify_dice(app, args.dice)
+            failed |= not _verify_dice(app, args.dice, getattr(args, "json", False))
     return EXIT_MISMATCH if failed else EXIT_OK
 
 
-def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None) -> bool:
+def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
+                      as_json: bool = False) -> bool:
     from application.integrity import check_game
 
     if not app.recorder.select_events(game_uuid(game_id), limit=1):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
     check = check_game(app, game_id, head=head)
+    if as_json:
+        import json
+
+        print(json.dumps({"game": game_id, "check": "integrity", "ok": check.ok,
+                          "events": check.chain.events, "head": check.chain.head,
+                          "problems": [str(p) for p in check.problems]}, indent=1))
+        return check.ok
     if check.ok:
         print(f"ok   {game_id}: {check.chain.events} events, hash chain intact, "
               f"head {check.chain.head}")
@@ -188,16 +183,31 @@ def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None) 
     return False
 
 
-def _verify_dice(app: MinisterApplication, game_id: str) -> bool:
-    from application.dicecmd import check_dice
+def _verify_dice(app: MinisterApplication, game_id: str, as_json: bool = False) -> bool:
+    from application.desk.dice import check_dice
 
     check = check_dice(app, game_id)
+    if as_json:
+        import json
+
+        print(json.dumps({"game": game_id, "check": "dice", "ok": check.ok, "rolls": check.rolls,
+                          "checked": check.checked, "pending": check.pending, "legacy": check.legacy,
+                          "problems": check.problems}, indent=1))
+        return check.ok
     if check.ok:
-        print(f"ok   {game_id}: {check.rolls} verifiable rolls reproduce from the revealed seed "
-              f"(sequence 0-{check.rolls - 1})" if check.rolls
-              else f"ok   {game_id}: no verifiable rolls recorded")
+        print(f"ok   {game_id}: {_dice_summary(check.checked, check.pending, check.legacy)}")
         return True
     print(f"FAIL {game_id}: dice")
     for problem in check.problems:
         print(f"  {problem}")
     return False
+
+
+def _dice_summary(checked: int, pending: int, legacy: int) -> str:
+    parts = [f"{checked} committed rolls reproduce from their revealed secrets"] if checked else []
+    if pending:
+        parts.append(f"{pending} rolls await the reveal of their commitment (not checkable yet)")
+    if legacy:
+        parts.append(f"{legacy} legacy rolls (minister-dice/1, clear seed) reproduce; that scheme "
+                     "does not cover their count, battle or purpose")
+    return "; ".join(parts) or "no drawn dice recorded"

@@ -1,11 +1,15 @@
-"""The findings and rulings panel: each finding's kind, status, the rule cited and the ruling.
+"""The findings and rulings panel: each finding in full (its kind, status, where, the detail, the
+rule cited, the ruling), then the desk's reports, rulings and dice commitments in full — who,
+when, their words, whether they are in force — all wrapped to the panel and scrollable.
 
-A game can have thousands of findings, so the list is a Line API view like the timeline: every
-finding takes the same few lines and only the lines on screen are drawn.
+Dice a battle still awaits and dice drawn but not yet revealed (provisional) are marked. A game
+can have thousands of findings, so the panel is a Line API view: the lines are laid out once
+per width and only those on screen are drawn.
 """
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -18,11 +22,11 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from domain.review.views import Finding
+from domain.review.views import Finding, Paper
 from tui.widgets.styles import TAG_STYLES
 
-#: Lines each finding takes: what and its status, where, the detail, the rule, the ruling.
-LINES_PER_FINDING = 5
+#: Dice still needed, and dice drawn but not yet checkable: never to be read as fact.
+PENDING = Style(bold=True, color="yellow")
 
 #: How each status reads to someone new to the rules (shown in the help).
 STATUS_TEXT = {
@@ -30,15 +34,23 @@ STATUS_TEXT = {
     "void": "the battle is null and void",
     "stands": "no remedy changes the record",
     "ignored": "harmless (a typo, a ghost roll that missed)",
-    "open": "awaits a ruling or an election",
+    "open": "awaits a ruling, an election or dice",
     "fixed": "reported too late: the record stands",
     "superseded": "moot: a declaration error voids or re-fights the battle",
 }
 
 
+def _wrapped(label: str, text: str, width: int, style: Style | str = "") -> list[Text]:
+    """``label`` then ``text`` wrapped to ``width`` cells, continuation lines indented."""
+    lines = textwrap.wrap(text, max(10, width - 4), initial_indent=" " * len(label),
+                          subsequent_indent="    ") or [" " * len(label)]
+    first = Text.assemble((label, "bold"), (lines[0][len(label):], style))
+    return [first, *(Text(line, style) for line in lines[1:])]
+
+
 def finding_lines(finding: Finding, width: int) -> list[Text]:
-    """A finding as :data:`LINES_PER_FINDING` lines of at most ``width`` cells: what and its status,
-    where, the detail, the rule cited, the ruling."""
+    """A finding in full, wrapped to ``width`` cells: what and its status, where, the detail,
+    the rule cited, the ruling (dice still awaited are marked)."""
     head = Text()
     head.append(f"{finding.id} ", "bold")
     head.append(finding.kind.replace("_", " "), TAG_STYLES["finding"])
@@ -46,12 +58,31 @@ def finding_lines(finding: Finding, width: int) -> list[Text]:
     where = " · ".join(part for part in (
         finding.turn, finding.battle, f"round {finding.round}" if finding.round is not None else None,
         finding.side, f"column {finding.column}" if finding.column is not None else None) if part)
-    detail = finding.detail if len(finding.detail) <= width - 2 else finding.detail[: max(0, width - 3)] + "…"
-    rule = Text.assemble(("  Rule: ", "bold"), finding.rule)
-    ruling = Text.assemble(("  Ruling: ", "bold"),
-                           (finding.ruling, "") if finding.ruling else ("none recorded", TAG_STYLES["dim"]))
-    return [head, Text("  " + (where or "the whole game"), TAG_STYLES["dim"]), Text("  " + detail), rule,
-            ruling]
+    lines = [head, Text("  " + (where or "the whole game"), TAG_STYLES["dim"])]
+    for part in finding.detail.split("; "):
+        pending = part.startswith("awaiting") and "di" in part
+        lines += _wrapped("  ⏳ " if pending else "  ", part, width, PENDING if pending else "")
+    lines += _wrapped("  Rule: ", finding.rule, width)
+    lines += _wrapped("  Ruling: ", finding.ruling or "none recorded", width,
+                      "" if finding.ruling else TAG_STYLES["dim"])
+    return lines
+
+
+def paper_lines(paper: Paper, width: int) -> list[Text]:
+    """A report, ruling or commitment in full: who, when, about what, its words, its status."""
+    when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
+    head = Text()
+    head.append(f"{paper.kind.capitalize()} ", "bold")
+    head.append(f"[event {paper.event}] {when}", TAG_STYLES["dim"])
+    if paper.by:
+        head.append(f" by {paper.by}")
+    lines = [head, *_wrapped("  On: ", paper.about, width)]
+    if paper.text:
+        lines += _wrapped("  ", paper.text, width)
+    provisional = paper.status.startswith("open:")
+    lines += _wrapped("  ⏳ " if provisional else "  ", paper.status, width,
+                      PENDING if provisional else TAG_STYLES["dim"])
+    return lines
 
 
 class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
@@ -90,28 +121,54 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.findings: tuple[Finding, ...] = ()
+        self.papers: tuple[Paper, ...] = ()
         self._index: dict[str, int] = {}
         #: The finding highlighted (None when there are none).
         self.highlighted: int | None = None
         self._note = ""
+        #: The laid-out lines: (the finding they belong to, or None; the text).
+        self._lines: list[tuple[int | None, Text]] = []
+        #: The first line of each finding.
+        self._starts: list[int] = []
+        self._width = 0
 
     @property
     def highlighted_id(self) -> str | None:
         """The id of the highlighted finding."""
         return self.findings[self.highlighted].id if self.highlighted is not None else None
 
-    def show(self, findings: tuple[Finding, ...], *, as_rolled: bool) -> None:
-        """List these findings (or say there are none)."""
+    def show(self, findings: tuple[Finding, ...], *, as_rolled: bool,
+             papers: tuple[Paper, ...] = ()) -> None:
+        """List these findings (or say there are none), then the reports and rulings in full."""
         self.findings = findings
+        self.papers = papers
         self._index = {f.id: i for i, f in enumerate(findings)}
         self.highlighted = 0 if findings else None
         self.border_title = f"Findings and rulings ({len(findings)})"
         self.border_subtitle = "Tab here, ↑/↓ and Enter to go to one" if findings else ""
         self._note = ("No findings in the record as rolled." if as_rolled
                       else "No findings: the record stands as rolled.")
-        self.virtual_size = Size(self.size.width, max(1, len(findings) * LINES_PER_FINDING))
+        self._layout(self.scrollable_content_region.width or self.size.width)
         self.scroll_to(y=0, animate=False)
         self.refresh()
+
+    def _layout(self, width: int) -> None:
+        """Wrap every finding and paper to ``width`` (once per width)."""
+        self._width = width
+        lines: list[tuple[int | None, Text]] = []
+        starts = []
+        if not self.findings:
+            lines.append((None, Text(self._note, TAG_STYLES["dim"])))
+        for index, finding in enumerate(self.findings):
+            starts.append(len(lines))
+            lines += [(index, text) for text in finding_lines(finding, width - 1)]
+        if self.papers:
+            lines.append((None, Text("")))
+            lines.append((None, Text(f"Reports, rulings and dice ({len(self.papers)})", "bold underline")))
+            for paper in self.papers:
+                lines += [(None, text) for text in paper_lines(paper, width - 1)]
+        self._lines, self._starts = lines, starts
+        self.virtual_size = Size(width, max(1, len(lines)))
 
     def mark(self, finding_id: str | None) -> None:
         """Highlight the finding at the timeline's current point and bring it into view."""
@@ -123,9 +180,10 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         if self.highlighted == index:
             return
         self.highlighted = index
-        top = index * LINES_PER_FINDING
+        top = self._starts[index]
+        size = (self._starts[index + 1] if index + 1 < len(self._starts) else len(self._lines)) - top
         height = self.scrollable_content_region.height
-        if not round(self.scroll_y) <= top <= round(self.scroll_y) + height - LINES_PER_FINDING:
+        if not round(self.scroll_y) <= top <= round(self.scroll_y) + height - size:
             self.scroll_to(y=top, animate=False)
         self.refresh()
 
@@ -141,14 +199,17 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
 
     def on_click(self, event: events.Click) -> None:
         """A click selects the finding under the pointer."""
-        index = (round(self.scroll_y) + event.y) // LINES_PER_FINDING
-        if 0 <= index < len(self.findings):
+        line = round(self.scroll_y) + event.y
+        index = self._lines[line][0] if 0 <= line < len(self._lines) else None
+        if index is not None:
             self._highlight(index)
             self.action_select()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Keep the virtual width equal to the widget's (lines are cropped, never scrolled)."""
-        self.virtual_size = Size(event.size.width, max(1, len(self.findings) * LINES_PER_FINDING))
+        """Wrap again to the new width (lines are wrapped, never scrolled sideways)."""
+        width = self.scrollable_content_region.width or event.size.width
+        if width != self._width:
+            self._layout(width)
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         segments = [Segment(s.text, base + s.style if s.style else base)
@@ -160,14 +221,11 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         width = self.scrollable_content_region.width
         base = self.rich_style
         line = round(self.scroll_y) + y
-        if not self.findings:
-            text = Text(" " + self._note, TAG_STYLES["dim"]) if line == 0 else Text()
-            return self._strip(text, width, base)
-        index, row = divmod(line, LINES_PER_FINDING)
-        if index >= len(self.findings):
+        if line >= len(self._lines):
             return Strip.blank(width, base)
-        strip = self._strip(Text(" ") + finding_lines(self.findings[index], width - 1)[row], width, base)
-        if index == self.highlighted:
+        index, text = self._lines[line]
+        strip = self._strip(Text(" ") + text, width, base)
+        if index is not None and index == self.highlighted:
             style: Style = self.get_component_rich_style("findings--cursor")
             strip = strip.apply_style(style)
         return strip

@@ -1,0 +1,150 @@
+"""The evidence bundle: one file holding a game's record, its hash-chain head, the dice
+commitments, draws and reveals, the reports, the rulings and the letter — checked on another
+machine with no store (``minister verify FILE``), naming the first thing that does not hold.
+
+The bundle is JSON (``minister-bundle/1``): ``record`` is the game exported as a replay file
+(``minister export``, with its ``[integrity]`` head); every other part is derived from it again
+on checking and must be equal. The record itself is only as trustworthy as its head: compare
+``head`` with the one both players kept (``minister verify --integrity GAME --head HASH``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from application.app import MinisterApplication
+from application.desk.common import event_dict
+from application.desk.dice import check_events
+from application.integrity import head_of
+from application.replayfile import parse_replay
+from application.transfer import export_game
+from domain.errors import MinisterError
+from domain.record.events import (
+    DiceCommitted,
+    DiceDrawn,
+    DiceRevealed,
+    DiceSupplied,
+    EntryWithdrawn,
+    GameEvent,
+    ReportAmended,
+    ReportFiled,
+    RulingGiven,
+    RulingIssued,
+)
+from domain.record.game import Game
+from domain.review.game_review import review
+from domain.review.views import GameView
+
+#: Writes the letter of a game as reviewed (the projections' job: passed in by the command).
+LetterWriter = Callable[[Game, GameView], str]
+
+FORMAT = "minister-bundle/1"
+#: The parts a bundle lists beside its record, each derived from the record's events.
+_PARTS: dict[str, tuple[type[GameEvent], ...]] = {
+    "commitments": (DiceCommitted,), "draws": (DiceDrawn,), "reveals": (DiceRevealed,),
+    "entered_dice": (DiceSupplied,), "reports": (ReportFiled, ReportAmended),
+    "rulings": (RulingIssued, RulingGiven), "withdrawals": (EntryWithdrawn,),
+}
+
+
+def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> dict[str, Any]:
+    """The bundle for a game's exported record (every part derived from it)."""
+    replay = parse_replay(record, source)
+    events = replay.events
+    parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
+    letter = letter_of(replay.game, review(replay.game))
+    return {"format": FORMAT, "game": replay.game_id, "events": len(events), "head": head_of(events),
+            **parts, "letter": letter, "record": record}
+
+
+def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter) -> dict[str, Any]:
+    """The evidence bundle of a stored game."""
+    return bundle_of(export_game(app, game_id), letter_of, f"game {game_id}")
+
+
+def write_bundle(bundle: dict[str, Any], path: str) -> None:
+    """Write a bundle file (UTF-8 JSON)."""
+    try:
+        Path(path).write_text(json.dumps(bundle, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise MinisterError(f"{path}: cannot write the bundle ({error.strerror})") from None
+
+
+def read_bundle(path: Path) -> dict[str, Any] | None:
+    """The bundle in ``path``, or None when the file is not a bundle (a replay file, say)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise MinisterError(f"{path}: not valid JSON ({error}); expected a {FORMAT} bundle") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise MinisterError(f"{path}: expected format = {FORMAT!r} in the bundle")
+    return data
+
+
+@dataclass
+class BundleCheck:
+    """What checking a bundle found: the first problem first."""
+
+    game_id: str
+    head: str
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every part of the bundle holds."""
+        return not self.problems
+
+
+def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> BundleCheck:
+    """Check a bundle with no store: the record against its head, then every part against the record."""
+    record = data.get("record")
+    if not isinstance(record, str):
+        raise MinisterError(f"{source}: expected \"record\" = the exported game in the bundle")
+    try:
+        replay = parse_replay(record, f"{source} (record)")
+    except MinisterError as error:
+        return BundleCheck(str(data.get("game")), "", [f"record: {error}"])
+    check = BundleCheck(replay.game_id, head_of(replay.events))
+    table = replay.raw.get("integrity")
+    stated = table.get("head") if isinstance(table, dict) else None
+    if stated != check.head:
+        check.problems.append(f"record: its events give head {check.head}, its [integrity] head says "
+                              f"{stated}: the record was changed after it was exported")
+    # As JSON gives it back (tuples become lists), so equal parts compare equal.
+    fresh = json.loads(json.dumps(bundle_of(record, letter_of, source)))
+    for key in ("format", "game", "events", "head", *_PARTS, "letter"):
+        if data.get(key) != fresh[key]:
+            check.problems.append(_difference(key, data.get(key), fresh[key]))
+    dice = check_events(replay.game_id, replay.events)
+    check.problems += [f"dice: {problem}" for problem in dice.problems]
+    if dice.pending:
+        check.notes.append(f"{dice.pending} rolls await the reveal of their commitment")
+    check.notes.append(f"{dice.checked} committed rolls reproduce from their revealed secrets"
+                       + (f"; {dice.legacy} legacy rolls (minister-dice/1)" if dice.legacy else ""))
+    return check
+
+
+def _difference(key: str, listed: Any, derived: Any) -> str:
+    """The first place a listed part differs from what the record gives."""
+    if key == "letter" and isinstance(listed, str) and isinstance(derived, str):
+        for number, (a, b) in enumerate(zip(listed.splitlines(), derived.splitlines(), strict=False), 1):
+            if a != b:
+                return f"letter line {number}: the bundle says {a!r}, the record gives {b!r}"
+        return "letter: its length differs from the one the record gives"
+    if isinstance(listed, list) and isinstance(derived, list):
+        for index, (a, b) in enumerate(zip(listed, derived, strict=False)):
+            if a != b:
+                return f"{key}[{index}]: the bundle lists {json.dumps(a)}, the record holds {json.dumps(b)}"
+        return f"{key}: the bundle lists {len(listed)}, the record holds {len(derived)}"
+    return f"{key}: the bundle says {json.dumps(listed)}, the record gives {json.dumps(derived)}"

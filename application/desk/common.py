@@ -1,0 +1,98 @@
+"""What every use case of the desk checks first: the time given, the battle named."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from domain.errors import InvalidNotationError, MinisterError
+from domain.record.entries import BattleRecord
+from domain.record.events import GameEvent
+from domain.record.game import Game, parse_turn, turn_label
+from domain.record.intake import battle_territory
+
+#: A clock a little ahead of the Minister's is not an error.
+_SKEW = timedelta(minutes=5)
+
+
+def record_time(game: Game, now: datetime | None) -> datetime:
+    """When a record made now is recorded: the clock, never before the game's last record."""
+    # A game's events happen in order (time travel searches by time), so a clock behind the
+    # last record never puts a record before it.
+    moment = now if now is not None else datetime.now(UTC)
+    return max(moment, game.modified_on, game.moments[-1] if game.moments else game.modified_on)
+
+
+def checked_time(game: Game, at: datetime | None, now: datetime | None) -> datetime:
+    """``--at`` (the e-mail's or dice server's time) checked: not in the future, and not before the
+    game's last record (records are kept in the order they happened); else now."""
+    if at is None:
+        return record_time(game, now)
+    if at.tzinfo is None:
+        raise MinisterError(f"--at {at.isoformat()}: expected a time with its zone "
+                            "(2008-03-01T11:00:00Z)")
+    clock = now if now is not None else datetime.now(UTC)
+    if at > clock + _SKEW:
+        raise MinisterError(f"--at {at.isoformat()} is in the future (now {clock.isoformat()})")
+    last = game.moments[-1] if game.moments else game.modified_on
+    if at < last:
+        raise MinisterError(f"--at {at.isoformat()} is before the game's last record "
+                            f"({last.isoformat()}): expected a time at or after it (records are "
+                            "kept in the order they happened)")
+    return at
+
+
+def parse_at(text: str | None) -> datetime | None:
+    """``--at`` as given on the command line (RFC 3339 with zone)."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise MinisterError(f"--at {text!r}: expected an RFC 3339 time with zone, such as "
+                            "2008-03-01T11:00:00Z") from None
+    if moment.tzinfo is None:
+        raise MinisterError(f"--at {text!r}: expected a time with its zone (Z or +01:00)")
+    return moment
+
+
+def battle_of(game: Game, name: str, turn: str | None = None) -> BattleRecord:
+    """The game's battle called ``name`` (in ``turn`` when given), else an error listing them."""
+    label = None
+    if turn is not None:
+        try:
+            label = turn_label(*parse_turn(turn))
+        except InvalidNotationError:
+            raise MinisterError(f"--turn {turn!r}: expected a turn such as 'USSR 3'") from None
+        if label not in game.turns:
+            raise MinisterError(f"--turn {turn!r}: game {game.game_id!r} has no such turn "
+                                f"(its turns: {', '.join(game.turns) or 'none'})")
+    try:
+        territory = battle_territory(name)
+        return game.battle(name, label, territory=territory)
+    except (KeyError, ValueError, InvalidNotationError, MinisterError):
+        known = ", ".join(sorted({f"{b.territory} ({b.turn})" for b in game.battles})) or "none"
+        where = f" in {label}" if label else ""
+        raise MinisterError(f"--battle {name!r}: game {game.game_id!r} has no such battle{where} "
+                            f"(its battles: {known})") from None
+
+
+def event_dict(event: GameEvent) -> dict[str, Any]:
+    """An event as the desk's JSON shows it: its number, kind and own fields (times as RFC 3339)."""
+    data: dict[str, Any] = {"event": event.originator_version, "kind": type(event).__name__}
+    for name, value in msgspec.to_builtins(event, enc_hook=_plain_time).items():
+        if name not in _INTERNAL and value is not None:
+            data[name] = value
+    return data
+
+
+def _plain_time(value: Any) -> Any:
+    """A ``datetime`` subclass (a test clock's) as RFC 3339 text, as msgspec writes a datetime."""
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")
+
+
+_INTERNAL = frozenset({"originator_id", "originator_version", "timestamp", "chain", "source_line"})

@@ -1,0 +1,155 @@
+"""Reports and rulings as the rules use them: timed, signed, checked against the game, and
+amended or withdrawn by new events that point at the old one (history kept; the review uses the
+latest in force).
+
+A report's time decides whether an error is still correctable (2008 Section VII), so ``--at``
+records the e-mail's time. Every check runs before anything is stored: a report naming a battle
+the game does not have, a ruling on a finding it does not have, or an election the finding's
+rule does not offer is bad input.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from application.app import MinisterApplication
+from application.desk.common import battle_of, checked_time
+from domain.errors import MinisterError
+from domain.record.entries import ReportEntry, RulingEntry
+from domain.record.events import (
+    EntryWithdrawn,
+    GameEvent,
+    ReportAmended,
+    ReportFiled,
+    RulingGiven,
+)
+from domain.record.game import Game
+from domain.review.decisions import ELECTIONS
+from domain.review.game_review import review
+from domain.rules.editions import DECLARATION_ERRORS
+
+DECISIONS = ("apply", "dismiss", "mutual")
+
+
+def _report_checks(game: Game, by: str, text: str, battle: str | None, turn: str | None) -> None:
+    if not by.strip() or not text.strip():
+        raise MinisterError("a report needs --by (who asks) and --text (what is wrong)")
+    if battle is not None:
+        battle_of(game, battle, turn)
+
+
+def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: str | None = None,
+           *, turn: str | None = None, at: datetime | None = None,
+           now: datetime | None = None) -> ReportFiled:
+    """Record a correction request, at ``at`` (the e-mail's time) or now."""
+
+    def build(game: Game) -> list[GameEvent]:
+        _report_checks(game, by, text, battle, turn)
+        when = checked_time(game, at, now)
+        return [ReportFiled(originator_id=game.id, originator_version=game.version + 1,
+                            timestamp=when, at=when, by=by, text=text, battle=battle)]
+
+    [event] = app.append(game_id, build)
+    assert isinstance(event, ReportFiled)
+    return event
+
+
+def offered(kind: str) -> tuple[str, ...]:
+    """The elections the rule of a finding of this kind offers (none: the rule decides)."""
+    return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
+
+
+def _ruling_checks(game: Game, finding: str, decision: str, election: str | None) -> None:
+    if decision not in DECISIONS:
+        raise MinisterError(f"expected --decision one of {', '.join(DECISIONS)}, found {decision!r}")
+    findings = [f for f in review(game).findings if finding in (f.id, f.kind)]
+    if not findings:
+        known = ", ".join(f"{f.id} ({f.kind})" for f in review(game).findings) or "none"
+        raise MinisterError(f"--finding {finding!r}: game {game.game_id!r} has no such finding "
+                            f"(its findings: {known})")
+    if election is None:
+        return
+    for found in findings:
+        options = offered(found.kind)
+        if election not in options:
+            expected = f"one of {', '.join(options)}" if options else "none (its rule offers no election)"
+            raise MinisterError(f"--election {election!r} does not fit {found.id} ({found.kind}, "
+                                f"{found.rule}): expected {expected}")
+
+
+def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
+         election: str | None = None, text: str = "", by: str = "", at: datetime | None = None,
+         now: datetime | None = None, amends: int | None = None) -> RulingGiven:
+    """Record a ruling or election on one of the game's findings (``amends``: the ruling it replaces)."""
+
+    def build(game: Game) -> list[GameEvent]:
+        if amends is not None:
+            _live(game, amends, RulingEntry)
+        _ruling_checks(game, finding, decision, election)
+        when = checked_time(game, at, now)
+        return [RulingGiven(originator_id=game.id, originator_version=game.version + 1, timestamp=when,
+                            at=when, finding=finding, decision=decision, election=election, by=by,
+                            text=text, amends=amends)]
+
+    [event] = app.append(game_id, build)
+    assert isinstance(event, RulingGiven)
+    return event
+
+
+def amend_report(app: MinisterApplication, game_id: str, amends: int, by: str, text: str,
+                 battle: str | None = None, *, turn: str | None = None, at: datetime | None = None,
+                 now: datetime | None = None) -> ReportAmended:
+    """Restate the report recorded as event ``amends`` (the old one stays in the history)."""
+
+    def build(game: Game) -> list[GameEvent]:
+        _live(game, amends, ReportEntry)
+        _report_checks(game, by, text, battle, turn)
+        when = checked_time(game, at, now)
+        return [ReportAmended(originator_id=game.id, originator_version=game.version + 1,
+                              timestamp=when, at=when, amends=amends, by=by, text=text, battle=battle)]
+
+    [event] = app.append(game_id, build)
+    assert isinstance(event, ReportAmended)
+    return event
+
+
+def withdraw(app: MinisterApplication, game_id: str, target: int, by: str, text: str = "", *,
+             at: datetime | None = None, now: datetime | None = None) -> EntryWithdrawn:
+    """Withdraw the report or ruling recorded as event ``target``."""
+
+    def build(game: Game) -> list[GameEvent]:
+        _live(game, target, ReportEntry, RulingEntry)
+        when = checked_time(game, at, now)
+        return [EntryWithdrawn(originator_id=game.id, originator_version=game.version + 1,
+                               timestamp=when, at=when, withdraws=target, by=by, text=text)]
+
+    [event] = app.append(game_id, build)
+    assert isinstance(event, EntryWithdrawn)
+    return event
+
+
+def entry_version(game: Game, seq: int) -> int:
+    """The event version of the record numbered ``seq``."""
+    return seq + game.version - game.seq
+
+
+def _live(game: Game, version: int, *kinds: type[ReportEntry] | type[RulingEntry]) -> None:
+    """Event ``version`` must be a report or ruling (of ``kinds``) still in force."""
+    live: list[ReportEntry | RulingEntry] = [*game.live_reports, *game.live_rulings]
+    found = [e for e in live if entry_version(game, e.seq) == version and isinstance(e, kinds)]
+    if not found:
+        names = " or ".join("report" if k is ReportEntry else "ruling" for k in kinds)
+        known = ", ".join(str(entry_version(game, e.seq)) for e in live if isinstance(e, kinds)) or "none"
+        raise MinisterError(f"event {version} of game {game.game_id!r} is not a {names} in force "
+                            f"(expected one of: {known})")
+
+
+def kind_of(app: MinisterApplication, game_id: str, version: int) -> str:
+    """"report" or "ruling": what event ``version`` of the game is (it must be in force)."""
+    game = app.game(game_id)
+    if any(entry_version(game, e.seq) == version for e in game.live_reports):
+        return "report"
+    if any(entry_version(game, e.seq) == version for e in game.live_rulings):
+        return "ruling"
+    _live(game, version, ReportEntry, RulingEntry)  # raises, listing what can be named
+    raise AssertionError("unreachable")

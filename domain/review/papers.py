@@ -1,0 +1,46 @@
+"""The desk's papers as the reviewed game shows them: every report, ruling and dice commitment
+in full, with what became of it (in force, withdrawn, replaced; dice provisional or checkable)."""
+
+from __future__ import annotations
+
+from domain.record.game import Game
+from domain.review.views import Paper
+
+
+def papers_of(game: Game) -> tuple[Paper, ...]:
+    """Reports, rulings and commitments in record order, each with its status."""
+    off = game.version - game.seq
+    withdrawn = {w.target: w.seq + off for w in game.withdrawals}
+    replaced = {e.amends: e.seq + off for e in game.reports if e.amends}
+    replaced.update({e.amends: e.seq + off for e in game.rulings if e.amends})
+
+    def status(seq: int) -> str:
+        if seq in withdrawn:
+            return f"withdrawn (event {withdrawn[seq]})"
+        if seq in replaced:
+            return f"replaced by event {replaced[seq]}"
+        return "in force"
+
+    found: list[tuple[int, Paper]] = []
+    for report in game.reports:
+        found.append((report.seq, Paper(report.seq + off, "report", report.at, report.by,
+                                        report.battle or "the game", report.text, status(report.seq))))
+    for ruling in game.rulings:
+        about = f"{ruling.finding}: {ruling.decision}" + (f", election {ruling.election}"
+                                                          if ruling.election else "")
+        found.append((ruling.seq, Paper(ruling.seq + off, "ruling", ruling.at, ruling.by, about,
+                                        ruling.text, status(ruling.seq))))
+    revealed = {r.commitment for r in game.reveals}
+    drawn = [d for b in (*game.battles, *game.withdrawn) for d in b.draws]
+    ends = [*(c.seq for c in game.commitments[1:]), game.seq + 1]
+    for c, end in zip(game.commitments, ends, strict=False):  # ends has one more: the end of the game
+        later = [d for d in drawn if c.seq < d.seq < end]
+        count = sum(len(d.dice) for d in later)
+        if c.commitment in revealed:
+            state = "revealed: its dice can be checked (minister verify --dice)"
+        elif end <= game.seq:
+            state = f"abandoned unrevealed: its {count} dice can never be checked"
+        else:
+            state = f"open: {count} dice drawn are provisional until the secret is revealed"
+        found.append((c.seq, Paper(c.seq + off, "commitment", c.at, c.by, c.scheme, c.commitment, state)))
+    return tuple(paper for _, paper in sorted(found, key=lambda pair: pair[0]))

@@ -1,0 +1,351 @@
+"""The Minister of Law's desk acted out end to end on a real store (SQLite; PostgreSQL when
+``MINISTER_TEST_POSTGRES`` names a server): a game imported with no dice source, a report with
+the e-mail's time, a ruling with the attacker's election, a commitment, the draw, the reveal,
+the letter, the bundle, and the bundle verified in a fresh directory with no store."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from application.mapper import encode_event
+from application.stores import open_store
+from domain.battle.dice import opens
+from tests.conftest import ROOT
+from tests.integration.store_helpers import postgres_schema
+from tui.cli import main
+
+GAME_ID = "desk-cde"
+# 2008 Section II.3: West Europe's defenders misdeclared (2 INF; it holds 2 INF, 1 ARM): the
+# battle is void and the attacker may elect to re-roll it. No dice source of any kind.
+GAME = '''format = "minister-replay/1"
+[game]
+id = "desk-cde"
+edition = "iaapa-2008"
+title = "CDE in West Europe"
+[[event]]
+type = "position"
+at = 2008-07-05T18:00:00Z
+units = ["UK United Kingdom: 2 FTR, 1 BMB", "Germany West Europe: 2 INF, 1 ARM"]
+[[event]]
+type = "declaration"
+at = 2008-07-05T18:05:00Z
+turn = "UK 2"
+text = """
+Attack #1 - W Europe (2 INF)
+UK 2 FTR, 1 BMB (land United Kingdom)
+"""
+[[event]]
+type = "roll"
+at = 2008-07-05T18:10:00Z
+battle = "W Europe"
+log = """
+W Europe(2 INF)
+2 FTR, 1 BMB from United Kingdom land United Kingdom
+R1
+A(2 FTR, 1 BMB) 2*5/3* = 2 hits
+D(2 INF) 46 = 0 hits
+"""
+'''
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:{tmp_path / 'store.sqlite3'}"
+    else:
+        with postgres_schema() as url:
+            yield url
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def as_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def stored(spec: str) -> list[bytes]:
+    app = open_store(spec)
+    try:
+        return [encode_event(event) for event in app.game_events(GAME_ID)]
+    finally:
+        app.close()
+
+
+def imported(tmp_path: Path, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(GAME, encoding="utf-8")
+    assert run(capsys, "import", str(path), "--store", spec)[0] == 0
+
+
+def verify_in_fresh_directory(bundle: Path, fresh: Path) -> subprocess.CompletedProcess[str]:
+    """``minister verify BUNDLE`` on "another machine": no store, no keys, an empty directory."""
+    fresh.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MINISTER_")}
+    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(fresh), HOME=str(fresh))
+    return subprocess.run([sys.executable, "-m", "tui.cli", "verify", str(bundle)], cwd=fresh,
+                          capture_output=True, text=True, timeout=120, check=False, env=env)
+
+
+def test_the_whole_job(tmp_path: Path, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    keys = str(tmp_path / "keys")
+    imported(tmp_path, spec, capsys)
+    report = as_json(capsys, "report", GAME_ID, "--by", "Germany", "--battle", "W Europe", "--turn",
+                     "UK 2", "--text", "West Europe also holds 1 ARM", "--at", "2008-07-05T18:30:00Z",
+                     "--store", spec)
+    assert report["at"] == "2008-07-05T18:30:00Z" and report["kind"] == "ReportFiled"
+    finding = as_json(capsys, "replay", GAME_ID, "--store", spec)["findings"][0]
+    assert finding["kind"] == "defenders_misdeclared" and finding["status"] == "void"
+    ruling = as_json(capsys, "rule", GAME_ID, "--finding", finding["id"], "--decision", "apply",
+                     "--election", "reroll", "--by", "UK", "--text", "UK re-rolls West Europe",
+                     "--at", "2008-07-05T18:40:00Z", "--store", spec)
+    assert ruling["by"] == "UK" and ruling["election"] == "reroll"
+    # Awaiting: exactly the next throw, nothing shown as fact, the finding not corrected.
+    waiting = as_json(capsys, "replay", GAME_ID, "--store", spec)
+    [battle] = waiting["battles"]
+    assert battle["status"] == "awaiting" and battle["result"]["winner"] is None
+    assert battle["dice_needed"]["count"] == 2 and battle["dice_needed"]["units"] == "2 FTR"
+    assert waiting["findings"][0]["status"] == "open"
+    assert "awaiting 2 dice: R1 attacker column 3 (2 FTR)" in waiting["findings"][0]["detail"]
+
+    commitment = as_json(capsys, "commit", GAME_ID, "--keys", keys, "--store", spec)
+    key_file = Path(commitment["key_file"])
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    secret = json.loads(key_file.read_text())["secret"]
+    rolls = as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--keys", keys, "--store", spec)["rolls"]
+    assert rolls and all(r["sequence"] == n for n, r in enumerate(rolls))
+    unrevealed(spec, tmp_path, secret, commitment["commitment"], capsys)
+    code, out, _ = run(capsys, "verify", "--dice", GAME_ID, "--store", spec)
+    assert code == 0 and f"{len(rolls)} rolls await the reveal" in out
+    as_json(capsys, "reveal", GAME_ID, "--keys", keys, "--store", spec)
+    checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
+    assert checked["ok"] and checked["checked"] == len(rolls) and checked["pending"] == 0
+
+    corrected = as_json(capsys, "replay", GAME_ID, "--store", spec)
+    assert corrected["battles"][0]["status"] == "corrected"
+    assert corrected["findings"][0]["status"] == "corrected"
+    the_letter(capsys, spec, rolls, corrected)
+    the_bundle(capsys, spec, tmp_path)
+
+
+def unrevealed(spec: str, tmp_path: Path, secret: str, sealed: str,
+               capsys: pytest.CaptureFixture[str]) -> None:
+    """Before the reveal, neither the store's rows nor the export hold the secret, nor anything
+    that opens the commitment (so no die drawn or to be drawn can be computed from them)."""
+    code, export, _ = run(capsys, "export", GAME_ID, "--store", spec)
+    assert code == 0 and secret not in export and "dice_seed" not in export
+    app = open_store(spec)
+    try:
+        events = app.game_events(GAME_ID)
+        rows = list(app.recorder.select_events(events[0].originator_id))
+    finally:
+        app.close()
+    for row in rows:
+        assert secret.encode() not in row.state and bytes.fromhex(secret) not in row.state
+    values = [v for e in events for v in type(e).__struct_fields__ if isinstance(getattr(e, v), str)]
+    for event in events:
+        for name in values:
+            value = getattr(event, name, None)
+            assert not (isinstance(value, str) and opens(value, sealed)), (event, name)
+    if spec.startswith("sqlite:"):
+        raw = b"".join(p.read_bytes() for p in tmp_path.glob("store.sqlite3*"))
+        assert secret.encode() not in raw and bytes.fromhex(secret) not in raw
+
+
+def the_letter(capsys: pytest.CaptureFixture[str], spec: str, rolls: list[dict[str, Any]],
+               corrected: dict[str, Any]) -> None:
+    code, text, _ = run(capsys, "letter", GAME_ID, "--store", spec)
+    assert code == 0
+    assert "F1 defenders_misdeclared" in text
+    assert "Rule applied: iaapa-2008 Section II" in text
+    assert "2008-07-05 18:10:00Z — UK 2, West Europe: the dice server's record (1 post)" in text
+    assert "2008-07-05 18:30:00Z — Germany reported about W Europe" in text
+    assert "2008-07-05 18:40:00Z — ruling on F1 by UK" in text and "election reroll" in text
+    for roll in rolls:
+        assert f"roll #{roll['sequence']}, West Europe, {roll['purpose']}: " \
+               f"{' '.join(map(str, roll['dice']))}" in text
+    assert "How to verify:" in text and "secret revealed" in text
+    winner = corrected["battles"][0]["result"]["winner"]
+    assert f"UK 2, West Europe: corrected; winner {winner}" in text
+    html = run(capsys, "letter", GAME_ID, "--format", "html", "--store", spec)[1]
+    assert html.startswith("<h1>Ruling of the Minister of Law") and "<h2>Dice</h2>" in html
+    data = as_json(capsys, "letter", GAME_ID, "--finding", "F1", "--store", spec)
+    assert [s["title"] for s in data["sections"]] == ["Facts", "Findings", "Dice", "Corrected result",
+                                                      "What the error cost", "Still open"]
+
+
+def the_bundle(capsys: pytest.CaptureFixture[str], spec: str, tmp_path: Path) -> None:
+    path = tmp_path / "evidence.json"
+    assert run(capsys, "bundle", GAME_ID, "-o", str(path), "--store", spec)[0] == 0
+    fresh = tmp_path / "elsewhere"
+    done = verify_in_fresh_directory(path, fresh)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "every part holds" in done.stdout and list(fresh.iterdir()) == []
+    bundle = json.loads(path.read_text(encoding="utf-8"))
+    for part, tamper, named in tamperings(bundle):
+        changed = tmp_path / f"tampered-{part}.json"
+        changed.write_text(json.dumps(tamper), encoding="utf-8")
+        done = verify_in_fresh_directory(changed, fresh)
+        assert done.returncode == 1, (part, done.stdout, done.stderr)
+        assert done.stdout.startswith(f"FAIL {changed}: {named}"), (part, done.stdout)
+
+
+def tamperings(bundle: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Each part of the bundle changed, and how the check must name it first."""
+    def changed(**parts: Any) -> dict[str, Any]:
+        return {**json.loads(json.dumps(bundle)), **parts}
+
+    first_draw = bundle["draws"][0]
+    yield "head", changed(head="0" * 64), "head:"
+    yield "events", changed(events=bundle["events"] + 1), "events:"
+    yield "draws", changed(draws=[{**first_draw, "dice": [7 - d for d in first_draw["dice"]]},
+                                  *bundle["draws"][1:]]), "draws[0]:"
+    yield "commitments", changed(commitments=[{**bundle["commitments"][0], "commitment": "f" * 64}]), \
+        "commitments[0]:"
+    yield "reveals", changed(reveals=[{**bundle["reveals"][0], "secret": "00"}]), "reveals[0]:"
+    yield "reports", changed(reports=[{**bundle["reports"][0], "at": "2008-07-06T09:00:00Z"}]), "reports[0]:"
+    yield "rulings", changed(rulings=[{**bundle["rulings"][0], "election": "not_fight"}]), "rulings[0]:"
+    yield "letter", changed(letter=bundle["letter"].replace("reported", "wrote")), "letter line"
+    record = bundle["record"].replace("2008-07-05T18:30:00Z", "2008-07-05T18:31:00Z")
+    yield "record", changed(record=record), "record:"
+
+
+def test_each_bad_input_is_refused_and_stores_nothing(tmp_path: Path, spec: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    keys = str(tmp_path / "keys")
+    imported(tmp_path, spec, capsys)
+    base = ("--store", spec)
+    bad = [
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--battle", "Atlantis"), "no such battle"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--battle", "W Europe", "--turn", "UK 9"),
+         "has no such turn"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2099-01-01T00:00:00Z"),
+         "in the future"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2008-07-05T18:00:00Z"),
+         "before the game's last record"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "yesterday"), "expected an RFC 3339"),
+        (("report", GAME_ID, "--by", " ", "--text", "t"), "needs --by"),
+        (("rule", GAME_ID, "--finding", "F99", "--decision", "apply"), "has no such finding"),
+        (("rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "accept"),
+         "does not fit F1"),
+        (("withdraw", GAME_ID, "--event", "2"), "is not a report or ruling in force"),
+        (("amend", GAME_ID, "--event", "99", "--by", "x", "--text", "y"), "is not a report or ruling"),
+        (("dice", GAME_ID, "--battle", "Atlantis", "6 6"), "no such battle"),
+        (("dice", GAME_ID, "--battle", "W Europe", "7 9"), "expected faces 1-6"),
+        (("roll", GAME_ID, "--battle", "W Europe", "--keys", keys), "no open dice commitment"),
+        (("reveal", GAME_ID, "--keys", keys), "no open dice commitment"),
+        (("letter", GAME_ID, "--finding", "F9"), "has no such finding"),
+    ]
+    before = stored(spec)
+    for args, expected in bad:
+        code, _, err = run(capsys, *args, *base)
+        assert code == 2 and expected in err, (args, err)
+        assert stored(spec) == before, args
+    with pytest.raises(SystemExit) as exit_info:
+        main(["rule", GAME_ID, "--finding", "F1", "--decision", "overrule", *base])
+    assert exit_info.value.code == 2 and stored(spec) == before
+    # A second commitment while one is open, a roll for a battle that awaits nothing.
+    assert run(capsys, "commit", GAME_ID, "--keys", keys, *base)[0] == 0
+    after_commit = stored(spec)
+    for args, expected in [(("commit", GAME_ID, "--keys", keys), "has an open dice commitment"),
+                           (("roll", GAME_ID, "--battle", "W Europe", "--keys", keys), "awaits no dice"),
+                           (("roll", GAME_ID, "--battle", "W Europe", "--keys", str(tmp_path)),
+                            "no readable key file")]:
+        code, _, err = run(capsys, *args, *base)
+        assert code == 2 and expected in err, (args, err)
+        assert stored(spec) == after_commit, args
+
+
+def test_amend_and_withdraw_keep_history_and_the_review_uses_the_latest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
+    imported(tmp_path, spec, capsys)
+    report = as_json(capsys, "report", GAME_ID, "--by", "Germany", "--text", "wrong defenders",
+                     "--battle", "W Europe", "--store", spec)
+    ruling = as_json(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election",
+                     "reroll", "--by", "UK", "--store", spec)
+    assert as_json(capsys, "replay", GAME_ID, "--store", spec)["battles"][0]["status"] == "awaiting"
+    amended = as_json(capsys, "amend", GAME_ID, "--event", str(ruling["event"]), "--finding", "F1",
+                      "--decision", "apply", "--election", "not_fight", "--by", "UK", "--store", spec)
+    assert amended["amends"] == ruling["event"]
+    assert as_json(capsys, "replay", GAME_ID, "--store", spec)["battles"][0]["status"] == "not_fought"
+    as_json(capsys, "withdraw", GAME_ID, "--event", str(amended["event"]), "--by", "UK", "--store", spec)
+    assert as_json(capsys, "replay", GAME_ID, "--store", spec)["findings"][0]["status"] == "void"
+    restated = as_json(capsys, "amend", GAME_ID, "--event", str(report["event"]), "--by", "Germany",
+                       "--text", "West Europe holds 1 ARM too", "--store", spec)
+    assert restated["kind"] == "ReportAmended"
+    letter = run(capsys, "letter", GAME_ID, "--store", spec)[1]
+    assert f"event {ruling['event']}" in letter and f"(replaces event {ruling['event']})" in letter
+    assert f"event {amended['event']} withdrawn by UK" in letter
+    assert f"(restates event {report['event']})" in letter
+    # The history round-trips through an export.
+    export = run(capsys, "export", GAME_ID, "--store", spec)[1]
+    other = f"sqlite:{tmp_path / 'other.sqlite3'}"
+    (tmp_path / "export.toml").write_text(export, encoding="utf-8")
+    assert run(capsys, "import", str(tmp_path / "export.toml"), "--store", other)[0] == 0
+    assert run(capsys, "letter", GAME_ID, "--store", other)[1] == letter
+
+
+def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """minister-dice/2 binds count, battle and purpose into every die (issue 14, item 6).
+
+    Deterministic: the shipped replay's secret is fixed, so each tampering below is known to give
+    other dice (a roll cut to k dice could still match by chance, 1 in 6**k, with another secret).
+    """
+    import shutil
+
+    from tests.conftest import REPLAYS
+    from tests.integration.store_helpers import edit_sqlite_event
+
+    path = tmp_path / "store.sqlite3"
+    spec = f"sqlite:{path}"
+    game = "part14-east-europe-committed"
+    assert run(capsys, "import", str(REPLAYS / "part14" / "east-europe-committed-dice.toml"),
+               "--store", spec)[0] == 0
+    assert run(capsys, "verify", "--dice", game, "--store", spec)[0] == 0
+    # Roll #1 (event 9): R2 attacker column 1, six dice 6 1 3 5 1 6.
+    for name, changes in [("cut", {"dice": [6, 1, 3, 5, 1]}), ("lengthened", {"dice": [6, 1, 3, 5, 1, 6, 6]}),
+                          ("moved", {"battle": "Karelia", "territory": "Karelia S.S.R."}),
+                          ("renamed", {"battle": "Karelia"}),
+                          ("repurposed", {"purpose": "R2 attacker column 3"})]:
+        copy = tmp_path / f"{name}.sqlite3"
+        shutil.copy(path, copy)
+        edit_sqlite_event(copy, game, 9, **changes)
+        code, out, _ = run(capsys, "verify", "--dice", game, "--store", f"sqlite:{copy}")
+        assert code == 1 and "roll #1 (event 9" in out, (name, out)
+
+
+def test_a_lost_key_is_abandoned_openly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec, keys = f"sqlite:{tmp_path / 'store.sqlite3'}", tmp_path / "keys"
+    imported(tmp_path, spec, capsys)
+    run(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
+        "--store", spec)
+    first = as_json(capsys, "commit", GAME_ID, "--keys", str(keys), "--store", spec)
+    as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--count", "2", "--keys", str(keys),
+            "--store", spec)
+    Path(first["key_file"]).unlink()
+    code, _, err = run(capsys, "reveal", GAME_ID, "--keys", str(keys), "--store", spec)
+    assert code == 2 and "no readable key file" in err
+    assert run(capsys, "commit", GAME_ID, "--keys", str(keys), "--store", spec)[0] == 2
+    as_json(capsys, "commit", GAME_ID, "--abandon", "--keys", str(keys), "--store", spec)
+    papers = as_json(capsys, "replay", GAME_ID, "--store", spec)["papers"]
+    statuses = [p["status"] for p in papers if p["kind"] == "commitment"]
+    assert statuses[0] == "abandoned unrevealed: its 2 dice can never be checked"
+    assert statuses[1].startswith("open: 0 dice drawn")
+    checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
+    assert checked["ok"] and checked["pending"] == 1

@@ -1,0 +1,112 @@
+"""``minister letter`` and ``minister bundle``: the ruling letter and the evidence bundle.
+
+``minister verify FILE`` recognises a bundle and checks it with no store (:func:`verify_bundle`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from application.desk.bundle import check_bundle, make_bundle, read_bundle, write_bundle
+from application.stores import open_store
+from domain.record.game import Game
+from domain.review.game_review import review
+from domain.review.views import GameView
+from projections.letter import FORMATS, build_letter, letter_dict, render
+from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``letter`` and ``bundle``."""
+    parser = subparsers.add_parser(
+        "letter", help="the ruling letter for both players (paste-ready)",
+        description="The facts with their times, each finding with the rule applied and its remedy, "
+                    "the dice and how to verify them, the corrected result, the odds as rolled and "
+                    "as corrected, and what is still open.")
+    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    parser.add_argument("--finding", help="only this finding (id or kind)")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text for a plain e-mail, markdown or html (default: text)")
+    parser.add_argument("--json", action="store_true", help="the letter as JSON (minister-letter/1)")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_letter)
+
+    parser = subparsers.add_parser(
+        "bundle", help="write a game's evidence bundle (record, head, dice, reports, rulings, letter)",
+        description="Write one file holding the game's record, its hash-chain head, the dice "
+                    "commitments and reveals, the reports, the rulings and the letter; "
+                    "'minister verify FILE' checks it on any machine, with no store.")
+    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the bundle file to write")
+    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+    add_store_option(parser)
+    parser.set_defaults(handler=cmd_bundle)
+
+
+def letter_text(game: Game, view: GameView) -> str:
+    """The whole game's letter as plain text (what a bundle holds)."""
+    return render(build_letter(game, view))
+
+
+def cmd_letter(args: argparse.Namespace) -> int:
+    """``minister letter GAME [--finding ID] [--format text|markdown|html] [--json]``."""
+    app = open_store(getattr(args, "store", None))
+    try:
+        game = app.game(args.game)
+    finally:
+        app.close()
+    view = review(game)
+    if args.finding is not None and not any(args.finding in (f.id, f.kind) for f in view.findings):
+        from domain.errors import MinisterError
+
+        known = ", ".join(f"{f.id} ({f.kind})" for f in view.findings) or "none"
+        raise MinisterError(f"--finding {args.finding!r}: game {args.game!r} has no such finding "
+                            f"(its findings: {known})")
+    letter = build_letter(game, view, args.finding)
+    if args.json:
+        sys.stdout.write(json.dumps(letter_dict(letter), ensure_ascii=False, indent=1) + "\n")
+    else:
+        sys.stdout.write(render(letter, args.format))
+    return EXIT_OK
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    """``minister bundle GAME -o FILE``."""
+    app = open_store(getattr(args, "store", None))
+    try:
+        bundle = make_bundle(app, args.game, letter_text)
+    finally:
+        app.close()
+    write_bundle(bundle, args.output)
+    summary = {"file": args.output, "game": bundle["game"], "events": bundle["events"],
+               "head": bundle["head"]}
+    if args.json:
+        sys.stdout.write(json.dumps(summary, indent=1) + "\n")
+    else:
+        print(f"bundle of {bundle['game']} written to {args.output}: {bundle['events']} events, "
+              f"head {bundle['head']}")
+    return EXIT_OK
+
+
+def verify_bundle(path: Path, *, as_json: bool = False) -> int | None:
+    """Check ``path`` if it is a bundle (None: it is not one): 0 when every part holds, else 1."""
+    data = read_bundle(path)
+    if data is None:
+        return None
+    check = check_bundle(data, str(path), letter_text)
+    if as_json:
+        sys.stdout.write(json.dumps({"file": str(path), "game": check.game_id, "head": check.head,
+                                     "ok": check.ok, "problems": check.problems, "notes": check.notes},
+                                    ensure_ascii=False, indent=1) + "\n")
+    elif check.ok:
+        print(f"ok   {path}: bundle of {check.game_id}, head {check.head}; every part holds")
+        for note in check.notes:
+            print(f"  {note}")
+    else:
+        print(f"FAIL {path}: {check.problems[0]}")
+        for problem in check.problems[1:]:
+            print(f"  {problem}")
+    return EXIT_OK if check.ok else EXIT_MISMATCH
