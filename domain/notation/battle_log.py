@@ -190,8 +190,12 @@ def parse_dice(text: str) -> DiceText:
 
 
 # ------------------------------------------------------------------------------ log lines
-class _Line(msgspec.Struct, frozen=True, array_like=True, eq=False):
-    """A parsed line: equal to another when they mean the same (``lineno`` and ``raw`` aside)."""
+class _Line(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
+    """A parsed line: equal to another when they mean the same (``lineno`` and ``raw`` aside).
+
+    Untracked by the cyclic collector (``gc=False``): a game holds tens of thousands of lines,
+    and immutable values of strings, numbers and tuples can hold no reference cycle.
+    """
 
     #: Fields that say where and how the line was written, not what it means.
     _WRITTEN: ClassVar[frozenset[str]] = frozenset({"lineno", "raw"})
@@ -323,7 +327,7 @@ class Comment(_Line, frozen=True, tag="comment"):
 LogLine = BattleHeader | AttackLine | ShotLine | RoundMarker | SideLine | FirstStrikeLine | Comment
 
 
-class BattleLog(msgspec.Struct, frozen=True, array_like=True, eq=False):
+class BattleLog(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
     """A parsed battle log: its non-blank lines in order.
 
     ``typos`` lists unit names read under the typo rule (2008 Section VI), each prefixed with

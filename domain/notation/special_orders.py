@@ -32,7 +32,7 @@ from domain.rules.units import UnitType
 T = TypeVar("T", int, str)
 
 
-class SpecialOrders(msgspec.Struct, frozen=True, array_like=True, eq=False):
+class SpecialOrders(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
     """A side's special orders for one battle; ``None`` where the text gives no such order.
 
     A msgspec Struct, so the orders read when recorded travel with the event; ``typos`` is not
