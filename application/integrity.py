@@ -233,7 +233,8 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
     state the events give at its version and with the chain link it was bound to.
     """
     from application.adapters.eventstore import snapshots_of, stored_rows
-    from application.snapshots import STATE_TOPIC, no_gc, snapshot_of
+    from application.snapshots import STATE_TOPIC, snapshot_of
+    from domain.memory import no_gc
     from domain.record.events import game_uuid
     from domain.record.game import Game, project_game
 

@@ -54,7 +54,7 @@ from application.replayschema import (
 )
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
-from domain.notation.battle_log import parse_log
+from domain.record.entries import Ruling
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
@@ -74,7 +74,13 @@ from domain.record.events import (
     game_uuid,
 )
 from domain.record.game import Game, parse_turn, project_game, turn_label
-from domain.record.intake import battle_territory, declaration_facts, noncombat_move
+from domain.record.intake import (
+    battle_log,
+    battle_territory,
+    declaration_facts,
+    noncombat_move,
+    special_orders,
+)
 from domain.review.decisions import ruling_problem
 from domain.review.game_review import review
 from domain.rules.editions import known_editions
@@ -83,7 +89,7 @@ from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
 SIDES = ("attacker", "defender")
-DECISIONS = ("apply", "dismiss", "mutual")
+DECISIONS = tuple(Ruling)
 _POWER_ALIASES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany": "Germany",
                   "ger": "Germany", "uk": "UK", "britain": "UK", "japan": "Japan", "jap": "Japan",
                   "usa": "USA", "us": "USA"}
@@ -434,24 +440,16 @@ class _Builder(DeskRecords):
                  battles=declaration_facts(record.text, start))
 
     def orders(self, index: int, record: OrdersRecord, line: int | None) -> None:
-        from domain.notation.special_orders import parse_special_orders
-
-        try:
-            parse_special_orders(record.text)
-        except InvalidNotationError as error:
-            raise error.at_offset(self.lines.text_start(index, "text") or 1) from None
+        parsed = special_orders(record.text, self.lines.text_start(index, "text"))
         self.add(OrdersRecorded, record.at, line, turn=self._turn(index, record.turn),
                  battle=record.battle, side=self._side(index, record.side), text=record.text,
-                 territory=self._territory(index, record.battle))
+                 territory=self._territory(index, record.battle), parsed=parsed)
 
     def roll(self, index: int, record: RollRecord, line: int | None) -> None:
         start = self.lines.text_start(index, "log") or 1
-        try:
-            parse_log(record.log)
-        except InvalidNotationError as error:
-            raise error.at_offset(start) from None
+        parsed = battle_log(record.log, start)
         number = record.game_number
-        self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log,
+        self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log, parsed=parsed,
                  territory=self._territory(index, record.battle),
                  game_number=str(number) if number is not None else None,
                  turn_number=record.turn_number, round_number=record.round_number,

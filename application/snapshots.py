@@ -9,10 +9,7 @@ another shape of Game is never decoded as this one.
 
 from __future__ import annotations
 
-import gc
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 
 import msgspec
@@ -31,29 +28,6 @@ def _fingerprint() -> str:
 
 #: The snapshot topic: a snapshot taken by another shape of Game is never decoded as this one.
 STATE_TOPIC = f"minister/Game@1#{_fingerprint()}"
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a Game is built, then promote what was built.
-
-    Building a Game allocates ~10 objects per event and frees almost none; the collector would
-    scan them again and again as they pile up (it doubled rebuild times). On the way out the new
-    objects are moved straight to the oldest generation (``gc.freeze()`` then ``gc.unfreeze()``,
-    both O(1) list splices) rather than scanned once more by the young collection that re-enabling
-    would trigger at once; anything among them that is garbage is still found by the next full
-    collection. Skipped when someone else keeps objects frozen.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def snapshot_of(game: Game, timestamp: datetime, chain: str | None = None) -> GameSnapshot:

@@ -17,7 +17,7 @@ Snapshots are taken when events are recorded: one per recording that crosses a m
 :data:`SNAPSHOT_INTERVAL`, and older ones are deleted, so a game keeps one snapshot (storage grows
 with the game, not with its square). Folding and decoding create many small objects that all
 stay alive, so the cyclic garbage collector is paused while a Game is built (see
-:func:`application.snapshots.no_gc`).
+:func:`domain.memory.no_gc`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from application.adapters.eventstore import (
     snapshots_of,
 )
 from application.integrity import GENESIS, follow_chain
-from application.snapshots import STATE_TOPIC, decode_snapshot, no_gc, snapshot_of
+from application.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
+from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game, project_game
 

@@ -46,8 +46,9 @@ from application.app import MinisterApplication
 from application.mapper import decode_event, encode_event
 from application.replayfile import Replay, parse_replay
 from application.stores import open_store
-from application.timetravel import SNAPSHOT_INTERVAL, no_gc, state_at, stored_events
+from application.timetravel import SNAPSHOT_INTERVAL, state_at, stored_events
 from benchmarks.gen_game import generate_replay
+from domain.memory import no_gc
 from domain.record.events import TOPICS, GameEvent, game_uuid
 from domain.record.game import Game, project_game
 from domain.rules.forces import Force

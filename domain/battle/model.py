@@ -19,7 +19,7 @@ from domain.rules.units import UnitType
 Column = int | Literal["AA", "BB"]
 
 
-class Side(enum.Enum):
+class Side(enum.StrEnum):
     """The two sides of a battle."""
 
     ATTACKER = "attacker"
@@ -84,7 +84,7 @@ class RoundResult(msgspec.Struct, frozen=True):
         return [v for v in self.volleys if v.side is side]
 
 
-class Winner(enum.Enum):
+class Winner(enum.StrEnum):
     """Who won: ``none`` when both sides are destroyed."""
 
     ATTACKER = "attacker"

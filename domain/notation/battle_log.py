@@ -21,13 +21,18 @@ and Part 13 (1999) "Miscellaneous")::
 
 Every parsed line keeps ``lineno`` and ``raw``; they are excluded from equality, so
 ``parse_log(format_log(log)) == log`` compares what the lines mean.
+
+The values are frozen msgspec Structs (tagged, encoded as arrays), so a record's log is read once
+when it is recorded and its parsed form travels with the event and the Game's state.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from functools import cached_property
+from typing import Any, ClassVar, Literal, NamedTuple
+
+import msgspec
 
 from domain.errors import InvalidNotationError
 from domain.rules.forces import format_units, parse_units
@@ -99,11 +104,11 @@ class MarkedDie(NamedTuple):
     marked: bool
 
 
-@dataclass(frozen=True, slots=True)
-class DiceText:
+class DiceText(msgspec.Struct, frozen=True, array_like=True, dict=True):
     """A dice string: ``"52461*5654/3*"`` -> columns split at ``/``, each die with its mark.
 
     Columns are never empty. The marks are claims: hits are recomputed from the faces elsewhere.
+    The flat views (``dice``, ``values``) are computed once: the review reads them per round.
     """
 
     columns: tuple[tuple[MarkedDie, ...], ...]
@@ -113,12 +118,12 @@ class DiceText:
         """Whether the writer split the dice into battle-board columns with ``/``."""
         return len(self.columns) > 1
 
-    @property
+    @cached_property
     def dice(self) -> tuple[MarkedDie, ...]:
         """Every die in the order written."""
         return tuple(die for column in self.columns for die in column)
 
-    @property
+    @cached_property
     def values(self) -> tuple[int, ...]:
         """The faces in the order written."""
         return tuple(die.value for die in self.dice)
@@ -185,29 +190,47 @@ def parse_dice(text: str) -> DiceText:
 
 
 # ------------------------------------------------------------------------------ log lines
-@dataclass(frozen=True, slots=True)
-class BattleHeader:
+class _Line(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
+    """A parsed line: equal to another when they mean the same (``lineno`` and ``raw`` aside).
+
+    Untracked by the cyclic collector (``gc=False``): a game holds tens of thousands of lines,
+    and immutable values of strings, numbers and tuples can hold no reference cycle.
+    """
+
+    #: Fields that say where and how the line was written, not what it means.
+    _WRITTEN: ClassVar[frozenset[str]] = frozenset({"lineno", "raw"})
+
+    def _meaning(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__struct_fields__ if name not in self._WRITTEN)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._meaning() == other._meaning()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._meaning()))
+
+
+class BattleHeader(_Line, frozen=True, tag="header"):
     """``E Europe(AA, 2 INF, 2 FTR, 3 ARM)``: the battle's territory and its defenders."""
 
     territory: str
     units: Units
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text, as the dice server prints it."""
         return f"{self.territory}({format_units(self.units)})"
 
 
-@dataclass(frozen=True, slots=True)
-class AttackLine:
+class AttackLine(_Line, frozen=True, tag="attack"):
     """``9 INF,1 ARM,2 FTRs from Karelia land Russia``: attackers, origin, aircraft landing."""
 
     units: Units
     origin: str
     landing: str | None = None
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text."""
@@ -215,8 +238,7 @@ class AttackLine:
         return f"{format_units(self.units)} from {self.origin}{land}"
 
 
-@dataclass(frozen=True, slots=True)
-class ShotLine:
+class ShotLine(_Line, frozen=True, tag="shot"):
     """``AA rolls 1*1* = 2 hits`` or ``BB rolls 4* = 1 hit``: shots before round 1.
 
     IAAPA Part 13 (1999) step 2: AA guns and BB support shots are rolled first.
@@ -225,29 +247,27 @@ class ShotLine:
     kind: Literal["AA", "BB"]
     dice: DiceText
     stated_hits: int | None = None
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text."""
         return f"{self.kind} rolls {self.dice.format()}{_stated(self.stated_hits)}"
 
 
-@dataclass(frozen=True, slots=True)
-class RoundMarker:
+class RoundMarker(_Line, frozen=True, tag="round"):
     """``R1`` / ``R 2`` / ``Round 3``: the side lines that follow belong to this round."""
 
     number: int
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text."""
         return f"R{self.number}"
 
 
-@dataclass(frozen=True, slots=True)
-class SideLine:
+class SideLine(_Line, frozen=True, tag="side"):
     """One side's dice in a round.
 
     ``A(9 INF,1 ARM) 52461*5654/3* = 2 hits`` (units listed) or the short form of IAAPA Part 13
@@ -261,8 +281,8 @@ class SideLine:
     units: Units | None
     dice: DiceText
     stated_hits: int | None = None
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text."""
@@ -270,8 +290,7 @@ class SideLine:
         return f"{head} {self.dice.format()}{_stated(self.stated_hits)}"
 
 
-@dataclass(frozen=True, slots=True)
-class FirstStrikeLine:
+class FirstStrikeLine(_Line, frozen=True, tag="first_strike"):
     """Attacking submarines' first strike: ``A(2 SUB) first strike 2*5 = 1 hit``.
 
     IAAPA Part 13 (1999) step 3 and 2008 "Using the Dice Server" (the attacker may roll the sub
@@ -284,8 +303,8 @@ class FirstStrikeLine:
     units: Units | None
     dice: DiceText
     stated_hits: int | None = None
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """Canonical text."""
@@ -293,13 +312,12 @@ class FirstStrikeLine:
         return f"{head} first strike {self.dice.format()}{_stated(self.stated_hits)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(_Line, frozen=True, tag="comment"):
     """A line starting with ``#`` or ``--``, kept as written (stripped)."""
 
     text: str
-    lineno: int = field(default=0, compare=False)
-    raw: str = field(default="", compare=False)
+    lineno: int = 0
+    raw: str = ""
 
     def format(self) -> str:
         """The comment as written."""
@@ -309,8 +327,7 @@ class Comment:
 LogLine = BattleHeader | AttackLine | ShotLine | RoundMarker | SideLine | FirstStrikeLine | Comment
 
 
-@dataclass(frozen=True, slots=True)
-class BattleLog:
+class BattleLog(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
     """A parsed battle log: its non-blank lines in order.
 
     ``typos`` lists unit names read under the typo rule (2008 Section VI), each prefixed with
@@ -318,7 +335,13 @@ class BattleLog:
     """
 
     lines: tuple[LogLine, ...]
-    typos: tuple[str, ...] = field(default=(), compare=False)
+    typos: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BattleLog) and self.lines == other.lines
+
+    def __hash__(self) -> int:
+        return hash(self.lines)
 
     @property
     def header(self) -> BattleHeader | None:

@@ -20,8 +20,9 @@ An order of loss names unit types without counts; a repeated type keeps its firs
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TypeVar
+
+import msgspec
 
 from domain.battle.model import RetreatCondition
 from domain.errors import InvalidNotationError
@@ -31,15 +32,27 @@ from domain.rules.units import UnitType
 T = TypeVar("T", int, str)
 
 
-@dataclass(frozen=True, slots=True)
-class SpecialOrders:
-    """A side's special orders for one battle; ``None`` where the text gives no such order."""
+class SpecialOrders(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False):
+    """A side's special orders for one battle; ``None`` where the text gives no such order.
+
+    A msgspec Struct, so the orders read when recorded travel with the event; ``typos`` is not
+    part of equality.
+    """
 
     order_of_loss: tuple[UnitType, ...] | None = None
     retreat: RetreatCondition | None = None
     sub_withdrawal_after: int | None = None
     withdraw_to: str | None = None
-    typos: tuple[str, ...] = field(default=(), compare=False)
+    typos: tuple[str, ...] = ()
+
+    def _meaning(self) -> tuple[object, ...]:
+        return (self.order_of_loss, self.retreat, self.sub_withdrawal_after, self.withdraw_to)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpecialOrders) and self._meaning() == other._meaning()
+
+    def __hash__(self) -> int:
+        return hash(self._meaning())
 
     def format(self) -> str:
         """Canonical text, one order per line; :func:`parse_special_orders` reads it back equal."""

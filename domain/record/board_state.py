@@ -582,9 +582,9 @@ class _Walker:
 
     def _retreat(self, record: BattleRecord, outcome: Outcome) -> None:
         assert record.retreat is not None
-        try:
-            to = resolve(record.retreat[1]).territory.name
-        except ValueError:
+        # The destination was resolved when the retreat was filed (None: it names no territory).
+        to = record.retreats[-1].territory
+        if to is None:
             return
         units = (outcome.attacker_retreated or outcome.attacker_left).where(lambda u: not u.is_air)
         self._add(record.last_seq, to, record.attacker_power, units)

@@ -8,6 +8,7 @@ that builds them is :mod:`domain.record.game`.
 
 from __future__ import annotations
 
+import enum
 from bisect import bisect_right
 from datetime import datetime
 from functools import lru_cache
@@ -16,8 +17,12 @@ from typing import Any, Protocol, TypeVar, overload
 
 import msgspec
 
+from domain.battle.model import Side
+from domain.notation.battle_log import BattleLog
+from domain.notation.special_orders import SpecialOrders
 from domain.record.events import Holding, Move
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import AXIS, UnitType
 
 
@@ -27,7 +32,7 @@ def allied(a: str, b: str) -> bool:
 
 
 class RollEntry(msgspec.Struct, frozen=True):
-    """A dice-server record filed under its battle."""
+    """A dice-server record filed under its battle: its log as written and as read."""
 
     seq: int
     log: str
@@ -37,16 +42,18 @@ class RollEntry(msgspec.Struct, frozen=True):
     turn_number: int | None = None
     round_number: int | None = None
     country: str | None = None
+    parsed: BattleLog = BattleLog(())
 
 
 class OrdersEntry(msgspec.Struct, frozen=True):
-    """Special orders filed under a battle for one side."""
+    """Special orders filed under a battle for one side, as written and as read."""
 
     seq: int
-    side: str
+    side: Side
     text: str
     at: datetime | None
     source_line: int | None
+    parsed: SpecialOrders = SpecialOrders()
 
 
 class CasualtyEntry(msgspec.Struct, frozen=True):
@@ -54,7 +61,7 @@ class CasualtyEntry(msgspec.Struct, frozen=True):
 
     seq: int
     round: int
-    side: str
+    side: Side
     units: Force
 
 
@@ -65,6 +72,8 @@ class RetreatEntry(msgspec.Struct, frozen=True):
     after_round: int
     to: str
     at: datetime | None
+    #: ``to`` resolved when filed (canonical name; None: it names no territory).
+    territory: str | None = None
 
 
 class SuppliedEntry(msgspec.Struct, frozen=True):
@@ -95,7 +104,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
     turn: str
     territory: str
     written: str
-    kind: str
+    kind: BattleKind
     attacker_power: str
     number: int | None
     moves: tuple[Move, ...]
@@ -129,7 +138,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
         """"USSR 3 / East Europe": a battle is known by its turn and territory."""
         return f"{self.turn} / {self.territory}"
 
-    def chosen(self, round_number: int, side: str, *, before: int | None = None) -> list[Force]:
+    def chosen(self, round_number: int, side: Side, *, before: int | None = None) -> list[Force]:
         """Casualties the side named for a round, in the order named (only those recorded
         before the record number ``before`` when given)."""
         return [c.units for c in self.casualties
@@ -184,12 +193,12 @@ class BattleRecord(msgspec.Struct, frozen=True):
         total = EMPTY
         for move in self.moves:
             total = total + move.units
-        return total.where(lambda u: u is not UnitType.BB) if self.kind != "sea" else total
+        return total.where(lambda u: u is not UnitType.BB) if self.kind is not BattleKind.SEA else total
 
     @property
     def support(self) -> Force:
         """Battleships giving support shots to a land or amphibious battle."""
-        if self.kind == "sea":
+        if self.kind is BattleKind.SEA:
             return EMPTY
         total = EMPTY
         for move in self.moves:
@@ -275,16 +284,41 @@ class ReportEntry(msgspec.Struct, frozen=True):
     battle: str | None
     at: datetime | None
     source_line: int | None
+    #: ``battle`` resolved when filed (canonical name; None: none named, or no territory).
+    territory: str | None = None
     #: The record number of the report this one restates (0: none).
     amends: int = 0
 
 
+class Ruling(enum.StrEnum):
+    """What a ruling decides: apply the remedy, dismiss the finding, or record a mutual
+    agreement (2008 Section I: mutual agreements stand)."""
+
+    APPLY = "apply"
+    DISMISS = "dismiss"
+    MUTUAL = "mutual"
+
+
+class Election(enum.StrEnum):
+    """The elections the rules give a side (see :data:`domain.review.decisions.ELECTIONS`)."""
+
+    #: A void battle: re-roll it with the correct units, or do not fight it (2008 Section II).
+    REROLL = "reroll"
+    NOT_FIGHT = "not_fight"
+    #: A skipped pause: accept the rolls, apply the defence to the corrected units, or re-roll
+    #: the defence (2008 Order of Loss).
+    ACCEPT = "accept"
+    APPLY_TO_CORRECTED_UNITS = "apply_to_corrected_units"
+    REROLL_DEFENCE = "reroll_defence"
+
+
 class RulingEntry(msgspec.Struct, frozen=True):
-    """A ruling or election on a finding."""
+    """A ruling or election on a finding (the election as written: one the rules do not give
+    leaves the finding awaiting a valid one)."""
 
     seq: int
     finding: str
-    decision: str
+    decision: Ruling
     election: str | None
     text: str
     at: datetime | None

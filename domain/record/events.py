@@ -15,6 +15,8 @@ from uuid import UUID, uuid5
 
 import msgspec
 
+from domain.notation.battle_log import BattleLog
+from domain.notation.special_orders import SpecialOrders
 from domain.rules.forces import Force
 
 #: Game ids are strings chosen by people ("part14-east-europe"); aggregates use a UUID derived
@@ -121,6 +123,9 @@ class OrdersRecorded(GameEvent, frozen=True, kw_only=True):
     battle: str
     side: str
     text: str
+    #: ``text`` read when recorded, so the review never parses it (None in events stored
+    #: before it was kept: the fold reads the text then).
+    parsed: SpecialOrders | None = None
 
 
 class RollRecorded(GameEvent, frozen=True, kw_only=True):
@@ -135,6 +140,9 @@ class RollRecorded(GameEvent, frozen=True, kw_only=True):
     turn_number: int | None = None
     round_number: int | None = None
     country: str | None = None
+    #: ``log`` read when recorded, so the review never parses it (None in events stored before
+    #: it was kept: the fold reads the log then).
+    parsed: BattleLog | None = None
 
 
 class CasualtiesChosen(GameEvent, frozen=True, kw_only=True):

@@ -1,18 +1,23 @@
-"""Reading records once, when they are recorded: declarations into battles with resolved names.
+"""Reading records once, when they are recorded: declarations into battles with resolved names,
+battle logs into typed lines, special orders into typed orders.
 
 The events keep the text as evidence and these facts beside it, so rebuilding a game (and
-time travel through it) never parses or resolves names again. Errors name the line within
-the whole file when ``first_line`` says where the text starts.
+time travel through it) never parses or resolves names again, and the review works on typed
+records only. Errors name the line within the whole file when ``first_line`` says where the
+text starts.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import msgspec
 
 import domain.notation.declarations as decl
 from domain.errors import InvalidNotationError
+from domain.notation.battle_log import BattleLog, parse_log
+from domain.notation.special_orders import SpecialOrders, parse_special_orders
 from domain.record.events import BattleFacts, Move
 from domain.rules.forces import Force
 from domain.rules.names import resolve
@@ -21,6 +26,33 @@ from domain.rules.names import resolve
 def battle_territory(name: str) -> str:
     """The canonical territory a record's ``battle`` names."""
     return resolve(name).territory.name
+
+
+@lru_cache(maxsize=4096)
+def known_territory(name: str) -> str | None:
+    """The canonical territory a name reads as, or None when it names none (kept for the review).
+
+    Cached: the fold calls it for every retreat and report, and the same few names recur."""
+    try:
+        return resolve(name).territory.name
+    except ValueError:
+        return None
+
+
+def battle_log(text: str, first_line: int | None = None) -> BattleLog:
+    """A roll record's dice-server log read into typed lines."""
+    try:
+        return parse_log(text)
+    except InvalidNotationError as error:
+        raise error.at_offset(first_line or 1) from None
+
+
+def special_orders(text: str, first_line: int | None = None) -> SpecialOrders:
+    """An orders record's text read into typed orders (order of loss, retreat, withdrawal)."""
+    try:
+        return parse_special_orders(text)
+    except InvalidNotationError as error:
+        raise error.at_offset(first_line or 1) from None
 
 
 def declaration_facts(text: str, first_line: int | None = None) -> tuple[BattleFacts, ...]:

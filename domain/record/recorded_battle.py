@@ -13,19 +13,15 @@ stamped on the Round by the website is the order in which the rounds are conside
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from domain.errors import InvalidNotationError
 from domain.notation.battle_log import (
     AttackLine,
     BattleHeader,
-    BattleLog,
     Comment,
     FirstStrikeLine,
     RoundMarker,
     ShotLine,
     SideLine,
-    parse_log,
 )
 from domain.record.game import BattleRecord, RollEntry
 from domain.rules.forces import Force
@@ -73,13 +69,8 @@ class RecordedBattle:
         return Force.of(self.header.units) if self.header is not None else None
 
 
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> BattleLog:
-    return parse_log(text)
-
-
 def read_record(record: BattleRecord) -> RecordedBattle:
-    """Join a battle's roll records and cut them into rounds."""
+    """Join a battle's roll records (their logs as read when recorded) and cut them into rounds."""
     battle = RecordedBattle()
     current: RecordedRound | None = None
 
@@ -89,10 +80,7 @@ def read_record(record: BattleRecord) -> RecordedBattle:
         return made
 
     for roll in record.rolls:
-        try:
-            log = _parse(roll.log)
-        except InvalidNotationError as error:  # validated on import; kept for stored events
-            raise error.at_offset(roll.source_line or 1) from None
+        log = roll.parsed
         battle.typos.extend(log.typos)
         pending_marker: int | None = roll.round_number
         for line in log.lines:

@@ -11,12 +11,13 @@ units typed are kept beside as the record's claims; the findings compare them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import groupby
 from typing import NamedTuple
 
 from domain.battle.columns import hit_value, layout
 from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
-from domain.notation.special_orders import parse_special_orders
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
 from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
@@ -41,10 +42,10 @@ def orders_of(record: BattleRecord) -> Orders:
     retreat = None
     withdrawal = None
     for entry in record.orders:
-        parsed = parse_special_orders(entry.text)
+        parsed = entry.parsed
         if parsed.order_of_loss is not None:
             order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
-            if entry.side == "attacker":
+            if entry.side is Side.ATTACKER:
                 attacker = order
             else:
                 defender = order
@@ -57,7 +58,7 @@ def orders_of(record: BattleRecord) -> Orders:
 
 def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
     """The order of loss a side's casualties follow: its special order, else the default."""
-    kind = BattleKind(record.kind)
+    kind = record.kind
     if side is Side.ATTACKER:
         return orders.attacker or default_order(kind, True)
     if orders.defender is not None:
@@ -103,6 +104,12 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
     Columns are in ascending order of the columns the units occupy; within a column the dice
     belong to unit types in the order of the unit list (replay format, "IAAPA notation").
     """
+    return list(_typed_dice(units, dice, attacking))
+
+
+@lru_cache(maxsize=8192)
+def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
+    # Cached: the as-rolled rounds and the rolling audit type the same lines.
     columns = layout(units, attacking)
     sizes = [len(cols) for _, cols in columns]
     flat = [(die.value, die.marked) for die in dice.dice]
@@ -128,7 +135,7 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
             # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
             unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
             found.append(TypedDie(value, unit, face, marked))
-    return found
+    return tuple(found)
 
 
 def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
@@ -136,17 +143,18 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     """The report's dice entries for a typed line (runs per column and first strike)."""
     entries: list[DiceEntry] = []
     assigned: list[tuple[UnitType | None, bool]] = []
-    runs: list[tuple[int, bool, list[TypedDie]]] = []
-    for die in typed_dice(units, dice, attacking=attacking):
-        strike = first_strike_line or (attacking and at_sea and die.unit is not None and die.unit.is_sub)
-        if not runs or runs[-1][0] != die.column or runs[-1][1] != strike:
-            runs.append((die.column, strike, []))
-        runs[-1][2].append(die)
-    for column, strike, members in runs:
+    sub_strikes = attacking and at_sea
+
+    def run_of(die: TypedDie) -> tuple[int, bool]:
+        # A run: dice of one column, all first strike or none (subs strike first at sea).
+        return die.column, first_strike_line or (sub_strikes and die.unit is not None and die.unit.is_sub)
+
+    for (column, strike), run in groupby(_typed_dice(units, dice, attacking), key=run_of):
+        members = tuple(run)
+        hits = tuple(d.value <= column for d in members)
         entries.append(DiceEntry(column=column, values=tuple(d.value for d in members), first_strike=strike,
-                                 marked=tuple(d.marked for d in members),
-                                 hits=tuple(d.hit for d in members)))
-        assigned.extend((d.unit, d.hit) for d in members)
+                                 marked=tuple(d.marked for d in members), hits=hits))
+        assigned.extend(zip((d.unit for d in members), hits, strict=True))
     return _Assigned(entries, assigned)
 
 
@@ -166,9 +174,11 @@ class Readings:
     subs_every_round: bool = True
 
 
-def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings()) -> BattleView:
-    """The battle exactly as the record rolled it."""
-    recorded = read_record(record)
+def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
+                      recorded: RecordedBattle | None = None) -> BattleView:
+    """The battle exactly as the record rolled it (``recorded``: its records already joined)."""
+    if recorded is None:
+        recorded = read_record(record)
     orders = orders_of(record)
     attackers = recorded.typed_attackers or record.attackers
     defenders = recorded.typed_defenders
@@ -257,7 +267,7 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
             subs_strike: bool) -> _Fire:
     """The attacker's support shots, first strike and line, as typed."""
     # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
-    at_sea = record.kind == "sea" and subs_strike
+    at_sea = record.kind is BattleKind.SEA and subs_strike
     entries: list[DiceEntry] = []
     # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
     parts: list[tuple[int | None, int]] = []
@@ -304,7 +314,7 @@ def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims:
         d_fire = defender.minus_available(victims)
     if d_line is None:
         return _Fire(d_fire + victims, d_fire, [], 0, 0, None)
-    done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=record.kind == "sea")
+    done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=record.kind is BattleKind.SEA)
     return _Fire(d_fire + victims, d_fire, done.entries, done.hits, done.sub_hits,
                  stated_total([(d_line.stated_hits, done.hits)]))
 
@@ -335,7 +345,7 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
     combatants = present.combatants()
     following = recorded.rounds[round_number] if round_number < len(recorded.rounds) else None
     before = following.rolls[0].seq if following is not None and following.rolls else None
-    for units in reversed(record.chosen(round_number, side.value, before=before)):
+    for units in reversed(record.chosen(round_number, side, before=before)):
         # Extra hits are overkill (Part 13, Miscellaneous 2): at most every unit is lost.
         if combatants.contains(units) and len(units) == min(hits, len(combatants)):
             return units
@@ -351,7 +361,7 @@ def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: F
                        defender_left=defender.combatants())
     if record.retreat is not None and record.retreat[0] == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
-        staying = record.amphibious if record.kind == "amphibious" else EMPTY
+        staying = record.amphibious if record.kind is BattleKind.AMPHIBIOUS else EMPTY
         if staying:
             return None
         return Outcome(winner=Winner.DEFENDER, attacker_left=attacker.combatants(),

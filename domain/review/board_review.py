@@ -9,7 +9,6 @@ board as moved on by the record, not only the last ``position``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 
 from msgspec.structs import replace
@@ -18,7 +17,6 @@ from domain.battle.model import Outcome
 from domain.record.board_state import BoardWalk
 from domain.record.entries import BattleRecord
 from domain.review.views import BattleView, PlaceView
-from domain.rules.names import resolve
 
 
 def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
@@ -66,9 +64,8 @@ def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
                            (move.unload_zone, "zone"), (move.landing, "landing")):
             if name and role not in roles.setdefault(name, []):
                 roles[name].append(role)
-    if record.retreat is not None:
-        with contextlib.suppress(ValueError):
-            roles.setdefault(resolve(record.retreat[1]).territory.name, []).append("retreat")
+    if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
+        roles.setdefault(record.retreats[-1].territory, []).append("retreat")
     before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
     return tuple(PlaceView(name, walk.board.territory(name).ipc, before.control_of(name),
                            after.control_of(name), tuple(before.holders(name).items()),

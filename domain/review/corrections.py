@@ -29,6 +29,7 @@ from domain.battle.model import (
     Side,
     Winner,
 )
+from domain.record.entries import Election
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle
 from domain.review.as_rolled import Orders, TypedDie, order_in_force
@@ -84,7 +85,7 @@ class Context:
 
 def setup_of(ctx: Context) -> BattleSetup:
     """The battle as the engine fights it, under the orders in force."""
-    kind = BattleKind(ctx.record.kind)
+    kind = ctx.record.kind
     return BattleSetup(
         kind=kind, attacker=ctx.attackers, defender=ctx.defenders, support=ctx.record.support,
         amphibious=ctx.record.amphibious,
@@ -203,7 +204,7 @@ def _ended_after(ctx: Context, r: int, attacker: Force, defender: Force) -> Outc
         return Outcome(winner, attacker.combatants(), defender.combatants())
     retreat = ctx.record.retreat
     if retreat is not None and retreat[0] == r:
-        staying = attacker.where(lambda u: u.is_land) if ctx.record.kind == "amphibious" else EMPTY
+        staying = attacker.where(lambda u: u.is_land) if ctx.record.kind is BattleKind.AMPHIBIOUS else EMPTY
         if not staying.combatants():
             return Outcome(Winner.DEFENDER, attacker.combatants(), defender.combatants(), retreated=True,
                            attacker_retreated=attacker.combatants())
@@ -335,11 +336,11 @@ def _fix_defence(ctx: Context, r: int, firing: Force, plan: Plan) -> tuple[list[
     """The defender's columns of round r, under the pause election after a skipped pause."""
     _, rolled = side_dice(ctx.recorded.rounds[r - 1], Side.DEFENDER, firing)
     paused_next = plan.pause_round is not None and r == plan.pause_round + 1
-    if paused_next and plan.pause_election == "reroll_defence":
+    if paused_next and plan.pause_election == Election.REROLL_DEFENCE:
         # "adjust the defending units to suit the correct OOL and re-roll the affected defending
         # rolls" (2008 Orders of Loss, exceptions).
         return _fix_columns(ctx, rolled, firing, False, {c for c, _ in layout(firing, False)}, r)
-    if paused_next and plan.pause_election == "apply_to_corrected_units":
+    if paused_next and plan.pause_election == Election.APPLY_TO_CORRECTED_UNITS:
         # "accept the defending rolls, applying the actual rolls to corrected units": the same
         # faces, in the order thrown, go to the corrected units' columns (hits recomputed), or
         # the hits as rolled stand (Edition.applied_rolls).
@@ -352,7 +353,7 @@ def _fix_defence(ctx: Context, r: int, firing: Force, plan: Plan) -> tuple[list[
 def _paused_defenders(ctx: Context, pause_round: int) -> Force:
     """The defender's units after the paused round, with the casualties it named (2008 OOL)."""
     paused = ctx.as_rolled.rounds[pause_round - 1]
-    for units in reversed(ctx.record.chosen(pause_round, "defender")):
+    for units in reversed(ctx.record.chosen(pause_round, Side.DEFENDER)):
         if paused.defender.units.contains(units):
             return paused.defender.units - units
     return paused.defender.units.minus_available(paused.defender_losses)
@@ -393,7 +394,7 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         by_column.setdefault(die.column, []).append(die)
     side = "attacker" if attacking else "defender"
     # Attacking submarines strike first at sea (Part 13 step 3).
-    strikes = attacking and ctx.record.kind == "sea" and (
+    strikes = attacking and ctx.record.kind is BattleKind.SEA and (
         r == 1 or ctx.edition.sub_first_strike == "every_round")
     entries: list[DiceEntry] = []
     changed = False
@@ -482,7 +483,7 @@ def _fix_aa(ctx: Context, kinds: set[str],
     re-roll (1999 forgotten AA) and whether anything changed."""
     recorded = list(ctx.recorded.aa.dice.values) if ctx.recorded.aa is not None else []
     aircraft = ctx.attackers.where(lambda u: u.is_air)
-    gun = bool(ctx.defenders[UnitType.AA]) and ctx.record.kind != "sea"
+    gun = bool(ctx.defenders[UnitType.AA]) and ctx.record.kind is not BattleKind.SEA
     shots = len(aircraft) if gun else 0
     statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in recorded]
     changed = False

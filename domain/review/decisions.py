@@ -12,23 +12,33 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry, parse_turn
+from domain.record.entries import Election, Ruling
+from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import Finding, FindingStatus
 from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
-from domain.rules.names import resolve
-from domain.rules.units import POWERS
+from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
-ELECTIONS: dict[str, tuple[str, ...]] = {
-    "void": ("reroll", "not_fight"),
-    "pause_skipped": ("accept", "apply_to_corrected_units", "reroll_defence"),
+ELECTIONS: dict[str, tuple[Election, ...]] = {
+    "void": (Election.REROLL, Election.NOT_FIGHT),
+    "pause_skipped": (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
 OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
+
+
+class WaitingFor(enum.StrEnum):
+    """Who must act before an open finding can be settled."""
+
+    #: A side's election, where the rules give it a choice (void battle, pause skipped).
+    ELECTION = "election"
+    #: The Minister of Law, where the rules leave the case to him.
+    MINISTER = "minister"
 
 
 def offered(kind: str) -> tuple[str, ...]:
@@ -45,7 +55,7 @@ def ruling_problem(findings: Sequence[Finding], finding: str, election: str | No
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
         return f"the game has no finding {finding!r} (its findings: {known})"
-    if election is not None and decision != "dismiss":
+    if election is not None and decision != Ruling.DISMISS:
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
             given = f"the rule offers: {', '.join(choices)}" if choices else "the rule offers no election"
@@ -64,23 +74,19 @@ class Decision:
     note: str = ""
     #: The turn made void because the correction came after it was rolled (2008 Section VII).
     voids_turn: str | None = None
+    #: Who must act before the finding is settled (None: nobody, or only a report is missing).
+    waiting_for: WaitingFor | None = None
 
 
 def next_turn(turn: str) -> str:
-    """The turn after ``turn`` in MB 2nd edition order (USSR, Germany, UK, Japan, USA)."""
-    power, game_round = parse_turn(turn)
-    index = POWERS.index(power)
-    if index + 1 < len(POWERS):
-        return f"{POWERS[index + 1]} {game_round}"
-    return f"{POWERS[0]} {game_round + 1}"
+    """The turn after ``turn`` in the order of play (USSR, Germany, UK, Japan, USA)."""
+    return turn_of(turn).next().label
 
 
 def following_turn(turn: str) -> str:
-    """The turn whose first die ends the correction window (USA and USSR count as one)."""
-    after = next_turn(turn)
-    if turn.startswith("USA "):
-        after = next_turn(after)  # 2008 Section VII: the USA-USSR turn is one turn
-    return after
+    """The turn whose first die ends the correction window (USA and USSR count as one,
+    2008 Section VII)."""
+    return turn_of(turn).following().label
 
 
 def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
@@ -90,9 +96,9 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
                                        and not edition.wrong_game_number_voids_roll):
         return Decision("ignored")
     ruling = _ruling(game, issue, finding_id, record)
-    if ruling is not None and ruling.decision == "mutual":
+    if ruling is not None and ruling.decision is Ruling.MUTUAL:
         return Decision("stands", ruling=_describe(ruling), note="settled by mutual agreement")
-    if ruling is not None and ruling.decision == "dismiss":
+    if ruling is not None and ruling.decision is Ruling.DISMISS:
         return Decision("stands", ruling=_describe(ruling))
     if not issue.effective:
         return Decision("stands")
@@ -105,20 +111,22 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
         return Decision("void", apply=True)
     kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
     voids = window.voids_turn if window is not None else None
-    if turn.startswith("USA ") and edition.time_limit and (ruling is None or ruling.decision != "apply"):
+    usa_part = turn_of(turn).power is Power.USA
+    if usa_part and edition.time_limit and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
-                        "Minister of Law case by case (2008 Section VII)")
+                        "Minister of Law case by case (2008 Section VII)", waiting_for=WaitingFor.MINISTER)
     if kind in ELECTIONS:
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
             status: FindingStatus = "void" if kind == "void" else "open"
             return Decision(status, note=f"awaiting the election of the {_elector(kind, record)}: "
-                            + " or ".join(ELECTIONS[kind]), voids_turn=voids)
-        return Decision("corrected" if election not in ("not_fight", "accept") else
-                        ("void" if election == "not_fight" else "stands"), apply=True, election=election,
+                            + " or ".join(ELECTIONS[kind]), voids_turn=voids, waiting_for=WaitingFor.ELECTION)
+        status = ("corrected" if election not in (Election.NOT_FIGHT, Election.ACCEPT) else
+                  "void" if election == Election.NOT_FIGHT else "stands")
+        return Decision(status, apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
-    if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision != "apply"):
-        return Decision("open", note="left to the Minister of Law")
+    if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
+        return Decision("open", note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
 
 
@@ -153,7 +161,7 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
             return Decision("fixed", note=f"not reported before {later} was rolled (2008 Section VII)")
         return Decision("open", note=f"not reported yet: correctable until {later} is rolled")
     if deadline is not None and report.at is not None and report.at > deadline:
-        if turn.startswith("Japan ") and edition.japan_error_after_usa == "open":
+        if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
             ussr = game.first_roll_at.get(next_turn(later))
             if ussr is None or report.at < ussr:
                 return Decision("open", note=f"reported after {later} was rolled but before the USSR part "
@@ -201,16 +209,10 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
             if record is None or record.turn == turn:
                 return report
             continue
-        if record is not None and _same_battle(report.battle, record):
+        if record is not None and report.territory == record.territory:
             return report
     return None
 
-
-def _same_battle(name: str, record: BattleRecord) -> bool:
-    try:
-        return resolve(name).territory.name == record.territory
-    except ValueError:
-        return False
 
 
 def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:
@@ -226,7 +228,7 @@ def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | No
 
 
 def _describe(ruling: RulingEntry) -> str:
-    parts = [ruling.decision]
+    parts: list[str] = [ruling.decision]
     if ruling.election:
         parts.append(f"election {ruling.election}")
     text = f": {ruling.text}" if ruling.text else ""

@@ -21,7 +21,7 @@ from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.names import resolve
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 
@@ -45,8 +45,11 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     """
     board = board or Board.classic()
     found = TurnAudit()
+    by_turn: dict[str, list[BattleRecord]] = {}
+    for record in game.battles:
+        by_turn.setdefault(record.turn, []).append(record)
     for turn in game.turns:
-        battles = [on_board(record, walk) for record in game.battles_of(turn)]
+        battles = [on_board(record, walk) for record in by_turn.get(turn, [])]
         _availability(game, battles, edition, found)
         for record in battles:
             _transports(game, record, battles, edition, board, found, walk)
@@ -213,7 +216,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
     issues = found.battles[record.key]
-    if record.kind == "sea":
+    if record.kind is BattleKind.SEA:
         return
     for move in record.moves:
         land = move.units.where(lambda u: u.is_land and u.is_combatant)
@@ -244,7 +247,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                                     at=record.declared_at))
             enemies = [p for p, units in in_zone.items()
                        if not allied(p, record.attacker_power) and units.combatants()]
-            clearing = [b for b in battles if b.territory == zone and b.kind == "sea"]
+            clearing = [b for b in battles if b.territory == zone and b.kind is BattleKind.SEA]
             if enemies and not any(b.attackers[UnitType.TRN] for b in clearing):
                 issues.append(Issue("transports_not_declared",
                                     f"the transports in {zone} are not declared in its sea-zone "
@@ -346,7 +349,7 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
         interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
         if interleaved:
             first_start, first = interleaved[0]
-            if record.kind == "amphibious":
+            if record.kind is BattleKind.AMPHIBIOUS:
                 # Its ground units could not retreat: it is finished, and every battle begun
                 # after it is re-rolled.
                 for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
@@ -368,7 +371,7 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
             next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
             retreat_at = _retreat_time(record)
             late = next_start is not None and retreat_at is not None and retreat_at > next_start
-            target = _resolved(to)
+            target = record.retreats[-1].territory  # resolved when filed
             # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
             # originates from or passes through the territory or sea zone".
             origins = {m.origin for m in record.moves}
@@ -386,9 +389,3 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
 def _retreat_time(record: BattleRecord) -> datetime | None:
     return record.retreat_at
 
-
-def _resolved(name: str) -> str | None:
-    try:
-        return resolve(name).territory.name
-    except ValueError:
-        return None

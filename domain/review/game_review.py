@@ -8,7 +8,6 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
-import gc
 import itertools
 from dataclasses import dataclass, replace
 from functools import partial
@@ -16,14 +15,16 @@ from functools import partial
 from msgspec.structs import replace as with_fields
 
 from domain.battle.model import Side, Winner
+from domain.memory import no_gc
 from domain.record.board_state import BoardWalk, walk_board
+from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
-from domain.review.decisions import ELECTIONS, Decision, decide, elector
+from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
 from domain.review.memo import NoMemo, ReviewMemo, record_key
@@ -41,6 +42,7 @@ from domain.review.views import (
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
@@ -61,6 +63,7 @@ class _Judged:
 #: and a walk is made afresh by each review (so those parts are reused within a pass only).
 _WALKS = itertools.count()
 
+
 def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
     """Analyse every declared battle of the game, in declaration order.
 
@@ -71,7 +74,12 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
     With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
     reused (domain/review/memo.py): the result is the same, made faster.
     """
-    memo = memo if memo is not None else NoMemo()
+    with no_gc():  # a review makes many small objects and no reference cycles
+        return _review(game, as_rolled, memo if memo is not None else NoMemo())
+
+
+def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
+    """The review, the board walked as rolled and then as corrected until it settles."""
     policy = edition(game.edition)
     read = _read_all(game, policy, memo)
     outcomes = outcomes_of(rolled for _, rolled in read)
@@ -94,15 +102,7 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
 def _read_all(game: Game, policy: Edition, memo: ReviewMemo) -> list[tuple[RecordedBattle, BattleView]]:
     """Each battle's record read and analysed as rolled, once (the board needs every result
     before the first declaration is checked; the review reads them again, battle by battle)."""
-    # Reading makes many small objects and no reference cycles: the cycle collector would only
-    # walk a big game's live objects again and again meanwhile.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return [memo.read(record, partial(_read, record, policy)) for record in game.battles]
-    finally:
-        if paused:
-            gc.enable()
+    return [memo.read(record, partial(_read, record, policy)) for record in game.battles]
 
 
 def _review_on(state: _Review) -> GameView:
@@ -179,7 +179,7 @@ class _Review:
         # The record as rolled reads the map only for defenders neither declared nor typed.
         if record.declared_defenders is None and record.position != filed.position \
                 and recorded.typed_defenders is None:
-            rolled = analyse_as_rolled(record, readings_of(self.policy))
+            rolled = analyse_as_rolled(record, readings_of(self.policy), recorded)
         attackers, defenders = correct_forces(record, recorded, self.turn_audit)
         if not self.as_rolled and record.territory in self.flows and not known:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
@@ -197,7 +197,8 @@ class _Review:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
                                 board=places(record, self.walk)), judged_list, None, False)
         audited = attackers
-        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == "reroll" for j in judged_list):
+        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
+               for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
@@ -220,7 +221,8 @@ class _Review:
 
 def _read(record: BattleRecord, policy: Edition) -> tuple[RecordedBattle, BattleView]:
     """A battle's records cut into rounds, and analysed as rolled."""
-    return read_record(record), analyse_as_rolled(record, readings_of(policy))
+    recorded = read_record(record)
+    return recorded, analyse_as_rolled(record, readings_of(policy), recorded)
 
 
 def _correction(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged],
@@ -289,7 +291,7 @@ def _holder(record: BattleRecord, view: BattleView) -> tuple[bool, Force] | None
     if result is None or result.winner is None:
         return None
     if result.winner is Winner.ATTACKER and not result.retreated:
-        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        stay = (lambda u: u.is_sea) if record.kind is BattleKind.SEA else (lambda u: u.is_land)
         return True, result.attacker_left.where(stay)
     return False, result.defender_left
 
@@ -309,7 +311,7 @@ def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]
             units = _carried(units, move.transports)
         used[key] = used.get(key, EMPTY) + units
         total = total + units
-    return total.where(lambda u: u is not UnitType.BB) if record.kind != "sea" else total
+    return total.where(lambda u: u is not UnitType.BB) if record.kind is not BattleKind.SEA else total
 
 
 def _carried(units: Force, transports: int) -> Force:
@@ -351,13 +353,11 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     plan = _plan(ctx, judged)
     view, changed = correct(ctx, plan)
     settled = _superseded([_settle(item, view, changed) for item in judged], plan)
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.note.startswith(
-        ("awaiting", "left to", "an error in the USA"))]
+    open_items = [j for j in settled if j.decision.status == "open" and j.decision.waiting_for is not None]
     if open_items and view.status in ("stands", "corrected"):
         view = with_fields(view, status="awaiting")
-    awaiting = next((_awaiting(j, ctx.record) for j in settled
-                     if j.decision.status in ("open", "void") and j.decision.note.startswith("awaiting the")),
-                    None)
+    awaiting = next((_awaiting(j, ctx.record) for j in settled if j.decision.status in ("open", "void")
+                     and j.decision.waiting_for is WaitingFor.ELECTION), None)
     if awaiting is not None:
         view = with_fields(view, awaiting=awaiting)
     return view, settled
@@ -369,9 +369,9 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
     for item in (j for j in judged if j.decision.apply):
         kind, election = item.issue.kind, item.decision.election
         if kind in DECLARATION_ERRORS:
-            if election == "reroll":
+            if election == Election.REROLL:
                 plan.refight_from_start = True
-            elif election == "not_fight":
+            elif election == Election.NOT_FIGHT:
                 plan.not_fought = True
         elif kind == "battle_order" and item.issue.until is not None:
             plan.truncate_at = item.issue.until
@@ -389,7 +389,7 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
             # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
             # units now shown" leaves the record as it is, whatever casualties the defender
             # named since; only "either of the last two options" re-rolls what follows.
-            if election != "accept":
+            if election != Election.ACCEPT:
                 plan.pause_round, plan.pause_election = item.issue.round, election
         else:
             plan.rolling.append(item.issue)
@@ -502,8 +502,8 @@ def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
     policy = edition(game.edition)
     recorded = read_record(record)
     attackers, defenders = correct_forces(record, recorded, audit_declarations(game, policy))
-    return audit_rolls(record, recorded, analyse_as_rolled(record, readings_of(policy)), policy, attackers,
-                       defenders)
+    return audit_rolls(record, recorded, analyse_as_rolled(record, readings_of(policy), recorded), policy,
+                       attackers, defenders)
 
 
 def readings_of(policy: Edition) -> Readings:

@@ -26,7 +26,7 @@ from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_d
 from domain.review.views import BattleView, SideRound
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import OrderOfLoss
+from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
 
 
@@ -60,13 +60,9 @@ class SideCount:
 
 def count_side(expected: Force, rolled: list[TypedDie], attacking: bool) -> SideCount:
     """Compare the dice a side's units should throw with the dice recorded."""
-    counts = SideCount(dice=rolled)
-    for column, units in layout(expected, attacking):
-        for unit in units:
-            counts.expected[(column, unit)] += 1
-    for die in rolled:
-        counts.rolled[(die.column, die.unit)] += 1
-    return counts
+    return SideCount(
+        expected=Counter((column, unit) for column, units in layout(expected, attacking) for unit in units),
+        rolled=Counter((die.column, die.unit) for die in rolled), dice=rolled)
 
 
 def side_dice(rnd: RecordedRound, side: Side, fallback: Force) -> tuple[Force, list[TypedDie]]:
@@ -396,7 +392,7 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
               defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
     """AA fire before round 1 against the AA guns and aircraft really there."""
     aircraft = len(attackers.where(lambda u: u.is_air))
-    gun = bool(defenders[UnitType.AA]) and record.kind != "sea"
+    gun = bool(defenders[UnitType.AA]) and record.kind is not BattleKind.SEA
     expected = aircraft if gun else 0
     dice = recorded.aa.dice.values if recorded.aa is not None else ()
     hits = sum(1 for v in dice if v == 1)
@@ -446,14 +442,14 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not view.defender_losses or not survivors.combatants():
         return []
-    if record.kind == "sea":
+    if record.kind is BattleKind.SEA:
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
         must = any(u.base is UnitType.BMB for u in survivors.types)
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
-    asked = bool(record.chosen(view.round, "defender", before=before))
+    asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
     if not must or asked:
         return []
     return [Issue("pause_skipped", f"round {view.round + 1} rolled without asking the defender for "

@@ -13,6 +13,7 @@ import msgspec
 
 from domain.battle.model import Column, Outcome
 from domain.rules.forces import EMPTY, Force
+from domain.rules.orders_of_loss import BattleKind
 
 DiceStatus = Literal["kept", "voided", "added"]
 BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
@@ -155,7 +156,7 @@ class BattleView(msgspec.Struct, frozen=True):
 
     turn: str
     battle: str
-    kind: str
+    kind: BattleKind
     status: BattleStatus
     rounds: tuple[RoundView, ...]
     result: Outcome | None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache
 
 import msgspec
 
@@ -31,6 +32,13 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
     @classmethod
     def of(cls, counts: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]]) -> Force:
         """A force from counts per type; zero counts are dropped, negatives refused."""
+        if type(counts) is tuple:
+            # Unit lists as typed and sums of forces recur all game long: read each once.
+            return _of_pairs(counts)
+        return cls._of(counts)
+
+    @classmethod
+    def _of(cls, counts: Mapping[UnitType, int] | Iterable[tuple[UnitType, int]]) -> Force:
         pairs = counts.items() if isinstance(counts, Mapping) else counts
         merged: dict[UnitType, int] = {}
         for unit, count in pairs:
@@ -130,6 +138,11 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
 
     def __repr__(self) -> str:
         return f"Force({str(self)!r})"
+
+
+@lru_cache(maxsize=16384)
+def _of_pairs(pairs: tuple[tuple[UnitType, int], ...]) -> Force:
+    return Force._of(pairs)
 
 
 def _key(pair: tuple[UnitType, int]) -> int:

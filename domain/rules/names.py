@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import msgspec
 
@@ -94,12 +95,7 @@ def resolve(name: str, board: Board | None = None) -> Resolution:
     named for it, else the only sea zone it borders.
     """
     index = _index(board if board is not None else Board.classic())
-    key = _resolver_key(name)
-    outcome = index.cache.get(key)
-    if outcome is None:
-        if len(index.cache) >= _CACHE_LIMIT:
-            index.cache.clear()  # records repeat a few hundred names; junk must not grow it forever
-        outcome = index.cache[key] = index.lookup(key)
+    outcome = index.cached_lookup(_resolver_key(name))
     if isinstance(outcome, _Failure):
         raise UnknownTerritoryError(outcome.message, text=name)
     note = f"{name.strip()!r}: {outcome.note}" if outcome.typo and outcome.note else outcome.note
@@ -138,9 +134,11 @@ class _Index:
     board: Board
     exact: dict[str, Territory] = field(default_factory=dict)
     abbreviation: set[str] = field(default_factory=set)
-    cache: dict[str, _Found | _Failure] = field(default_factory=dict)
+    #: :meth:`lookup` behind an LRU: records repeat a few hundred names; junk must not grow it.
+    cached_lookup: Callable[[str], _Found | _Failure] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.cached_lookup = lru_cache(maxsize=_CACHE_LIMIT)(self.lookup)
         for terr in self.board:
             self._add(name_key(terr.name), terr, abbreviation=False)
             for other in (*terr.abbreviations, *([terr.source_name] if terr.source_name else [])):

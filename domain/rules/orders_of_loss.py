@@ -19,7 +19,7 @@ from domain.rules.units import UnitType
 U = UnitType
 
 
-class BattleKind(enum.Enum):
+class BattleKind(enum.StrEnum):
     """Where a battle is fought; amphibious assaults are land battles with units from transports."""
 
     LAND = "land"

@@ -18,6 +18,7 @@ from application.app import MinisterApplication
 from application.stores import open_store
 from domain.errors import MinisterError
 from domain.record.events import game_uuid
+from tui.commands.tables import plain_table
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -146,12 +147,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     if not games:
         print("no games stored")
         return EXIT_OK
-    width = max(len(game.game_id) for game in games)
-    print(f"{'GAME':<{width}}  {'EDITION':<10}  {'EVENTS':>6}  {'LAST EVENT':<20}  TITLE")
-    for game in games:
-        when = game.last_event_at.strftime("%Y-%m-%dT%H:%M:%SZ") if game.last_event_at else "-"
-        print(f"{game.game_id:<{width}}  {game.edition:<10}  {game.events:>6}  {when:<20}  "
-              f"{game.title or ''}")
+    rows = [(game.game_id, game.edition, str(game.events),
+             game.last_event_at.strftime("%Y-%m-%dT%H:%M:%SZ") if game.last_event_at else "-",
+             game.title or "") for game in games]
+    headers = ("GAME", "EDITION", "EVENTS", "LAST EVENT", "TITLE")
+    sys.stdout.write(plain_table(headers, rows, right=("EVENTS",)))
     return EXIT_OK
 
 
