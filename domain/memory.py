@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def no_gc() -> Iterator[None]:
+def no_gc(*, promote: bool = True) -> Iterator[None]:
     """Pause the cyclic garbage collector while a Game or its review is built, then promote
     what was built.
 
@@ -22,13 +22,17 @@ def no_gc() -> Iterator[None]:
     collection that re-enabling would trigger at once; anything among them that is garbage is
     still found by the next full collection. Skipped when someone else keeps objects frozen.
     Nesting is harmless: only the outermost pause re-enables the collector.
+
+    ``promote=False`` skips the promotion: checking that nothing else is frozen walks every
+    frozen object (``gc.get_freeze_count``), and the timeline freezes the views it loaded, so
+    something run many times after it (a review) must not pay that walk each time.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if gc.get_freeze_count() == 0:
+        if promote and gc.get_freeze_count() == 0:
             gc.freeze()
             gc.unfreeze()
         if enabled:

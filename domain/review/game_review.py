@@ -74,7 +74,7 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
     With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
     reused (domain/review/memo.py): the result is the same, made faster.
     """
-    with no_gc():  # a review makes many small objects and no reference cycles
+    with no_gc(promote=False):  # a review makes many small objects and no reference cycles
         return _review(game, as_rolled, memo if memo is not None else NoMemo())
 
 
