@@ -211,6 +211,12 @@ class Timeline:
             return None
         return self.other.battles[self._pair[b]]
 
+    def paired(self, b: int) -> int:
+        """The index in the other view of the battle paired with main battle ``b`` (-1 if none)."""
+        if self.other is None or not 0 <= b < len(self._pair):
+            return -1
+        return self._pair[b]
+
     def battle(self, i: int) -> BattleView | None:
         """The battle node ``i`` belongs to, from the view its rounds come from."""
         node = self.nodes[i]
