@@ -29,6 +29,7 @@ from tui.loading import GameSource, ProgressFn
 from tui.screens.find import FindScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
+from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
@@ -41,6 +42,8 @@ JUMPS = ("first", "last", "next_turn", "prev_turn", "next_battle", "prev_battle"
          "prev_round", "next_finding", "prev_finding")
 #: Actions that need the record as rolled (reviewed after the timeline opens).
 NEEDS_BOTH = ("toggle_view", "toggle_diff")
+#: Actions that move the map's focus (offered while the map is shown).
+MAP_KEYS = ("map_focus",)
 #: Below this many columns the panels are stacked: the timeline above one panel at a time.
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
@@ -115,8 +118,17 @@ class MinisterApp(App[None]):
         _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
         _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
         _binding("q", "quit", "quit", "app.quit", "quit"),
-        _binding("m", "toggle_map", "map", "view.map", "the board around the battle: the territories "
-                 "it touched, before and after, as rolled and as corrected", show=False),
+        _binding("m", "toggle_map", "map", "view.map", "the board: the map at this point (holders, the "
+                 "battle's and the turn's places, what changed, rolled ≠ corrected) and the territories "
+                 "the battle touched, before and after"),
+        _binding("right_square_bracket", "map_focus(1)", "place", "map.next",
+                 "map: focus the next place the turn touched or changed", display="]"),
+        _binding("left_square_bracket", "map_focus(-1)", "prev place", "map.previous",
+                 "map: focus the previous place the turn touched or changed", display="[", show=False),
+        _binding("right_curly_bracket", "map_focus(1, True)", "any place", "map.next_any",
+                 "map: focus the next place of the whole board, row by row", display="}", show=False),
+        _binding("left_curly_bracket", "map_focus(-1, True)", "any place", "map.previous_any",
+                 "map: focus the previous place of the whole board, row by row", display="{", show=False),
     ]
 
     CSS = """
@@ -138,6 +150,14 @@ class MinisterApp(App[None]):
     #detail { height: auto; max-height: 3; padding: 0 1; display: none; background: $boost; }
     /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
     Screen.-short Header { display: none; }
+    /* The map on (``m``): the luck panel makes room for it, the board list stays short. Narrow,
+       the map takes the place of the panels under the timeline (the list's own display is set
+       by the panel itself, so it is folded away here by its height). */
+    Screen.-map LuckPanel { display: none; }
+    Screen.-map TerritoryPanel { max-height: 8; }
+    Screen.-short MapPanel { height: 1fr; }
+    Screen.-narrow.-map #right { display: none; }
+    Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }
     Screen.-narrow #main { layout: vertical; }
     Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
     Screen.-narrow LuckPanel { display: none; }
@@ -193,6 +213,7 @@ class MinisterApp(App[None]):
                     yield BattleBoard(id="board")
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
+        yield MapPanel(id="map")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -288,6 +309,8 @@ class MinisterApp(App[None]):
             return None
         if action == "cycle_panel":
             return self.narrow  # a wide screen shows every panel: no key needed
+        if action in MAP_KEYS:
+            return self.query_one(MapPanel).wanted
         return True
 
     @property
@@ -370,6 +393,7 @@ class MinisterApp(App[None]):
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
         self.query_one(TerritoryPanel).show(timeline, i)
+        self.query_one(MapPanel).show(timeline, i)
         self._show_detail()
 
     def _show_detail(self) -> None:
@@ -424,12 +448,23 @@ class MinisterApp(App[None]):
         self._show(target, target.locate(key) if key is not None else 0)
 
     def action_toggle_map(self) -> None:
-        """Show or hide the board around the current battle."""
+        """Show or hide the board: the map, and the territories around the current battle."""
         panel = self.query_one(TerritoryPanel)
         panel.wanted = not panel.wanted
+        board_map = self.query_one(MapPanel)
+        board_map.wanted = panel.wanted
+        self.screen.set_class(panel.wanted, "-map")
         timeline = self.current_timeline
-        if timeline is not None and len(timeline):
-            panel.show(timeline, self.position, again=True)
+        if timeline is not None:
+            if len(timeline):
+                panel.show(timeline, self.position, again=True)
+            board_map.show(timeline, self.position)
+        self.refresh_bindings()
+
+    def action_map_focus(self, delta: int, every: bool = False) -> None:
+        """Move the map's focus to the next (``delta`` 1) or previous place: among those the turn
+        touched or changed, or among ``every`` place of the board."""
+        self.query_one(MapPanel).move_focus(delta, every=every)
 
     def action_toggle_diff(self) -> None:
         """Show or hide the other history's board beside this one."""
