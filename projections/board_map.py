@@ -39,8 +39,8 @@ class Square(msgspec.Struct, frozen=True):
     #: Who controls it: a power, or None for a sea zone or an uncontrolled neutral.
     holder: str | None
     units: Units
-    #: The battle whose result the square shows ("Germany 1 · Karelia S.S.R."); "" while the
-    #: square still shows the Classic setup (no battle has touched it yet).
+    #: Where the square was last seen: "after the battle in Karelia S.S.R. (Germany 1)", "as the
+    #: battle in … was declared"; "" while it still shows the Classic setup (no battle touched it).
     seen: str = ""
 
     def same_board(self, other: Square | None) -> bool:
@@ -90,7 +90,10 @@ def _setup(board: Board) -> dict[str, Square]:
 
 def _square(place: PlaceView, battle: BattleView, *, after: bool) -> Square:
     holder, units = (place.holder_after, place.after) if after else (place.holder_before, place.before)
-    return Square(place.territory, place.ipc, holder, units, f"{battle.turn} · {battle.battle}")
+    when = "after the battle" if after else "as the battle"
+    declared = "" if after else " was declared"
+    return Square(place.territory, place.ipc, holder, units,
+                  f"{when} in {battle.battle} ({battle.turn}){declared}")
 
 
 class BoardFold:

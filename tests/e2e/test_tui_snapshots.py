@@ -11,6 +11,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from application.replayfile import load_replay
+from domain.review.game_review import review
+from tests.conftest import REPLAYS
 from tests.unit.timeline_views import disputed_pair
 from tui.app import MinisterApp
 from tui.loading import ViewsSource
@@ -98,3 +101,21 @@ def test_long_row_read_in_full_under_the_timeline(snap_compare: SnapCompare) -> 
     """120x40 on the re-rolled attacker column of round 2: the row is cropped in the timeline
     and read in full on the line under it."""
     assert snap_compare(disputed_app(), press=["r", "right"], terminal_size=SIZE, run_before=loaded)
+
+
+def full_game_app() -> MinisterApp:
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    return MinisterApp(ViewsSource(review(game), review(game, as_rolled=True)))
+
+
+def test_small_terminal_map(snap_compare: SnapCompare) -> None:
+    """80x24, ``m`` on the first battle of the three-round game: the timeline above, and under it
+    a window of the map round the battle, coloured by holder, with the focused place spelled out."""
+    assert snap_compare(full_game_app(), press=["m", "b"], terminal_size=SMALL, run_before=loaded)
+
+
+def test_large_terminal_map(snap_compare: SnapCompare) -> None:
+    """160x48, ``m`` then ``]``: the whole map across the width under the panels, the battle's and
+    the turn's places marked, the focus moved to the next place the turn touched."""
+    assert snap_compare(full_game_app(), press=["m", "b", "right_square_bracket"], terminal_size=LARGE,
+                        run_before=loaded)

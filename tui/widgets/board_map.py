@@ -123,7 +123,7 @@ def focus_lines(point: MapPoint, focus: str | None) -> list[Text]:
         head.append(f"  · this battle: {', '.join(roles)}", BATTLE_MARK[1])
     elif focus in point.touched:
         head.append("  · a battle of this turn", TURN_MARK[1])
-    seen = f"after {square.seen}" if square.seen else "the Classic setup: no battle here yet"
+    seen = square.seen or "the Classic setup: no battle here yet"
     units = Text.assemble(("  units ", TAG_STYLES["dim"]), units_text(square.units),
                           (f"  ({seen})", TAG_STYLES["dim"]))
     lines = [head, units]

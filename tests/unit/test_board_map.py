@@ -1,0 +1,120 @@
+"""The map's read model (projections/board_map.py): the board at a point of the timeline, folded
+from the battles' places, in both histories, with what the turn changed and where they part."""
+
+from __future__ import annotations
+
+import msgspec
+
+from application.replayfile import load_replay
+from domain.review.game_review import review
+from domain.rules.board import Board
+from projections.board_map import CHECKPOINT_EVERY, BoardFold, BoardMaps, MapPoint, Square, units_text
+from projections.timeline import Timeline
+from tests.conftest import REPLAYS
+
+
+def _timeline(path: str, *, as_rolled: bool = False) -> Timeline:
+    game = load_replay(REPLAYS / path).game
+    corrected, rolled = review(game), review(game, as_rolled=True)
+    return Timeline(rolled, corrected) if as_rolled else Timeline(corrected, rolled)
+
+
+def _point(timeline: Timeline, turn: str, battle: str | None = None) -> MapPoint:
+    index = timeline.turn_node(turn)
+    assert index is not None
+    if battle is not None:
+        index = next(timeline.battle_node(b) for b, view in enumerate(timeline.main.battles)
+                     if (view.turn, view.battle) == (turn, battle))
+    point = BoardMaps(timeline).at(index)
+    assert point is not None
+    return point
+
+
+def _units(square: Square) -> str:
+    return f"{square.holder}: {units_text(square.units)}"
+
+
+def test_the_board_moves_on_from_battle_to_battle() -> None:
+    """The two-turn game: USSR takes East Europe from Karelia; Germany then takes Karelia back."""
+    timeline = _timeline("games/two-turns-board-moves-on-2008.toml")
+    taken = _point(timeline, "USSR 1", "East Europe")
+    assert taken.title == "USSR 1 · after the battle in East Europe"
+    assert _units(taken.squares["East Europe"]) == "USSR: USSR 2 INF, 2 ARM"
+    assert _units(taken.squares["Karelia S.S.R."]) == "USSR: USSR 1 INF, AA, IC"
+    assert dict(taken.roles) == {"East Europe": ("battle",), "Karelia S.S.R.": ("origin",)}
+    assert taken.changed == {"East Europe", "Karelia S.S.R."}
+    karelia = _point(timeline, "Germany 1", "Karelia S.S.R.")
+    assert _units(karelia.squares["Karelia S.S.R."]) == "Germany: Germany 3 INF, 1 ARM, AA, IC"
+    # East Europe is the turn's next battle: touched, not changed yet, still as USSR left it.
+    assert _units(karelia.squares["East Europe"]) == "USSR: USSR 2 INF, 2 ARM"
+    assert karelia.touched == {"East Europe", "Finland Norway", "Germany", "Karelia S.S.R."}
+    assert karelia.changed == {"Finland Norway", "Karelia S.S.R."}
+    assert karelia.squares["Karelia S.S.R."].seen == "after the battle in Karelia S.S.R. (Germany 1)"
+
+
+def test_a_turn_shows_the_board_as_its_battles_were_declared() -> None:
+    timeline = _timeline("games/two-turns-board-moves-on-2008.toml")
+    start = _point(timeline, "Germany 1")
+    assert start.title == "Germany 1 · as its battles were declared"
+    assert start.battle is None and not start.roles and not start.changed
+    assert _units(start.squares["Karelia S.S.R."]) == "USSR: USSR 1 INF, AA, IC"
+    assert start.squares["Karelia S.S.R."].seen == "as the battle in Karelia S.S.R. (Germany 1) was declared"
+
+
+def test_a_place_no_battle_touched_shows_the_classic_setup_and_says_so() -> None:
+    point = _point(_timeline("games/full-game-three-rounds-2008.toml"), "Japan 1", "China")
+    uk = point.squares["United Kingdom"]
+    setup = Board.classic().setup["UK"]["United Kingdom"]
+    assert (uk.holder, uk.units, uk.seen) == ("UK", (("UK", setup),), "")
+    assert point.squares["Sweden"].holder is None  # a neutral
+    assert point.squares["North Sea Zone"].holder is None  # a sea zone
+
+
+def test_where_the_histories_part_the_other_board_is_given() -> None:
+    """A correction that turns the battle: as corrected USSR takes East Europe, as rolled it stands."""
+    timeline = _timeline("part14/east-europe-forgotten-armour.toml")
+    point = _point(timeline, "USSR 3", "East Europe")
+    assert point.differs == {"Caucasus", "East Europe", "Karelia S.S.R."}
+    assert point.other is not None
+    assert _units(point.squares["East Europe"]) == "USSR: USSR 6 INF, 3 ARM, AA"
+    assert _units(point.other["East Europe"]) == "Germany: Germany 2 INF, 3 ARM, 2 FTR, AA"
+    assert not point.as_rolled
+    rolled = _point(_timeline("part14/east-europe-forgotten-armour.toml", as_rolled=True), "USSR 3",
+                    "East Europe")
+    assert rolled.as_rolled and rolled.differs == point.differs
+    assert rolled.squares["East Europe"] == point.other["East Europe"]
+
+
+def test_before_the_battle_the_histories_agree() -> None:
+    timeline = _timeline("part14/east-europe-forgotten-armour.toml")
+    assert _point(timeline, "USSR 3").differs == frozenset()
+
+
+def test_without_the_other_history_nothing_is_compared() -> None:
+    game = load_replay(REPLAYS / "part14" / "east-europe-forgotten-armour.toml").game
+    timeline = Timeline(review(game))
+    point = BoardMaps(timeline).at(timeline.battle_node(0))
+    assert point is not None and point.other is None and point.differs == frozenset()
+
+
+def test_the_fold_gives_the_same_board_by_checkpoints_as_battle_by_battle() -> None:
+    """A long game (the three-round game's battles over and over): jumping about the fold, with
+    its checkpoints, gives what applying every battle in turn gives."""
+    view = review(load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game)
+    long = msgspec.structs.replace(view, battles=view.battles * 25)
+    assert len(long.battles) > 3 * CHECKPOINT_EVERY
+    expected = [BoardFold(long).after(0)]
+    for battle in long.battles:
+        state = dict(expected[-1])
+        for place in battle.board:
+            state[place.territory] = Square(place.territory, place.ipc, place.holder_after, place.after,
+                                            f"after the battle in {battle.battle} ({battle.turn})")
+        expected.append(state)
+    fold = BoardFold(long)
+    for count in (len(long.battles), 5, 3 * CHECKPOINT_EVERY + 1, CHECKPOINT_EVERY, 0, 77):
+        assert fold.after(count) == expected[count], count
+
+
+def test_a_game_without_battles_has_no_board_point() -> None:
+    view = review(load_replay(REPLAYS / "games" / "two-turns-board-moves-on-2008.toml").game)
+    assert BoardMaps(Timeline(msgspec.structs.replace(view, battles=()))).at(0) is None
