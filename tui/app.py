@@ -308,7 +308,9 @@ class MinisterApp(App[None]):
         if action in NEEDS_BOTH and not self.ready:
             return None
         if action == "cycle_panel":
-            return self.narrow  # a wide screen shows every panel: no key needed
+            # A wide screen shows every panel: no key needed; a narrow one shows the map in their
+            # place while it is on.
+            return self.narrow and not self.query_one(MapPanel).wanted
         if action in MAP_KEYS:
             return self.query_one(MapPanel).wanted
         return True
