@@ -106,7 +106,7 @@ def test_a_large_terminal_shows_the_whole_map() -> None:
 
 
 def test_the_help_lists_the_map_keys() -> None:
-    rows = dict((text.split("  [")[-1].rstrip("]"), keys) for keys, text in _app(FULL).help_keys())
+    rows = {text.split("  [")[-1].rstrip("]"): keys for keys, text in _app(FULL).help_keys()}
     assert rows["view.map"] == "m"
     assert rows["map.next"] == "]" and rows["map.previous"] == "["
     assert rows["map.next_any"] == "}" and rows["map.previous_any"] == "{"
