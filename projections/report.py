@@ -143,6 +143,8 @@ def paper_lines(view: GameView) -> list[str]:
     out = ["", "Reports and rulings:"]
     for paper in view.papers:
         when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
+        if paper.entered is not None:
+            when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
         by = f" by {paper.by}" if paper.by else ""
         out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {paper.about} — {paper.status}")
         if paper.text:
