@@ -20,6 +20,7 @@ from domain.review.decisions import following_turn
 from domain.review.game_review import awaiting_note
 from domain.review.views import BattleView, Finding, GameView
 from domain.rules.editions import edition
+from projections.plain import visible
 
 FORMATS = ("text", "markdown", "html")
 
@@ -233,7 +234,11 @@ def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Sec
 
 # -- rendering ---------------------------------------------------------------------------------
 def render(letter: Letter, form: str = "text") -> str:
-    """The letter as text, Markdown or HTML."""
+    """The letter as text, Markdown or HTML; the record's words (names, report texts) with
+    their control characters made visible, each line kept on its row (the JSON keeps them)."""
+    letter = Letter(letter.game_id, visible(letter.heading),
+                    [Section(visible(s.title), [visible(line) for line in s.lines])
+                     for s in letter.sections])
     if form == "markdown":
         out = [f"# {letter.heading}"]
         for s in letter.sections:

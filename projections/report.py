@@ -15,6 +15,7 @@ from domain.review.game_review import awaiting_note
 from domain.review.impact import round_luck
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
+from projections.plain import visible
 from projections.timeline_text import result_text
 
 FORMAT = "minister-report/1"
@@ -145,10 +146,12 @@ def paper_lines(view: GameView) -> list[str]:
         when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
         if paper.entered is not None:
             when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
-        by = f" by {paper.by}" if paper.by else ""
-        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {paper.about} — {paper.status}")
+        # The desk's words come from e-mails: each kept on its row, control characters visible.
+        by = f" by {visible(paper.by)}" if paper.by else ""
+        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {visible(paper.about)} — "
+                   f"{paper.status}")
         if paper.text:
-            out.append(f"      {paper.text}")
+            out.append(f"      {visible(paper.text)}")
     return out
 
 
@@ -156,7 +159,8 @@ def report_text(view: GameView) -> str:
     """A readable report: per battle, per round, units, every die with its column, losses."""
     out: list[str] = []
     mode = "as rolled" if view.as_rolled else "as corrected"
-    out.append(f"{view.game_id} ({view.edition}) — {mode}" + (f": {view.title}" if view.title else ""))
+    out.append(f"{visible(view.game_id)} ({view.edition}) — {mode}"
+               + (f": {visible(view.title)}" if view.title else ""))
     if view.findings:
         out.append("")
         out.append("Findings:")
@@ -165,7 +169,7 @@ def report_text(view: GameView) -> str:
                                          f.side, f"column {f.column}" if f.column is not None else None)
                              if x)
             out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
-            out.append(f"      {f.detail} — {f.rule}")
+            out.append(f"      {visible(f.detail)} — {f.rule}")
     out += paper_lines(view)
     for battle in view.battles:
         out.append("")
