@@ -97,12 +97,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_OK
     from application.services import open_game
     from domain.review.game_review import review
-    from projections.report import report_json, report_text
+    from projections.report import report_json_body, report_text
 
     game = open_game(args.file, store=getattr(args, "store", None))
     view = review(game, as_rolled=args.as_rolled)
+    del game  # the record (its parsed logs) is not needed to write the report: memory per line
     if args.json:
-        sys.stdout.buffer.write(report_json(view))
+        sys.stdout.buffer.write(report_json_body(view))
+        sys.stdout.buffer.write(b"\n")
     else:
         sys.stdout.write(report_text(view))
     return EXIT_OK
