@@ -30,5 +30,5 @@ def spans_text(spans: Iterable[Span]) -> Text:
     """Tagged spans as styled Rich text."""
     text = Text()
     for part, tag in spans:
-        text.append(visible(part), TAG_STYLES[tag])  # shown, never obeyed by the terminal
+        text.append(visible(part, lines=True), TAG_STYLES[tag])  # shown, never obeyed
     return text
