@@ -29,6 +29,7 @@ from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
+    MAX_LOG_LINES,
     CasualtiesRecord,
     CommitmentRecord,
     DeclarationRecord,
@@ -347,6 +348,8 @@ class _Builder(DeskRecords):
         self.lines = lines
         self.events: list[GameEvent] = []
         self.last_at: datetime | None = None
+        #: Roll-log lines read so far (at most MAX_LOG_LINES).
+        self.log_lines = 0
         #: The ``entered`` key of the record being built (None: entered when it happened).
         self.entered: datetime | None = None
         #: version -> line of the event's ``battle =`` key
@@ -452,6 +455,11 @@ class _Builder(DeskRecords):
 
     def roll(self, index: int, record: RollRecord, line: int | None) -> None:
         start = self.lines.text_start(index, "log") or 1
+        # Memory grows with the roll-log lines kept (docs/reliability.md): a stated limit.
+        self.log_lines += record.log.count("\n") + 1
+        if self.log_lines > MAX_LOG_LINES:
+            raise self.error(f"expected at most {MAX_LOG_LINES} roll-log lines in one file, found "
+                             f"{self.log_lines} by this roll", index, "log")
         parsed = battle_log(record.log, start)
         number = record.game_number
         self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log, parsed=parsed,

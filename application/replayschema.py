@@ -24,6 +24,9 @@ import msgspec
 MAX_COUNT = 1_000_000
 #: The most dice one ``dice``/``drawn``/``tech`` record may hold.
 MAX_DICE = 10_000
+#: The most roll-log lines one file may hold (a real battle takes tens; ~1.3 KB of memory each
+#: in ``minister replay``, benchmarks/bench_roll_log.py).
+MAX_LOG_LINES = 200_000
 #: The most [[event]] tables one file may hold.
 MAX_EVENTS = 200_000
 #: The largest replay file read (bytes).
