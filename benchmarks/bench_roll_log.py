@@ -88,7 +88,8 @@ def run(sizes: tuple[int, ...] = SIZES) -> list[str]:
             path.write_text(roll_log_game(lines), encoding="utf-8")
             figures[lines] = measure(path)
             rss, cpu, wall = figures[lines]
-            out.append(f"{lines:>6} lines: peak RSS {rss / 1024:7.1f} MB, CPU {cpu:5.1f} s, wall {wall:5.1f} s")
+            out.append(f"{lines:>6} lines: peak RSS {rss / 1024:7.1f} MB, CPU {cpu:5.1f} s, "
+                       f"wall {wall:5.1f} s")
         base = sizes[0]
         for lines in sizes[1:]:
             per_line = (figures[lines][0] - figures[base][0]) / (lines - base)

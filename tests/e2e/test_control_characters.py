@@ -20,7 +20,7 @@ import pytest
 from application.integrity import chain_events
 from application.replayfile import parse_replay
 from application.stores import open_store
-from domain.record.events import GameStarted, ReportFiled
+from domain.record.events import GameEvent, GameStarted, ReportFiled
 from domain.record.game import project_game
 from domain.review.game_review import review
 from tests.e2e.test_desk import GAME
@@ -38,7 +38,7 @@ RAW = ("\x1b", "\x07", "\r", "\x9b")
 GAME_ID = "old\x1b[31mgame"
 
 
-def evil_events() -> list[object]:
+def evil_events() -> list[GameEvent]:
     """The desk's game as an old store holds it: id and title unvalidated, a report's words."""
     replay = parse_replay(GAME.replace('id = "desk-cde"', 'id = "placeholder"'))
     started = replay.events[0]
@@ -48,9 +48,10 @@ def evil_events() -> list[object]:
     events = [msgspec.structs.replace(e, originator_id=uuid) for e in replay.events]
     events[0] = msgspec.structs.replace(events[0], game_id=GAME_ID, title=EVIL)
     last = events[-1]
-    events.append(ReportFiled(originator_id=uuid, originator_version=len(events) + 1, timestamp=last.timestamp,
-                              at=last.timestamp, by=EVIL, text=EVIL, battle="W Europe"))
-    return chain_events(events)  # type: ignore[arg-type]
+    events.append(ReportFiled(originator_id=uuid, originator_version=len(events) + 1,
+                              timestamp=last.timestamp, at=last.timestamp, by=EVIL, text=EVIL,
+                              battle="W Europe"))
+    return chain_events(events)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -58,13 +59,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
         app = open_store(spec)
-        app.record(evil_events())  # type: ignore[arg-type]
+        app.record(evil_events())
         app.close()
         yield spec
     else:
         with postgres_schema() as spec:
             app = open_store(spec)
-            app.record(evil_events())  # type: ignore[arg-type]
+            app.record(evil_events())
             app.close()
             yield spec
 
@@ -119,7 +120,7 @@ def test_json_keeps_the_exact_strings(store: str, capsys: pytest.CaptureFixture[
 
 
 def test_the_timeline_shows_control_characters_and_no_markup() -> None:
-    game = project_game(None, evil_events())  # type: ignore[arg-type]
+    game = project_game(None, evil_events())
     assert game is not None
     app = MinisterApp(ViewsSource(review(game), review(game, as_rolled=True)))
 

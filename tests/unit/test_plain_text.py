@@ -9,7 +9,8 @@ from projections.plain import visible
 
 
 def test_control_characters_become_visible_signs() -> None:
-    assert visible("a\x1b[2Jb\x07c\rd\ne\tf\x7fg\x9bh") == "a\u241b[2Jb\u2407c\u240dd\u240ae\u2409f\u2421g\\x9bh"
+    assert visible("a\x1b[2Jb\x07c\rd\ne\tf\x7fg\x9bh") == \
+        "a\u241b[2Jb\u2407c\u240dd\u240ae\u2409f\u2421g\\x9bh"
     assert visible("a\x1b]0;t\x07\nb\tc", lines=True) == "a\u241b]0;t\u2407\nb\tc"
     assert visible("[bold]plain[/bold] é ✓") == "[bold]plain[/bold] é ✓"
 
