@@ -24,11 +24,12 @@ from typing import Any, TypeVar
 import msgspec
 
 from application import board_records
-from application.desk.records import DeskRecords
+from application.desk.records import DeskRecords, check_claimed, check_ruling
 from application.integrity import chain_events
 from application.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
+    MAX_LOG_LINES,
     CasualtiesRecord,
     CommitmentRecord,
     DeclarationRecord,
@@ -54,6 +55,7 @@ from application.replayschema import (
 )
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
+from domain.record.claimed import claimed_time_problem
 from domain.record.entries import Ruling
 from domain.record.events import (
     CasualtiesChosen,
@@ -81,8 +83,6 @@ from domain.record.intake import (
     noncombat_move,
     special_orders,
 )
-from domain.review.decisions import ruling_problem
-from domain.review.game_review import review
 from domain.rules.editions import known_editions
 from domain.rules.forces import Force
 from domain.rules.names import resolve
@@ -315,7 +315,9 @@ def _fold(builder: _Builder, source: str) -> Game:
     game: Game | None = None
     for event in builder.events:
         if isinstance(event, RulingIssued) and game is not None:
-            _check_ruling(builder, game, event, source)
+            check_ruling(game, event, source, builder.ruling_lines)
+        if game is not None and event.at is not None and event.at != event.timestamp:
+            check_claimed(game, event, source, builder.lines.key_line(event.originator_version - 2, "at"))
         try:
             game = project_game(game, [event])
         except InvalidNotationError as error:
@@ -326,16 +328,6 @@ def _fold(builder: _Builder, source: str) -> Game:
                               source=source, line=line or error.line) from None
     assert game is not None
     return game
-
-
-def _check_ruling(builder: _Builder, game: Game, event: RulingIssued, source: str) -> None:
-    """A ruling must name a finding the game has when it is made, and an election the rule
-    offers on it: bad input (exit 2), as ``minister rule`` refuses it."""
-    problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision)
-    if problem is not None:
-        key = "election" if problem.startswith("election") else "finding"
-        raise ReplayError(problem, source=source, line=builder.ruling_lines.get(
-            event.originator_version, {}).get(key, event.source_line))
 
 
 @dataclass(frozen=True)
@@ -356,20 +348,35 @@ class _Builder(DeskRecords):
         self.lines = lines
         self.events: list[GameEvent] = []
         self.last_at: datetime | None = None
+        #: Roll-log lines read so far (at most MAX_LOG_LINES).
+        self.log_lines = 0
+        #: The ``entered`` key of the record being built (None: entered when it happened).
+        self.entered: datetime | None = None
         #: version -> line of the event's ``battle =`` key
         self.battle_lines: dict[int, int] = {}
         #: version -> lines of a ruling's ``finding =`` and ``election =`` keys
         self.ruling_lines: dict[int, dict[str, int | None]] = {}
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
-        if self.last_at is not None and at < self.last_at:
-            index = len(self.events) - 1  # the GameStarted event has no [[event]] table
-            raise ReplayError(f"events must be in the order they happened: {at.isoformat()} is "
-                              f"before the previous event's {self.last_at.isoformat()}",
-                              source=self.source, line=self.lines.key_line(index, "at") or line)
-        self.last_at = at
+        index = len(self.events) - 1  # the GameStarted event has no [[event]] table
+        # A record entered late (``entered``, an extension) claims an earlier time in ``at``:
+        # the file's order goes by when it was entered, the rules by ``at``.
+        entered, self.entered = self.entered, None
+        order = entered if entered is not None else at
+        key = "entered" if entered is not None else "at"
+        if self.last_at is not None and order < self.last_at:
+            raise ReplayError(f"events must be in the order they happened: {order.isoformat()} is "
+                              f"before the previous event's {self.last_at.isoformat()}"
+                              + (" (entered: when the record was stored)" if entered else ""),
+                              source=self.source, line=self.lines.key_line(index, key) or line)
+        if entered is not None and self.events:
+            problem = claimed_time_problem(at, entered, start=self.events[0].timestamp)
+            if problem is not None:
+                raise ReplayError(f"at {problem}", source=self.source,
+                                  line=self.lines.key_line(index, "at") or line)
+        self.last_at = order
         self.events.append(cls(originator_id=self.uuid, originator_version=len(self.events) + 1,
-                               timestamp=at, at=at, source_line=line, **fields))
+                               timestamp=order, at=at, source_line=line, **fields))
 
     def keep_line(self, line: int | None) -> None:
         """Honour a ``source_line`` key (``minister export`` writes it; 0: no line).
@@ -405,6 +412,7 @@ class _Builder(DeskRecords):
             battle_line = self.lines.key_line(index, "battle")
             if battle_line is not None:
                 self.battle_lines[len(self.events) + 1] = battle_line
+        self.entered = getattr(record, "entered", None)
         try:
             kind.build(self, index, record, line)
         except InvalidNotationError as error:
@@ -447,6 +455,11 @@ class _Builder(DeskRecords):
 
     def roll(self, index: int, record: RollRecord, line: int | None) -> None:
         start = self.lines.text_start(index, "log") or 1
+        # Memory grows with the roll-log lines kept (docs/reliability.md): a stated limit.
+        self.log_lines += record.log.count("\n") + 1
+        if self.log_lines > MAX_LOG_LINES:
+            raise self.error(f"expected at most {MAX_LOG_LINES} roll-log lines in one file, found "
+                             f"{self.log_lines} by this roll", index, "log")
         parsed = battle_log(record.log, start)
         number = record.game_number
         self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log, parsed=parsed,

@@ -24,6 +24,9 @@ import msgspec
 MAX_COUNT = 1_000_000
 #: The most dice one ``dice``/``drawn``/``tech`` record may hold.
 MAX_DICE = 10_000
+#: The most roll-log lines one file may hold (a real battle takes tens; ~1.3 KB of memory each
+#: in ``minister replay``, benchmarks/bench_roll_log.py).
+MAX_LOG_LINES = 200_000
 #: The most [[event]] tables one file may hold.
 MAX_EVENTS = 200_000
 #: The largest replay file read (bytes).
@@ -121,7 +124,15 @@ class RetreatRecord(Record, kw_only=True):
     to: Text
 
 
-class ReportRecord(Record, kw_only=True):
+class Entered(Record, kw_only=True):
+    """A record that may be entered late. ``entered`` (an extension, docs/format-extensions.md):
+    when minister stored a record that claims an earlier time in ``at`` (an e-mail entered after
+    later records). The file's order goes by ``entered``; the rules by ``at``."""
+
+    entered: datetime | None = None
+
+
+class ReportRecord(Entered, kw_only=True):
     """``type = "report"``: a correction request."""
 
     by: Text
@@ -129,7 +140,7 @@ class ReportRecord(Record, kw_only=True):
     battle: Label | None = None
 
 
-class RulingRecord(Record, kw_only=True):
+class RulingRecord(Entered, kw_only=True):
     """``type = "ruling"``: a decision on a finding."""
 
     finding: Text
@@ -143,7 +154,7 @@ Dice = Annotated[list[Face], msgspec.Meta(max_length=MAX_DICE)] | Annotated[
     str, msgspec.Meta(max_length=4 * MAX_DICE)] | Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 
 
-class DiceRecord(Record, kw_only=True):
+class DiceRecord(Entered, kw_only=True):
     """``type = "dice"``: dice supplied for a correction."""
 
     battle: Text
@@ -194,7 +205,7 @@ class RevealRecord(Record, kw_only=True):
     secret: Text
 
 
-class ReportAmendmentRecord(Record, kw_only=True):
+class ReportAmendmentRecord(Entered, kw_only=True):
     """``type = "report_amendment"`` (the desk): a report restated."""
 
     amends: Count
@@ -203,7 +214,7 @@ class ReportAmendmentRecord(Record, kw_only=True):
     battle: Label | None = None
 
 
-class RuledRecord(Record, kw_only=True):
+class RuledRecord(Entered, kw_only=True):
     """``type = "ruled"`` (the desk): a ruling with who gave it, maybe replacing an earlier one."""
 
     finding: Text
@@ -214,7 +225,7 @@ class RuledRecord(Record, kw_only=True):
     amends: Count | None = None
 
 
-class WithdrawalRecord(Record, kw_only=True):
+class WithdrawalRecord(Entered, kw_only=True):
     """``type = "withdrawal"`` (the desk): a report or ruling withdrawn."""
 
     withdraws: Count

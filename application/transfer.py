@@ -209,6 +209,9 @@ def write_replay(events: Sequence[GameEvent]) -> str:
         record: dict[str, Any] = {"type": kind,
                                   "at": _time(event.at if event.at is not None else event.timestamp),
                                   "source_line": event.source_line or 0}
+        if event.at is not None and event.at != event.timestamp:
+            # Entered after it happened (domain.record.claimed): the recording time, an extension.
+            record["entered"] = _time(event.timestamp)
         record.update({key: _plain(value) for key, value in fields.items() if value is not None})
         records.append(record)
     document = {"format": FORMAT, "game": game, "event": records,

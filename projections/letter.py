@@ -20,6 +20,7 @@ from domain.review.decisions import following_turn
 from domain.review.game_review import awaiting_note
 from domain.review.views import BattleView, Finding, GameView
 from domain.rules.editions import edition
+from projections.plain import visible
 
 FORMATS = ("text", "markdown", "html")
 
@@ -50,6 +51,15 @@ class Letter:
 
 def _time(moment: datetime | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%SZ") if moment is not None else "(no time)"
+
+
+def _claimed(game: Game, seq: int, at: datetime | None) -> str:
+    """A record's claimed time (the e-mail's: the rules use it), with when it was entered if later
+    ("1999-07-20 19:00:00Z (entered 1999-07-25 10:02:00Z)")."""
+    stamp = game.stamps[seq] if seq < len(game.stamps) else None
+    if at is None or stamp is None or stamp == at:
+        return _time(at)
+    return f"{_time(at)} (entered {_time(stamp)})"
 
 
 def build_letter(game: Game, view: GameView, finding: str | None = None) -> Letter:
@@ -84,20 +94,20 @@ def _facts(game: Game, battles: set[str]) -> Section:
     for entry in game.reports:
         about = f" about {entry.battle}" if entry.battle else ""
         restated = f" (restates event {entry.amends + off})" if entry.amends else ""
-        section.lines.append(f"{_time(entry.at)} — {entry.by} reported{about} [event {entry.seq + off}]"
-                             f"{restated}: \"{entry.text}\"")
+        section.lines.append(f"{_claimed(game, entry.seq, entry.at)} — {entry.by} reported{about} "
+                             f"[event {entry.seq + off}]{restated}: \"{entry.text}\"")
     for ruling in game.rulings:
         by = f" by {ruling.by}" if ruling.by else ""
         election = f", election {ruling.election}" if ruling.election else ""
         replaced = f" (replaces event {ruling.amends + off})" if ruling.amends else ""
         words = f": \"{ruling.text}\"" if ruling.text else ""
-        section.lines.append(f"{_time(ruling.at)} — ruling on {ruling.finding}{by} [event {ruling.seq + off}]"
-                             f"{replaced}: {ruling.decision}{election}{words}")
+        section.lines.append(f"{_claimed(game, ruling.seq, ruling.at)} — ruling on {ruling.finding}{by} "
+                             f"[event {ruling.seq + off}]{replaced}: {ruling.decision}{election}{words}")
     for target, withdrawal in gone.items():
         why = f": \"{withdrawal.text}\"" if withdrawal.text else ""
         by = f" by {withdrawal.by}" if withdrawal.by else ""
-        section.lines.append(f"{_time(withdrawal.at)} — event {target + off} withdrawn{by}"
-                             f" [event {withdrawal.seq + off}]{why}")
+        section.lines.append(f"{_claimed(game, withdrawal.seq, withdrawal.at)} — event {target + off} "
+                             f"withdrawn{by} [event {withdrawal.seq + off}]{why}")
     if not section.lines:
         section.lines.append("No report or ruling is recorded.")
     return section
@@ -154,8 +164,8 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
         if battles is not None and record.territory not in battles:
             continue
         for supplied in record.supplied:
-            section.lines.append(f"{_time(supplied.at)} — dice server, {record.territory}: "
-                                 f"{' '.join(map(str, supplied.dice))}")
+            section.lines.append(f"{_claimed(game, supplied.seq, supplied.at)} — dice server, "
+                                 f"{record.territory}: {' '.join(map(str, supplied.dice))}")
         for drawn in record.draws:
             moment = game.moments[drawn.seq] if drawn.seq < len(game.moments) else None
             section.lines.append(f"{_time(moment)} — roll #{drawn.sequence}, {record.territory}, "
@@ -224,7 +234,11 @@ def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Sec
 
 # -- rendering ---------------------------------------------------------------------------------
 def render(letter: Letter, form: str = "text") -> str:
-    """The letter as text, Markdown or HTML."""
+    """The letter as text, Markdown or HTML; the record's words (names, report texts) with
+    their control characters made visible, each line kept on its row (the JSON keeps them)."""
+    letter = Letter(letter.game_id, visible(letter.heading),
+                    [Section(visible(s.title), [visible(line) for line in s.lines])
+                     for s in letter.sections])
     if form == "markdown":
         out = [f"# {letter.heading}"]
         for s in letter.sections:

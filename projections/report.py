@@ -15,13 +15,16 @@ from domain.review.game_review import awaiting_note
 from domain.review.impact import round_luck
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
 from domain.rules.forces import Force
+from projections.plain import visible
 from projections.timeline_text import result_text
 
 FORMAT = "minister-report/1"
+_ENCODER = msgspec.json.Encoder()
 
 
-def report_dict(view: GameView) -> dict[str, Any]:
-    """The report as JSON-ready data."""
+def report_dict(view: GameView, *, encoded_rounds: bool = False) -> dict[str, Any]:
+    """The report as JSON-ready data (``encoded_rounds``: each round already JSON, for
+    :func:`report_json`)."""
     return {
         "format": FORMAT,
         "game": {"id": view.game_id, "edition": view.edition,
@@ -29,7 +32,7 @@ def report_dict(view: GameView) -> dict[str, Any]:
         "as_rolled": view.as_rolled,
         "summary": summary_dict(view),
         "findings": [finding_dict(f) for f in view.findings],
-        "battles": [battle_dict(b) for b in view.battles],
+        "battles": [battle_dict(b, encoded_rounds=encoded_rounds) for b in view.battles],
         # The desk's reports, rulings and dice commitments, in full (only when there are some).
         **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
     }
@@ -49,7 +52,17 @@ def summary_dict(view: GameView) -> dict[str, Any]:
 
 def report_json(view: GameView) -> bytes:
     """The JSON report, indented, newline-terminated."""
-    return msgspec.json.format(msgspec.json.encode(report_dict(view)), indent=2) + b"\n"
+    return report_json_body(view) + b"\n"
+
+
+def report_json_body(view: GameView) -> bytes:
+    """The JSON report, indented, without its final newline (written apart by ``minister replay``
+    FILE: one copy of a big report fewer)."""
+    # Each round is encoded as it is built (msgspec.Raw: its bytes go in as they are), so the
+    # dicts of one round at a time exist, not those of the whole game: memory per roll-log line
+    # stays small (benchmarks/bench_roll_log.py). The bytes are those of encoding the dicts.
+    return msgspec.json.format(msgspec.json.encode(report_dict(view, encoded_rounds=True)),
+                               indent=2)
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
@@ -67,14 +80,16 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
     return data
 
 
-def battle_dict(battle: BattleView) -> dict[str, Any]:
-    """One battle with its rounds, voided dice and result."""
+def battle_dict(battle: BattleView, *, encoded_rounds: bool = False) -> dict[str, Any]:
+    """One battle with its rounds, voided dice and result (``encoded_rounds``: each round as
+    its JSON bytes, ``msgspec.Raw``)."""
     data: dict[str, Any] = {"turn": battle.turn, "battle": battle.battle, "kind": battle.kind,
                             "status": battle.status}
     if battle.resume_round is not None:
         data["resume_round"] = battle.resume_round
     data["findings"] = list(battle.finding_ids)
-    data["rounds"] = [round_dict(r) for r in battle.rounds]
+    data["rounds"] = [msgspec.Raw(_ENCODER.encode(round_dict(r))) for r in battle.rounds] \
+        if encoded_rounds else [round_dict(r) for r in battle.rounds]
     data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
                       for v in battle.voided]
     data["result"] = result_dict(battle.result)
@@ -143,10 +158,14 @@ def paper_lines(view: GameView) -> list[str]:
     out = ["", "Reports and rulings:"]
     for paper in view.papers:
         when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
-        by = f" by {paper.by}" if paper.by else ""
-        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {paper.about} — {paper.status}")
+        if paper.entered is not None:
+            when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
+        # The desk's words come from e-mails: each kept on its row, control characters visible.
+        by = f" by {visible(paper.by)}" if paper.by else ""
+        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {visible(paper.about)} — "
+                   f"{paper.status}")
         if paper.text:
-            out.append(f"      {paper.text}")
+            out.append(f"      {visible(paper.text)}")
     return out
 
 
@@ -154,7 +173,8 @@ def report_text(view: GameView) -> str:
     """A readable report: per battle, per round, units, every die with its column, losses."""
     out: list[str] = []
     mode = "as rolled" if view.as_rolled else "as corrected"
-    out.append(f"{view.game_id} ({view.edition}) — {mode}" + (f": {view.title}" if view.title else ""))
+    out.append(f"{visible(view.game_id)} ({view.edition}) — {mode}"
+               + (f": {visible(view.title)}" if view.title else ""))
     if view.findings:
         out.append("")
         out.append("Findings:")
@@ -163,7 +183,7 @@ def report_text(view: GameView) -> str:
                                          f.side, f"column {f.column}" if f.column is not None else None)
                              if x)
             out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
-            out.append(f"      {f.detail} — {f.rule}")
+            out.append(f"      {visible(f.detail)} — {f.rule}")
     out += paper_lines(view)
     for battle in view.battles:
         out.append("")

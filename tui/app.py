@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import msgspec
 from platformdirs import user_downloads_path
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,6 +25,7 @@ from textual.widgets import Footer, Header, Label, ProgressBar, Static
 
 from domain.errors import MinisterError
 from domain.review.views import GameView
+from projections.plain import visible
 from projections.timeline import Timeline, opening_part
 from tui.loading import GameSource, ProgressFn
 from tui.screens.find import FindScreen
@@ -276,7 +278,7 @@ class MinisterApp(App[None]):
     def _on_loaded(self, corrected: GameView, timeline: Timeline, background: str | None = None) -> None:
         self.corrected = corrected
         self._timelines[False] = timeline
-        self.title = f"minister · {corrected.title or corrected.game_id}"
+        self.title = f"minister · {visible(corrected.title or corrected.game_id)}"
         self.query_one("#loading").display = False
         self.query_one("#main").display = True
         self._background = background or ("laying out the rest of the game…" if len(timeline.main.battles)
@@ -378,7 +380,9 @@ class MinisterApp(App[None]):
             return
         i = self.position
         note = "".join(f"   ·   {text}" for text in (self.last_message, self._background) if text)
-        crumb.update(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}", layout=False)
+        # Plain Text, not markup: a "[" in a name is shown as written; control characters visible.
+        crumb.update(Text(visible(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}")),
+                     layout=False)
         self.last_message = ""
         board = self.query_one("#board", BattleBoard)
         other_board = self.query_one("#other-board", BattleBoard)

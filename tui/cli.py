@@ -7,15 +7,18 @@ message naming the file, the line and what was expected).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from domain.errors import MinisterError
+from projections.plain import visible
 
 if TYPE_CHECKING:  # the engine and the reports load only for the commands that need them
     from application.replayfile import Replay
@@ -94,12 +97,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_OK
     from application.services import open_game
     from domain.review.game_review import review
-    from projections.report import report_json, report_text
+    from projections.report import report_json_body, report_text
 
     game = open_game(args.file, store=getattr(args, "store", None))
     view = review(game, as_rolled=args.as_rolled)
+    del game  # the record (its parsed logs) is not needed to write the report: memory per line
     if args.json:
-        sys.stdout.buffer.write(report_json(view))
+        sys.stdout.buffer.write(report_json_body(view))
+        sys.stdout.buffer.write(b"\n")
     else:
         sys.stdout.write(report_text(view))
     return EXIT_OK
@@ -213,16 +218,60 @@ def _verify_bundle(path: Path, args: argparse.Namespace) -> int | None:
     return code
 
 
+#: Commands whose standard output is not text for a reader: the timeline (Textual draws it) and
+#: ``export`` (a replay file, whose strings TOML escapes itself).
+_RAW_OUTPUT = frozenset({"show", "export"})
+
+
+class ShownText(io.TextIOBase):
+    """A text stream that shows control characters rather than sending them to the terminal
+    (projections.plain.visible): messages quoting a stored name or the user's input cannot
+    clear the screen, set the window title or forge a row. Line feeds and tabs pass."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its control characters made visible."""
+        self._stream.write(visible(text, lines=True))
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream underneath."""
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        """Whether the stream underneath is a terminal."""
+        return self._stream.isatty()
+
+
+@contextlib.contextmanager
+def _shown(stdout: bool) -> Iterator[None]:
+    """Standard error, and standard output when ``stdout``, through :class:`ShownText`."""
+    saved = sys.stdout, sys.stderr
+    sys.stderr = ShownText(saved[1])
+    if stdout:
+        sys.stdout = ShownText(saved[0])
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``minister`` command."""
-    args = build_parser().parse_args(argv)
-    try:
-        code: int = args.handler(args)
-    except MinisterError as error:
-        print(f"minister: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
+    with _shown(stdout=False):  # argparse's errors quote the argument given
+        args = build_parser().parse_args(argv)
+    # JSON keeps the exact strings (it escapes them); the timeline and exports write their own.
+    plain = args.command not in _RAW_OUTPUT and not getattr(args, "json", False)
+    with _shown(stdout=plain) if args.command != "show" else contextlib.nullcontext():
+        try:
+            code: int = args.handler(args)
+        except MinisterError as error:
+            print(visible(f"minister: {error}", lines=True), file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except BrokenPipeError:
+            return EXIT_OK
     return code
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import InvalidNotationError, MinisterError
+from domain.record.claimed import claimed_time_problem, game_start
 from domain.record.entries import BattleRecord
 from domain.record.events import GameEvent
 from domain.record.game import Game, parse_turn, turn_label
@@ -19,29 +20,34 @@ _SKEW = timedelta(minutes=5)
 
 def record_time(game: Game, now: datetime | None) -> datetime:
     """When a record made now is recorded: the clock, never before the game's last record."""
-    # A game's events happen in order (time travel searches by time), so a clock behind the
-    # last record never puts a record before it.
+    # Events are recorded in order (time travel searches by recording time), so a clock behind
+    # the last record never puts a record before it.
     moment = now if now is not None else datetime.now(UTC)
-    return max(moment, game.modified_on, game.moments[-1] if game.moments else game.modified_on)
+    return max(moment, game.modified_on, game.stamps[-1] if game.stamps else game.modified_on)
 
 
-def checked_time(game: Game, at: datetime | None, now: datetime | None) -> datetime:
-    """``--at`` (the e-mail's or dice server's time) checked: not in the future, and not before the
-    game's last record (records are kept in the order they happened); else now."""
+def checked_time(game: Game, at: datetime | None, now: datetime | None,
+                 battle: BattleRecord | None = None) -> tuple[datetime, datetime]:
+    """(recorded, claimed): when the record is stored (now, in record order) and the time it
+    claims, ``--at`` (the e-mail's or dice server's time, which the rules use), else the same.
+
+    ``--at`` may be earlier than the game's last record (an e-mail entered after later rolls),
+    but not in the future, before the game's start, or before ``battle`` was rolled
+    (domain.record.claimed)."""
+    recorded = record_time(game, now)
     if at is None:
-        return record_time(game, now)
+        return recorded, recorded
     if at.tzinfo is None:
         raise MinisterError(f"--at {at.isoformat()}: expected a time with its zone "
                             "(2008-03-01T11:00:00Z)")
     clock = now if now is not None else datetime.now(UTC)
-    if at > clock + _SKEW:
-        raise MinisterError(f"--at {at.isoformat()} is in the future (now {clock.isoformat()})")
-    last = game.moments[-1] if game.moments else game.modified_on
-    if at < last:
-        raise MinisterError(f"--at {at.isoformat()} is before the game's last record "
-                            f"({last.isoformat()}): expected a time at or after it (records are "
-                            "kept in the order they happened)")
-    return at
+    rolled = battle.rolls[0].at if battle is not None and battle.rolls else None
+    problem = claimed_time_problem(at, max(clock, recorded), start=game_start(game), skew=_SKEW,
+                                   rolled=rolled,
+                                   battle=f"{battle.territory} ({battle.turn})" if battle else None)
+    if problem is not None:
+        raise MinisterError(f"--at {problem}")
+    return recorded, at
 
 
 def parse_at(text: str | None) -> datetime | None:
@@ -85,6 +91,9 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
     for name, value in msgspec.to_builtins(event, enc_hook=_plain_time).items():
         if name not in _INTERNAL and value is not None:
             data[name] = value
+    if event.at is not None and event.at != event.timestamp:
+        # Entered after it happened: ``at`` is the claimed time, this when it was stored.
+        data["entered"] = _plain_time(event.timestamp)
     return data
 
 

@@ -174,9 +174,9 @@ def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *
 
     def build(game: Game) -> list[GameEvent]:
         record = battle_of(game, battle)
-        when = checked_time(game, at, now)
+        recorded, claimed = checked_time(game, at, now, record)
         return [DiceSupplied(originator_id=game.id, originator_version=game.version + 1,
-                             timestamp=when, at=when, battle=battle, territory=record.territory,
+                             timestamp=recorded, at=claimed, battle=battle, territory=record.territory,
                              dice=faces, written=" ".join(map(str, faces)))]
 
     [event] = app.append(game_id, build)

@@ -15,7 +15,7 @@ from datetime import datetime
 from application.app import MinisterApplication
 from application.desk.common import battle_of, checked_time
 from domain.errors import MinisterError
-from domain.record.entries import ReportEntry, RulingEntry
+from domain.record.entries import BattleRecord, ReportEntry, RulingEntry
 from domain.record.events import (
     EntryWithdrawn,
     GameEvent,
@@ -31,11 +31,11 @@ from domain.rules.editions import DECLARATION_ERRORS
 DECISIONS = ("apply", "dismiss", "mutual")
 
 
-def _report_checks(game: Game, by: str, text: str, battle: str | None, turn: str | None) -> None:
+def _report_checks(game: Game, by: str, text: str, battle: str | None,
+                   turn: str | None) -> BattleRecord | None:
     if not by.strip() or not text.strip():
         raise MinisterError("a report needs --by (who asks) and --text (what is wrong)")
-    if battle is not None:
-        battle_of(game, battle, turn)
+    return battle_of(game, battle, turn) if battle is not None else None
 
 
 def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: str | None = None,
@@ -44,10 +44,10 @@ def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: s
     """Record a correction request, at ``at`` (the e-mail's time) or now."""
 
     def build(game: Game) -> list[GameEvent]:
-        _report_checks(game, by, text, battle, turn)
-        when = checked_time(game, at, now)
+        named = _report_checks(game, by, text, battle, turn)
+        recorded, claimed = checked_time(game, at, now, named)
         return [ReportFiled(originator_id=game.id, originator_version=game.version + 1,
-                            timestamp=when, at=when, by=by, text=text, battle=battle)]
+                            timestamp=recorded, at=claimed, by=by, text=text, battle=battle)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportFiled)
@@ -86,10 +86,10 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
         if amends is not None:
             _live(game, amends, RulingEntry)
         _ruling_checks(game, finding, decision, election)
-        when = checked_time(game, at, now)
-        return [RulingGiven(originator_id=game.id, originator_version=game.version + 1, timestamp=when,
-                            at=when, finding=finding, decision=decision, election=election, by=by,
-                            text=text, amends=amends)]
+        recorded, claimed = checked_time(game, at, now)
+        return [RulingGiven(originator_id=game.id, originator_version=game.version + 1,
+                            timestamp=recorded, at=claimed, finding=finding, decision=decision,
+                            election=election, by=by, text=text, amends=amends)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, RulingGiven)
@@ -103,10 +103,10 @@ def amend_report(app: MinisterApplication, game_id: str, amends: int, by: str, t
 
     def build(game: Game) -> list[GameEvent]:
         _live(game, amends, ReportEntry)
-        _report_checks(game, by, text, battle, turn)
-        when = checked_time(game, at, now)
+        named = _report_checks(game, by, text, battle, turn)
+        recorded, claimed = checked_time(game, at, now, named)
         return [ReportAmended(originator_id=game.id, originator_version=game.version + 1,
-                              timestamp=when, at=when, amends=amends, by=by, text=text, battle=battle)]
+                              timestamp=recorded, at=claimed, amends=amends, by=by, text=text, battle=battle)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportAmended)
@@ -119,9 +119,9 @@ def withdraw(app: MinisterApplication, game_id: str, target: int, by: str, text:
 
     def build(game: Game) -> list[GameEvent]:
         _live(game, target, ReportEntry, RulingEntry)
-        when = checked_time(game, at, now)
+        recorded, claimed = checked_time(game, at, now)
         return [EntryWithdrawn(originator_id=game.id, originator_version=game.version + 1,
-                               timestamp=when, at=when, withdraws=target, by=by, text=text)]
+                               timestamp=recorded, at=claimed, withdraws=target, by=by, text=text)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, EntryWithdrawn)

@@ -16,6 +16,7 @@ from application.replayschema import (
     WithdrawalRecord,
 )
 from domain.errors import ReplayError
+from domain.record.claimed import battle_rolled, claimed_time_problem
 from domain.record.events import (
     DiceCommitted,
     DiceRevealed,
@@ -23,7 +24,11 @@ from domain.record.events import (
     GameEvent,
     ReportAmended,
     RulingGiven,
+    RulingIssued,
 )
+from domain.record.game import Game
+from domain.review.decisions import ruling_problem
+from domain.review.game_review import review
 
 
 class DeskRecords:
@@ -77,3 +82,28 @@ class DeskRecords:
                              f"found {value}", index, key)
         return value
 
+
+
+def check_claimed(game: Game, event: GameEvent, source: str, line: int | None) -> None:
+    """A record entered late (``entered``) cannot claim a time before the battle it names was
+    rolled (its other bounds are checked as it is read); ``line``: its ``at`` key's."""
+    name = getattr(event, "battle", None)
+    found = battle_rolled(game, name, getattr(event, "territory", "")) if name else None
+    if found is None or event.at is None:
+        return
+    problem = claimed_time_problem(event.at, event.timestamp, start=None, battle=found[0],
+                                   rolled=found[1])
+    if problem is not None:
+        raise ReplayError(f"at {problem}", source=source, line=line or event.source_line)
+
+
+def check_ruling(game: Game, event: RulingIssued, source: str,
+                 lines: dict[int, dict[str, int | None]]) -> None:
+    """A ruling must name a finding the game has when it is made, and an election the rule
+    offers on it: bad input (exit 2), as ``minister rule`` refuses it (``lines``: version ->
+    the lines of its ``finding`` and ``election`` keys)."""
+    problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision)
+    if problem is not None:
+        key = "election" if problem.startswith("election") else "finding"
+        raise ReplayError(problem, source=source,
+                          line=lines.get(event.originator_version, {}).get(key, event.source_line))

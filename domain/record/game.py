@@ -165,7 +165,8 @@ class Game(msgspec.Struct):
     first_roll_seq: dict[str, int] = msgspec.field(default_factory=dict)
     #: When each event was stored (``stamps[seq]``; ``stamps[0]`` is the game's start).
     stamps: list[datetime] = msgspec.field(default_factory=list)
-    #: When each event happened in the game (its record's time, else when it was stored).
+    #: When each event happened in the game (its record's claimed time, else when it was stored;
+    #: a record entered late may claim a time before the records filed before it).
     moments: list[datetime] = msgspec.field(default_factory=list)
     #: The records that move or state the board, in record order (domain.record.board_state).
     board_log: list[BoardNote] = msgspec.field(default_factory=list)
@@ -244,12 +245,13 @@ class Game(msgspec.Struct):
             board_log=upto(self.board_log, seq))
 
     def version_at(self, moment: datetime) -> int | None:
-        """The version of the last event that happened at or before ``moment`` (None: none did).
+        """The version of the last event recorded at or before ``moment`` (None: none was).
 
-        A game's events happen in order (the replay loader and the application keep times from
-        going backwards), so this is a binary search.
+        Time travel goes by the recording time: a report entered late may claim an earlier time
+        (domain.record.claimed), but events are recorded in order (the replay loader and the
+        application keep recording times from going backwards), so this is a binary search.
         """
-        count = bisect_right(self.moments, moment)
+        count = bisect_right(self.stamps, moment)
         return count - 1 + self.version - self.seq if count else None
 
     def _battles_at(self, seq: int) -> list[BattleRecord]:

@@ -3,6 +3,8 @@ in full, with what became of it (in force, withdrawn, replaced; dice provisional
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from domain.record.game import Game
 from domain.review.views import Paper
 
@@ -21,15 +23,21 @@ def papers_of(game: Game) -> tuple[Paper, ...]:
             return f"replaced by event {replaced[seq]}"
         return "in force"
 
+    def entered(seq: int, at: datetime | None) -> datetime | None:
+        stamp = game.stamps[seq] if seq < len(game.stamps) else None
+        return stamp if at is not None and stamp is not None and stamp != at else None
+
     found: list[tuple[int, Paper]] = []
     for report in game.reports:
         found.append((report.seq, Paper(report.seq + off, "report", report.at, report.by,
-                                        report.battle or "the game", report.text, status(report.seq))))
+                                        report.battle or "the game", report.text, status(report.seq),
+                                        entered(report.seq, report.at))))
     for ruling in game.rulings:
         about = f"{ruling.finding}: {ruling.decision}" + (f", election {ruling.election}"
                                                           if ruling.election else "")
         found.append((ruling.seq, Paper(ruling.seq + off, "ruling", ruling.at, ruling.by, about,
-                                        ruling.text, status(ruling.seq))))
+                                        ruling.text, status(ruling.seq),
+                                        entered(ruling.seq, ruling.at))))
     revealed = {r.commitment for r in game.reveals}
     drawn = [d for b in (*game.battles, *game.withdrawn) for d in b.draws]
     ends = [*(c.seq for c in game.commitments[1:]), game.seq + 1]

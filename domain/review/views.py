@@ -185,7 +185,7 @@ class DrawnDice(msgspec.Struct, frozen=True):
     dice: tuple[int, ...]
 
 
-class Paper(msgspec.Struct, frozen=True):
+class Paper(msgspec.Struct, frozen=True, omit_defaults=True):
     """A report, a ruling or a dice commitment as the desk recorded it, in full (the timeline's
     panel and the text report show these; the letter reads the record itself)."""
 
@@ -199,6 +199,9 @@ class Paper(msgspec.Struct, frozen=True):
     #: "in force", "withdrawn (event N)", "replaced by event N", or for a commitment whether
     #: its dice are provisional (drawn, not yet revealed) or checkable.
     status: str
+    #: When minister stored it, if that is not ``at`` (an e-mail entered late: ``at`` is the
+    #: e-mail's time, which the rules use; domain.record.claimed).
+    entered: datetime | None = None
 
 
 class GameView(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -173,8 +174,11 @@ def the_letter(capsys: pytest.CaptureFixture[str], spec: str, rolls: list[dict[s
     assert "F1 defenders_misdeclared" in text
     assert "Rule applied: iaapa-2008 Section II" in text
     assert "2008-07-05 18:10:00Z — UK 2, West Europe: the dice server's record (1 post)" in text
-    assert "2008-07-05 18:30:00Z — Germany reported about W Europe" in text
-    assert "2008-07-05 18:40:00Z — ruling on F1 by UK" in text and "election reroll" in text
+    # The e-mail's time, and when the desk entered it (issue 12: both kept).
+    assert re.search(r"2008-07-05 18:30:00Z \(entered \d{4}-\d\d-\d\d [\d:.]+Z\) — Germany reported "
+                     "about W Europe", text)
+    assert re.search(r"2008-07-05 18:40:00Z \(entered [^)]+\) — ruling on F1 by UK", text)
+    assert "election reroll" in text
     for roll in rolls:
         assert f"roll #{roll['sequence']}, West Europe, {roll['purpose']}: " \
                f"{' '.join(map(str, roll['dice']))}" in text
@@ -237,8 +241,12 @@ def test_each_bad_input_is_refused_and_stores_nothing(tmp_path: Path, spec: str,
          "has no such turn"),
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2099-01-01T00:00:00Z"),
          "in the future"),
-        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2008-07-05T18:00:00Z"),
-         "before the game's last record"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "2008-07-05T17:59:00Z"),
+         "before the game's start"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--battle", "W Europe", "--at",
+          "2008-07-05T18:09:00Z"), "before the battle West Europe (UK 2) was rolled"),
+        (("dice", GAME_ID, "--battle", "W Europe", "--at", "2008-07-05T18:09:00Z", "6 6"),
+         "before the battle West Europe (UK 2) was rolled"),
         (("report", GAME_ID, "--by", "Germany", "--text", "t", "--at", "yesterday"), "expected an RFC 3339"),
         (("report", GAME_ID, "--by", " ", "--text", "t"), "needs --by"),
         (("rule", GAME_ID, "--finding", "F99", "--decision", "apply"), "has no such finding"),

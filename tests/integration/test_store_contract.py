@@ -11,10 +11,12 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from application.app import MinisterApplication, UnknownGameError
+from application.desk.papers import report
 from application.integrity import GENESIS, check_game, link
 from application.mapper import encode_event
 from application.stores import StoreSpecError, list_games, open_store, parse_store_spec
 from application.timetravel import STATE_TOPIC, decode_snapshot
+from domain.errors import MinisterError
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
 from tests.integration.store_helpers import generated, postgres_schema
@@ -136,6 +138,28 @@ class StoreContract:
         assert first is not None
         with pytest.raises(UnknownGameError, match="no event at or before"):
             app.game_at(replay.game_id, at=first - timedelta(seconds=1))
+
+    def test_a_late_entry_keeps_its_claimed_time_apart(self, app: MinisterApplication) -> None:
+        """A report entered after later records claims the e-mail's time (the rules read it),
+        is recorded in order, and time travel goes by the recording (issue 12)."""
+        replay = generated(40, 12)
+        app.record(replay.events)
+        last = app.game(replay.game_id).modified_on
+        claimed = replay.events[10].timestamp + timedelta(seconds=1)  # before 29 later records
+        now = last + timedelta(days=3)
+        event = report(app, replay.game_id, "UK", "the e-mail of last week", at=claimed, now=now)
+        assert (event.at, event.timestamp, event.originator_version) == (claimed, now, 41)
+        [stored] = app.game_events(replay.game_id)[40:]
+        assert stored.at == claimed and stored.timestamp == now
+        game = app.game(replay.game_id)
+        assert game.reports[-1].at == claimed and game.stamps[-1] == now
+        # Time travel by recording: at the claimed time, or the day before the entry, no report.
+        assert app.game_at(replay.game_id, at=claimed).version == 11
+        assert app.game_at(replay.game_id, at=now - timedelta(days=1)).version == 40
+        assert app.game_at(replay.game_id, at=now).version == 41
+        with pytest.raises(MinisterError, match="is in the future of its entry"):
+            report(app, replay.game_id, "UK", "x", at=now + timedelta(hours=1), now=now)
+        assert app.game(replay.game_id).version == 41
 
     def test_lists_games(self, app: MinisterApplication) -> None:
         assert list_games(app) == []

@@ -30,7 +30,9 @@ def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = F
     parser.add_argument("game", metavar="GAME", help="a stored game id")
     if at:
         parser.add_argument("--at", help="when it happened: the e-mail's or dice server's time "
-                                         "(RFC 3339 with zone; default now)")
+                                         "(RFC 3339 with zone; default now). It may be earlier "
+                                         "than later records: the rules judge it by this time, "
+                                         "the record keeps when it was entered too")
     if keys:
         parser.add_argument("--keys", metavar="DIR", help="the folder of the Minister's dice key files "
                                                           "(default $MINISTER_KEYS, else the data directory)")

@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from domain.review.views import Finding, Paper
+from projections.plain import visible
 from tui.widgets.styles import TAG_STYLES
 
 #: Dice still needed, and dice drawn but not yet checkable: never to be read as fact.
@@ -42,6 +43,7 @@ STATUS_TEXT = {
 
 def _wrapped(label: str, text: str, width: int, style: Style | str = "") -> list[Text]:
     """``label`` then ``text`` wrapped to ``width`` cells, continuation lines indented."""
+    text = visible(text)  # record text: shown, never obeyed by the terminal
     lines = textwrap.wrap(text, max(10, width - 4), initial_indent=" " * len(label),
                           subsequent_indent="    ") or [" " * len(label)]
     first = Text.assemble((label, "bold"), (lines[0][len(label):], style))
@@ -73,9 +75,11 @@ def paper_lines(paper: Paper, width: int) -> list[Text]:
     when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
     head = Text()
     head.append(f"{paper.kind.capitalize()} ", "bold")
+    if paper.entered is not None:
+        when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
     head.append(f"[event {paper.event}] {when}", TAG_STYLES["dim"])
     if paper.by:
-        head.append(f" by {paper.by}")
+        head.append(f" by {visible(paper.by)}")
     lines = [head, *_wrapped("  On: ", paper.about, width)]
     if paper.text:
         lines += _wrapped("  ", paper.text, width)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from rich.style import Style
 from rich.text import Text
 
+from projections.plain import visible
 from projections.timeline import Span, Tag
 
 TAG_STYLES: dict[Tag, Style] = {
@@ -29,5 +30,5 @@ def spans_text(spans: Iterable[Span]) -> Text:
     """Tagged spans as styled Rich text."""
     text = Text()
     for part, tag in spans:
-        text.append(part, TAG_STYLES[tag])
+        text.append(visible(part, lines=True), TAG_STYLES[tag])  # shown, never obeyed
     return text

@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from projections.plain import visible
 from projections.timeline import Timeline
 from tui.widgets.styles import TAG_STYLES
 
@@ -150,7 +151,8 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
             segments.append(Segment(" ", base))
         segments.append(Segment(" " * (node.depth * _INDENT), base))
         for part, tag in timeline.spans(index):
-            segments.append(Segment(part, base + TAG_STYLES[tag]))
+            # Record text (names, report words) is shown, never obeyed by the terminal.
+            segments.append(Segment(visible(part), base + TAG_STYLES[tag]))
         strip = Strip(segments).crop_extend(0, width, base)
         if index == self.cursor:
             strip = strip.apply_style(self.get_component_rich_style("timeline--cursor"))

@@ -1,0 +1,23 @@
+"""The stated limit on roll-log lines in one file (issue 14, item 4: memory grows with them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from application import replayfile
+from application.replayschema import MAX_LOG_LINES
+from benchmarks.bench_roll_log import roll_log_game
+from domain.errors import ReplayError
+
+
+def test_roll_log_lines_have_a_stated_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replayfile, "MAX_LOG_LINES", 30)
+    replayfile.parse_replay(roll_log_game(24))
+    text = roll_log_game(36)
+    with pytest.raises(ReplayError, match="expected at most 30 roll-log lines in one file") as error:
+        replayfile.parse_replay(text, "long.toml")
+    assert error.value.line is not None and text.splitlines()[error.value.line - 1].startswith("log = ")
+
+
+def test_the_limit_is_far_above_a_real_game() -> None:
+    assert MAX_LOG_LINES >= 100_000
