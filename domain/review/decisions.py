@@ -22,7 +22,7 @@ from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import Finding, FindingStatus
-from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
+from domain.rules.editions import CASUALTY_ERRORS, DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
@@ -128,8 +128,13 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
+    note = window.note if window is not None else ""
+    if issue.kind in CASUALTY_ERRORS and edition.casualty_error == "apply_to_corrected_units":
+        # An edition's reading (docs/rulings.md, casualty_error), named in the finding.
+        note = _join(note, "the later rounds' dice stand, applied to the corrected units (2008 Orders "
+                     "of Loss: \"applying the actual rolls to corrected units\")")
     return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids,
-                    note=window.note if window is not None else "")
+                    note=note)
 
 
 def elector(kind: str) -> str:
@@ -241,6 +246,10 @@ def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | No
     by_kind = [r for r in game.live_rulings if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     return by_kind[-1] if by_kind else None
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
 
 
 def _describe(ruling: RulingEntry) -> str:
