@@ -83,7 +83,7 @@ from domain.record.intake import (
     noncombat_move,
     special_orders,
 )
-from domain.rules.editions import known_editions
+from domain.rules.editions import edition, known_editions
 from domain.rules.forces import Force
 from domain.rules.names import resolve
 
@@ -282,11 +282,23 @@ def _game_table(data: dict[str, Any], lines: _Lines, source: str) -> GameTable:
     game = _convert(table, GameTable, "[game]", source,
                     lambda key: lines.table_key_line("game", key))
     # Any registered edition: the two of the texts, or a club's house rules
-    # (domain.rules.editions.register).
-    if game.edition not in known_editions():
+    # (domain.rules.editions.register), with readings added by name ("iaapa-2008+field=value").
+    base = game.edition.partition("+")[0]
+    if base not in known_editions():
         raise ReplayError(f"expected edition one of {', '.join(known_editions())}, found {game.edition!r}",
                           source=source, line=lines.table_key_line("game", "edition"))
-    return game
+    name = game.edition
+    if game.readings:
+        # ``[game] readings``: the edition's choices where the texts leave a reading open.
+        name += "".join(f"+{key}={str(value).lower() if isinstance(value, bool) else value}"
+                        for key, value in sorted(game.readings.items()))
+    try:
+        edition(name)
+    except KeyError as error:
+        key = "readings" if game.readings else "edition"
+        raise ReplayError(f"expected readings the edition offers: {error.args[0]}", source=source,
+                          line=lines.table_key_line("game", key)) from None
+    return msgspec.structs.replace(game, edition=name, readings=None)
 
 
 def _integrity_table(data: dict[str, Any], lines: _Lines, source: str) -> IntegrityTable | None:

@@ -52,6 +52,8 @@ class GameTable(msgspec.Struct, kw_only=True):
 
     id: Annotated[str, msgspec.Meta(pattern=r"^[^\x00-\x1f\x7f-\x9f]*\S[^\x00-\x1f\x7f-\x9f]*$")]
     edition: Text
+    #: Readings chosen over the edition's own (docs/rulings.md): ``{ casualty_error = "..." }``.
+    readings: dict[str, Text | bool] | None = None
     title: Name | None = None
     dice_seed: Label | None = None
     number: Label | None = None

@@ -45,7 +45,7 @@ from domain.review.views import (
     SideRound,
     VoidedDice,
 )
-from domain.rules.editions import Edition
+from domain.rules.editions import CASUALTY_ERRORS, Edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import RIGHT_TO_LEFT_AIRCRAFT, BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
@@ -172,7 +172,17 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
                           status="corrected", rounds=(*kept, fixed), result=ended,
                           voided=_voided_from(ctx, r + 1), attacker_start=ctx.attackers,
                           defender_start=ctx.defenders), True
+    if _applies_onward(ctx, issues, plan):
+        from domain.review.applied_rolls import apply_onward  # builds on this module
+        return apply_onward(ctx, r + 1, [*kept, fixed], attacker, defender), True
     return _refight(ctx, r + 1, [*kept, fixed], attacker, defender), True
+
+
+def _applies_onward(ctx: Context, issues: list[Issue], plan: Plan) -> bool:
+    """Whether the rounds after a casualty error keep their dice, applied to the corrected units
+    (an edition's reading, ``Edition.casualty_error``; else they are re-rolled)."""
+    return (ctx.edition.casualty_error == "apply_to_corrected_units" and plan.pause_round is None
+            and bool(issues) and all(i.kind in CASUALTY_ERRORS for i in issues))
 
 
 def _retreated_at(ctx: Context, when: datetime) -> tuple[BattleView, bool]:

@@ -1,8 +1,9 @@
 """What becomes of each issue: reports, time limits, elections and rulings.
 
 - A ``report`` makes an error correctable; under 2008 Section VII only if it comes before the
-  next turn's first die. Reported in time but corrected only after the next turn was rolled:
-  that turn is void and must be re-done; corrected after yet another turn: the error is fixed.
+  next turn's first die. Reported in time but not corrected before the next turn was rolled:
+  that turn is void and must be re-done; still not corrected when yet another turn is rolled
+  (corrected later, or never): the error is fixed.
   The USA and the following USSR turn count as one, and an error in the USA part is for the
   Minister of Law. Part 14 (1999) sets no time limit.
 - Where the rules give a side a choice (void battle: re-roll or not fight; pause skipped: the
@@ -21,7 +22,7 @@ from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import Finding, FindingStatus
-from domain.rules.editions import DECLARATION_ERRORS, IGNORED_KINDS, Edition
+from domain.rules.editions import CASUALTY_ERRORS, DECLARATION_ERRORS, IGNORED_KINDS, Edition
 from domain.rules.turns import Power, turn_of
 
 #: Elections the rules give, by the kind of issue they answer.
@@ -127,7 +128,13 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
         return Decision("open", note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
-    return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids)
+    note = window.note if window is not None else ""
+    if issue.kind in CASUALTY_ERRORS and edition.casualty_error == "apply_to_corrected_units":
+        # An edition's reading (docs/rulings.md, casualty_error), named in the finding.
+        note = _join(note, "the later rounds' dice stand, applied to the corrected units (2008 Orders "
+                     "of Loss: \"applying the actual rolls to corrected units\")")
+    return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids,
+                    note=note)
 
 
 def elector(kind: str) -> str:
@@ -167,17 +174,31 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
                 return Decision("open", note=f"reported after {later} was rolled but before the USSR part "
                                 "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
         return Decision("fixed", note=f"reported after {later} was rolled (2008 Section VII)")
+    # Reported in time; corrected when its dice were entered or a ruling named the battle
+    # (never, if neither is on record).
     done = _corrected_at(game, record)
     after_that = game.first_roll_at.get(following_turn(later))
-    if later_start is not None and done is not None and done > later_start:
-        if after_that is not None and done > after_that:
-            # "it becomes fixed": whether the turn it made void stays void is an edition's reading.
+    if later_start is not None and (done is None or done > later_start):
+        if after_that is not None and (done is None or done > after_that):
+            # "If, however, another turn is rolled and the error is still not corrected, it
+            # becomes fixed" (2008 Section VII): corrected too late, or never corrected at all.
+            # Whether the turn it made void stays void is an edition's reading.
             voided = later if edition.fixed_error_voids_turn else None
+            how = "never corrected" if done is None else "not corrected"
             return Decision("fixed", voids_turn=voided,
-                            note=f"not corrected before {following_turn(later)} was rolled"
+                            note=f"reported in time but {how} before {following_turn(later)} was rolled: "
+                            "it becomes fixed (2008 Section VII)"
                             + (f"; {later}, rolled before the correction, stays void" if voided else ""))
+        if done is None:
+            # "it must be corrected before the next turn is rolled. If it is not, then the
+            # subsequent turn is void and must be re-done" (2008 Section VII).
+            return Decision("corrected", apply=True, voids_turn=later,
+                            note=f"reported in time, not corrected before {later} was rolled: {later} is "
+                            f"void and must be re-done; fixed if {following_turn(later)} is rolled first "
+                            "(2008 Section VII)")
         return Decision("corrected", apply=True, voids_turn=later,
-                        note=f"corrected after {later} was rolled: {later} is void and must be re-done")
+                        note=f"corrected after {later} was rolled: {later} is void and must be re-done "
+                        "(2008 Section VII)")
     return None
 
 
@@ -225,6 +246,10 @@ def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | No
     by_kind = [r for r in game.live_rulings if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     return by_kind[-1] if by_kind else None
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
 
 
 def _describe(ruling: RulingEntry) -> str:

@@ -16,11 +16,12 @@ Where the texts differ (rules matrix "Findings and remedies"):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import Literal, get_args, get_type_hints
 
 TooManyUnits = Literal["reroll_column", "keep_first"]
-CasualtyError = Literal["reroll_next_round", "wrong_units"]
+CasualtyError = Literal["reroll_next_round", "wrong_units", "apply_to_corrected_units"]
 ReportDeadline = Literal["first_roll", "turn_finished"]
 JapanAfterUsa = Literal["fixed", "open"]
 TechCost = Literal["declared", "rolled"]
@@ -56,6 +57,9 @@ DECLARATION_ERRORS = frozenset({
 #: Header slips that are ignored and corrected as soon as possible.
 IGNORED_KINDS = frozenset({"wrong_round_number", "wrong_turn_number", "wrong_country", "typo",
                            "declaration_after_dice"})
+#: Casualties taken wrong (a wrong type or number, or hits miscounted): the kinds whose remedy
+#: ``Edition.casualty_error`` chooses.
+CASUALTY_ERRORS = frozenset({"wrong_casualties", "miscounted_hits"})
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,9 @@ class Edition:
     citations: dict[str, str] = field(default_factory=dict)
     # -- readings the texts leave open (docs/rulings.md gives each one's argument) -------------
     #: A casualty error seen in the next round's units: re-roll from the next round (Part 14),
-    #: or correct the next round in place as wrong units (2008 Section III, Wrong Units).
+    #: correct the next round in place as wrong units (2008 Section III, Wrong Units), or keep
+    #: every later round's dice applied to the corrected units (2008 Orders of Loss, the pause
+    #: rule's "applying the actual rolls to corrected units"; miscounted hits too).
     casualty_error: CasualtyError = "reroll_next_round"
     #: 2008 Section VII: a subsequent turn voided by a late correction stays void even when the
     #: error then becomes fixed (True), or the record stands whole once it is fixed (False).
@@ -217,11 +223,52 @@ _EDITIONS: dict[str, Edition] = {IAAPA_1999.name: IAAPA_1999, IAAPA_2008.name: I
 
 
 def edition(name: str) -> Edition:
-    """The edition called ``name``; KeyError naming the known ones otherwise."""
+    """The edition called ``name``; KeyError naming the known ones otherwise.
+
+    A name may add readings to a registered edition, each ``+field=value``:
+    ``"iaapa-2008+casualty_error=apply_to_corrected_units"`` is iaapa-2008 with that reading
+    (a replay's ``[game] readings``; the name says every choice, so a stored game keeps it).
+    """
+    found = _EDITIONS.get(name)
+    if found is not None:
+        return found
+    base, plus, rest = name.partition("+")
+    if not plus or base not in _EDITIONS:
+        raise KeyError(f"unknown edition {name!r} (known: {', '.join(sorted(_EDITIONS))})")
+    pairs = [part.partition("=") for part in rest.split("+")]
+    if any(not eq for _, eq, _ in pairs):
+        raise KeyError(f"edition {name!r}: expected each reading as +field=value")
     try:
-        return _EDITIONS[name]
-    except KeyError:
-        raise KeyError(f"unknown edition {name!r} (known: {', '.join(sorted(_EDITIONS))})") from None
+        return with_readings(_EDITIONS[base], {key: value for key, _, value in pairs}, name=name)
+    except ValueError as error:
+        raise KeyError(f"edition {name!r}: {error}") from None
+
+
+def readings() -> dict[str, tuple[str, ...]]:
+    """The readings an edition may choose (docs/rulings.md) and the values each allows."""
+    hints = get_type_hints(Edition)
+    out: dict[str, tuple[str, ...]] = {}
+    for spec in fields(Edition):
+        if spec.default is MISSING or spec.name == "citations":
+            continue
+        kind = hints[spec.name]
+        out[spec.name] = ("true", "false") if kind is bool else tuple(str(v) for v in get_args(kind))
+    return out
+
+
+def with_readings(base: Edition, chosen: Mapping[str, str], *, name: str | None = None) -> Edition:
+    """``base`` with some readings chosen (values as text: ``"true"``/``"false"`` for yes/no
+    readings); ValueError naming the reading or value not offered."""
+    offered = readings()
+    changes: dict[str, object] = {}
+    for key, value in chosen.items():
+        if key not in offered:
+            raise ValueError(f"no reading {key!r} (readings: {', '.join(offered)})")
+        if value not in offered[key]:
+            raise ValueError(f"reading {key} expects one of {', '.join(offered[key])}, found {value!r}")
+        changes[key] = value == "true" if offered[key] == ("true", "false") else value
+    label = name or base.name + "".join(f"+{key}={value}" for key, value in sorted(chosen.items()))
+    return replace(base, name=label, **changes)  # type: ignore[arg-type]
 
 
 def register(policy: Edition) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.replayfile import ReplayError, parse_replay
 from domain.review.game_review import review
 from domain.rules import editions
 from projections.report import report_dict
@@ -71,6 +71,80 @@ def test_casualty_error_reroll_next_round_or_wrong_units() -> None:
     assert ukraine["status"] == "corrected" and ukraine["rounds"][1]["origin"] == "as_rolled"
     assert ukraine["rounds"][1]["defender"]["units"] == {"INF": 2}
     assert [d["status"] for d in ukraine["rounds"][1]["defender"]["dice"]] == ["kept", "added"]
+
+
+APPLIED = "fidelity/casualty-error-dice-applied-2008.toml"
+READING = 'readings = { casualty_error = "apply_to_corrected_units" }\n'
+
+
+def left(report: dict[str, Any]) -> dict[str, int]:
+    result = report["battles"][0]["result"]
+    assert result is not None
+    return dict(result["attacker_left"])
+
+
+def test_casualty_error_apply_to_corrected_units() -> None:
+    # The replay chooses the reading by [game] readings; without it the edition's default holds.
+    chosen = run(source(APPLIED))
+    assert chosen["game"]["edition"] == "iaapa-2008+casualty_error=apply_to_corrected_units"
+    assert kinds(chosen) == [("wrong_casualties", "corrected", 1)]
+    caucasus = chosen["battles"][0]
+    assert [r["origin"] for r in caucasus["rounds"]] == ["as_rolled"] * 3
+    assert caucasus.get("resume_round") is None and not caucasus.get("voided")
+    assert left(chosen) == {"INF": 1, "ARM": 1}
+    # The same record under the default re-rolls from round 2 with the correction dice.
+    default = run(source(APPLIED, (READING, ""), seed=True))
+    assert default["game"]["edition"] == "iaapa-2008"
+    assert kinds(default) == [("wrong_casualties", "corrected", 1)]
+    assert default["battles"][0].get("resume_round") == 2
+    assert {r["origin"] for r in default["battles"][0]["rounds"][1:]} == {"rerolled"}
+    # And a club edition registered in code picks the same reading.
+    registered = run(source(APPLIED, (READING, "")), casualty_error="apply_to_corrected_units")
+    assert registered["battles"][0]["rounds"] == caucasus["rounds"]
+
+
+def test_casualty_error_applied_to_units_with_other_defence_values() -> None:
+    # Round 2's second face (4) goes to the fighter: a hit on its 4s column, or the miss it was
+    # where it was thrown (Edition.applied_rolls, the pause rule's reading, applies here too).
+    text = source(APPLIED, (READING, ""))
+    faces = run(text, casualty_error="apply_to_corrected_units")
+    assert faces["battles"][0]["rounds"][1]["defender"]["hits"] == 2 and left(faces) == {"INF": 1, "ARM": 1}
+    as_rolled = run(text, casualty_error="apply_to_corrected_units", applied_rolls="hits_as_rolled")
+    assert as_rolled["battles"][0]["rounds"][1]["defender"]["hits"] == 1
+    assert left(as_rolled) == {"INF": 2, "ARM": 1}
+
+
+def test_casualty_error_apply_to_corrected_units_rolls_for_a_unit_left_out() -> None:
+    # Ukraine: round 2 lists one defending INF, two are alive: its die is kept, the other INF's
+    # die is rolled (the correction dice), and round 2's attack still ends the battle.
+    text = source("fidelity/unit-count-error-previous-round-2008.toml", seed=True)
+    ukraine = run(text, casualty_error="apply_to_corrected_units")["battles"][0]
+    second = ukraine["rounds"][1]
+    assert second["origin"] == "as_rolled" and second["defender"]["units"] == {"INF": 2}
+    assert [d["status"] for d in second["defender"]["dice"]] == ["kept", "added"]
+    assert ukraine["result"]["winner"] == "attacker" and ukraine.get("resume_round") is None
+
+
+def test_casualty_error_apply_to_corrected_units_covers_a_miscount() -> None:
+    # Round 1's two hits counted as one: round 2's dice applied to the one INF really left (its
+    # first face, 2, hits; the 6 has no unit and is voided), nothing re-rolled.
+    text = source("findings/miscounted_hits-1999.toml")
+    report = run(text, casualty_error="apply_to_corrected_units")
+    assert kinds(report) == [("miscounted_hits", "corrected", 1)]
+    ukraine = report["battles"][0]
+    assert ukraine.get("resume_round") is None
+    assert [(d["values"], d["status"]) for d in ukraine["rounds"][1]["defender"]["dice"]] == [
+        ([2], "kept"), ([6], "voided")]
+    assert left(report) == {"INF": 2, "ARM": 1}
+
+
+def test_a_replay_reading_the_edition_does_not_offer_is_bad_input() -> None:
+    text = source(APPLIED, (READING, 'readings = { casualty_error = "apply" }\n'))
+    line = text.splitlines().index('readings = { casualty_error = "apply" }') + 1
+    with pytest.raises(ReplayError, match=rf":{line}: .*casualty_error expects one of"):
+        parse_replay(text)
+    with pytest.raises(ReplayError, match="no reading 'house'"):
+        parse_replay(source(APPLIED, (READING, "readings = { house = true }\n")))
 
 
 UK3 = '''
