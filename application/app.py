@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
+from application.adapters.eventstore import VersionClash
 from application.integrity import GENESIS, chain_events
 from application.mapper import MsgspecMapper, NullTranscoder
 from application.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
@@ -59,8 +59,8 @@ class MinisterApplication(Application[UUID]):
     def record(self, events: Sequence[GameEvent]) -> list[GameEvent]:
         """Store events atomically (all or nothing), linked into their game's hash chain.
 
-        Returns the events as stored. Raises eventsourcing's ``IntegrityError`` when another
-        writer already stored one of these versions (nothing is stored then).
+        Returns the events as stored. Raises ``VersionClash`` when another writer already
+        stored one of these versions (nothing is stored then).
         """
         if not events:
             return []
@@ -119,13 +119,13 @@ class MinisterApplication(Application[UUID]):
         """Append the events ``build`` makes from the game's current state.
 
         Optimistic concurrency: when another writer stored the same version first (the store's
-        ``IntegrityError``), the state is read afresh and ``build`` runs again.
+        ``VersionClash``), the state is read afresh and ``build`` runs again.
         """
         for attempt in range(attempts):
             events = build(self.game(game_id))
             try:
                 return self.record(events)
-            except IntegrityError:
+            except VersionClash:
                 # Random back-off so two writers that clashed do not clash again in step.
                 time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise ConflictError(f"could not append to game {game_id!r}: {attempts} attempts clashed "

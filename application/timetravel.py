@@ -37,6 +37,7 @@ from application.adapters.eventstore import (
     read_events,
     read_states,
     snapshots_of,
+    snapshotting,
 )
 from application.integrity import GENESIS, follow_chain
 from application.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
@@ -65,7 +66,7 @@ def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
     kept (older ones are deleted: each holds the whole state). Returns how many snapshots were
     stored (a concurrent writer may have stored the same one: that is not an error).
     """
-    if app.snapshots is None or not events:
+    if not snapshotting(app) or not events:
         return 0
     due = max((e.originator_version for e in events if e.originator_version % interval == 0),
               default=None)

@@ -20,9 +20,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import tomli_w
-from eventsourcing.persistence import IntegrityError
 
 from application import board_records
+from application.adapters.eventstore import VersionClash
 from application.app import MinisterApplication
 from application.integrity import SCHEME, chain_events, head_of
 from application.mapper import encode_event
@@ -91,7 +91,7 @@ def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = Fa
             return _compare(replay, chained, stored)
         try:
             app.record(replay.events)
-        except IntegrityError:
+        except VersionClash:
             continue
         return ImportResult(replay.game_id, len(chained), head, Outcome.IMPORTED)
     raise ImportConflictError(f"{replay.path}: game {replay.game_id!r} is being written by another "

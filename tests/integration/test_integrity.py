@@ -8,8 +8,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from eventsourcing.persistence import StoredEvent
 
+from application.adapters.eventstore import StoredEvent, insert_raw_rows
 from application.app import MinisterApplication
 from application.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
 from application.mapper import decode_event, encode_event
@@ -106,10 +106,9 @@ class IntegrityContract:
                 canonical = msgspec.msgpack.encode(tree)
                 previous = link_bytes(previous, canonical)
                 tree["chain"] = previous
-                rows.append(StoredEvent(originator_id=event.originator_id,
-                                        originator_version=event.originator_version,
-                                        topic=type(event).TOPIC, state=msgspec.msgpack.encode(tree)))
-            app.recorder.insert_events(rows)
+                rows.append((event.originator_id, event.originator_version, type(event).TOPIC,
+                             msgspec.msgpack.encode(tree)))
+            insert_raw_rows(app, rows)
             check = check_game(app, replay.game_id)
             assert check.ok and check.chain.events == 12 and check.chain.head == previous
         finally:

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.eventstore import put_snapshots, snapshots_of
 from application.app import MinisterApplication, UnknownGameError
 from application.replayfile import parse_replay
 from application.stores import open_store
@@ -85,7 +86,6 @@ class TimeTravelContract:
         """A snapshot whose topic or bytes do not fit the current Game is never trusted."""
         replay = generated(60, 55)
         app.record(replay.events)
-        assert app.snapshots is not None
         oid = game_uuid(replay.game_id)
         folded = project_game(None, replay.events[:55])
         assert folded is not None
@@ -93,7 +93,7 @@ class TimeTravelContract:
                                         topic="minister/Game@1#0000000000000000")
         broken = GameSnapshot(originator_id=oid, originator_version=53, timestamp=datetime.now(UTC),
                               state=b"\x93\x01\x02", topic=STATE_TOPIC)
-        app.snapshots.put([broken, stale])
+        assert put_snapshots(app, [broken, stale])
         with pytest.warns(UserWarning, match="not bound to the stored events' chain"):
             assert _same(app.game_at(replay.game_id, version=55), folded)
         assert _same(app.game_at(replay.game_id, version=54), project_game(None, replay.events[:54]))
@@ -106,8 +106,7 @@ class TimeTravelContract:
             game = app.game(replay.game_id)
             app.record([ReportFiled(originator_id=game.id, originator_version=game.version + 1, by="UK",
                                     text=str(i), timestamp=game.modified_on, at=game.modified_on)])
-        assert app.snapshots is not None
-        versions = [s.originator_version for s in app.snapshots.get(game_uuid(replay.game_id))]
+        versions = [s.originator_version for s in snapshots_of(app, game_uuid(replay.game_id))]
         assert versions == [25]
         assert len(app.game_at(replay.game_id, version=30).reports) == \
             len(project_game(None, replay.events).reports) + 10

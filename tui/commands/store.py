@@ -168,9 +168,10 @@ def verify_store(args: argparse.Namespace) -> int:
 
 def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
                       as_json: bool = False) -> bool:
+    from application.adapters.eventstore import has_events
     from application.integrity import check_game
 
-    if not app.recorder.select_events(game_uuid(game_id), limit=1):
+    if not has_events(app, game_uuid(game_id)):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
     check = check_game(app, game_id, head=head)
     if as_json:
