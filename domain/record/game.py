@@ -32,9 +32,9 @@ from msgspec.structs import replace
 from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.board_intake import bid_facts, map_facts, placed
-from domain.record.board_state import BoardNote
 from domain.record.entries import (
     BattleRecord,
+    BoardNote,
     CasualtyEntry,
     CommitmentEntry,
     DeclarationEntry,
