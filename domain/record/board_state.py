@@ -33,12 +33,10 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
-from domain.notation.special_orders import parse_special_orders
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, MapCount, Move
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
-from domain.rules.names import resolve
 from domain.rules.units import UnitType
 
 if TYPE_CHECKING:
@@ -586,11 +584,7 @@ class _Walker:
 def _withdrawal_zone(record: BattleRecord) -> str | None:
     """Where the defender's special orders withdraw his subs (the last such order), if anywhere."""
     for entry in reversed(record.orders):
-        if entry.side != "defender":
-            continue
-        try:
-            zone = parse_special_orders(entry.text).withdraw_to
-            return resolve(zone).territory.name if zone else None
-        except ValueError:
-            return None
+        if entry.side == "defender":
+            # Resolved when the orders were filed (domain.record.game): the review reads no name.
+            return entry.withdraw_territory
     return None

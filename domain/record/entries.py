@@ -54,6 +54,8 @@ class OrdersEntry(msgspec.Struct, frozen=True):
     at: datetime | None
     source_line: int | None
     parsed: SpecialOrders = SpecialOrders()
+    #: ``parsed.withdraw_to`` resolved when filed (canonical name; None: no zone, or none named).
+    withdraw_territory: str | None = None
 
 
 class CasualtyEntry(msgspec.Struct, frozen=True):
