@@ -29,6 +29,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from cachetools import LRUCache
+
 from application.adapters.eventstore import (
     decode_states,
     iter_events,
@@ -144,13 +146,12 @@ class LatestGames:
 
     Stored events never change, so a state stays right for every version it has seen; events
     stored since are read, checked against the chain head kept, and folded in when a later
-    version (or the latest) is asked for. At most ``size`` games are kept (the least recently
-    used goes: a dict keeps insertion order, and a game looked at moves to its end). Thread-safe.
+    version (or the latest) is asked for. At most ``size`` games are kept, in a
+    :class:`cachetools.LRUCache` (the least recently used goes). Thread-safe.
     """
 
     def __init__(self, size: int = 4) -> None:
-        self.size = size
-        self._games: dict[UUID, tuple[Game, str]] = {}
+        self._games: LRUCache[UUID, tuple[Game, str]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def game_at(self, app: Application[UUID], originator_id: UUID, version: int | None) -> Game | None:
@@ -183,13 +184,12 @@ class LatestGames:
             head = follow_chain(game.game_id, states, head, game.version + 1)
             project_game(game, decode_states(states))
             kept = (game, head)
-        self._games[originator_id] = kept
-        while len(self._games) > self.size:
-            del self._games[next(iter(self._games))]
+        self._games[originator_id] = kept  # the least recently used game goes when full
         return kept[0]
 
     def kept(self) -> list[UUID]:
-        """The games whose latest state is kept, the least recently used first."""
+        """The games whose latest state is kept, the least recently used first (each look takes
+        a game out and puts it back, so the cache's order is the order of use)."""
         with self._lock:
             return list(self._games)
 

@@ -16,7 +16,7 @@ from application.adapters.eventstore import put_snapshots, snapshots_of
 from application.app import MinisterApplication, UnknownGameError
 from application.replayfile import parse_replay
 from application.stores import open_store
-from application.timetravel import STATE_TOPIC, event_time, snapshot_of, version_at
+from application.timetravel import STATE_TOPIC, LatestGames, event_time, snapshot_of, version_at
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
 from tests.integration.store_helpers import generated, postgres_schema
@@ -123,7 +123,7 @@ class TimeTravelContract:
 
     def test_only_the_games_last_read_are_kept(self, app: MinisterApplication) -> None:
         replays = [generated(30, 60 + i) for i in range(3)]
-        app.latest_games.size = 2
+        app.latest_games = LatestGames(size=2)
         for replay in replays:
             app.record(replay.events)
             app.game(replay.game_id)
