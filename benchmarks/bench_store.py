@@ -8,7 +8,8 @@ are compared with each other are timed in interleaved rounds (best of each):
   (:func:`application.adapters.eventstore.read_states`) plus msgspec decoding, one decoder per
   topic called directly (no fold, no generator): the least any rebuild must do;
 * rebuild (the target's figure): the application's own rebuild without snapshots,
-  :func:`application.timetravel.state_at`, which reads rows through application/adapters/eventstore.py
+  :func:`application.adapters.timetravel.state_at`, which reads rows through
+  application/adapters/eventstore.py
   (one SELECT on the recorder's connection, msgspec decoding) and folds them as they come;
 * rebuild through eventsourcing: ``app.events.get`` (eventsourcing's EventStore, StoredEvent
   objects, :class:`MsgspecMapper`) plus the same fold, for comparison;
@@ -42,12 +43,12 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 
+from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import raw_state_bytes, read_states
-from application.app import MinisterApplication
-from application.mapper import decode_event, encode_event
-from application.replayfile import Replay, parse_replay
-from application.stores import open_store
-from application.timetravel import SNAPSHOT_INTERVAL, state_at, stored_events
+from application.adapters.mapper import decode_event, encode_event
+from application.adapters.stores import open_store
+from application.adapters.timetravel import SNAPSHOT_INTERVAL, state_at, stored_events
+from application.intake.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.memory import no_gc
 from domain.record.events import TOPICS, GameEvent, game_uuid

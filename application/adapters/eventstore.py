@@ -40,7 +40,7 @@ from eventsourcing.sqlite import (
     SQLiteRecorder,
 )
 
-from application.mapper import MsgspecMapper, decode_event, encode_event
+from application.adapters.mapper import MsgspecMapper, decode_event, encode_event
 from domain.errors import MinisterError
 from domain.record.events import TOPICS, GameEvent, GameSnapshot, GameStarted
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from application.adapters.eventstore import raw_rows
-from application.mapper import encode_event
-from application.stores import open_store
+from application.adapters.mapper import encode_event
+from application.adapters.stores import open_store
 from domain.battle.dice import opens
 from tests.conftest import ROOT
 from tests.integration.store_helpers import postgres_schema

@@ -25,7 +25,7 @@ from application.adapters.eventstore import (
     raw_rows,
     set_raw_state,
 )
-from application.replayfile import Replay, parse_replay
+from application.intake.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record.events import game_uuid
 
@@ -75,7 +75,7 @@ def generated(n_events: int, seed: int, source: str = "generated.toml") -> Repla
 @contextmanager
 def sqlite_store(path: Path) -> Iterator[Any]:
     """The store in an SQLite file, open for the ``with`` block."""
-    from application.stores import open_store
+    from application.adapters.stores import open_store
 
     app = open_store(f"sqlite:{path}")
     try:
@@ -109,8 +109,8 @@ def write_events(spec: str, game_id: str, writer: str, count: int, start: Any) -
     Each event names its writer and index in its purpose or text, so the test can check that
     every one is stored exactly once. ``start`` (a multiprocessing Barrier) lines the writers up.
     """
-    from application.dicecmd import draw, file_report
-    from application.stores import open_store
+    from application.adapters.stores import open_store
+    from application.usecases.dicecmd import draw, file_report
 
     app = open_store(spec)
     try:
@@ -133,9 +133,9 @@ def slow_import(spec: str, path: str, pause: float) -> None:
     Run as a subprocess by the SIGKILL test: the pauses stretch the one transaction of the save
     so the kill lands inside it.
     """
-    from application.replayfile import load_replay
-    from application.stores import open_store
-    from application.transfer import import_replay
+    from application.adapters.stores import open_store
+    from application.intake.replayfile import load_replay
+    from application.usecases.transfer import import_replay
 
     with paced_sqlite_inserts(pause, lambda: print("saving", flush=True)):
         replay = load_replay(path)

@@ -9,12 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import StoredEvent, insert_raw_rows
-from application.app import MinisterApplication
-from application.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
-from application.mapper import decode_event, encode_event
-from application.stores import open_store
-from application.transfer import import_replay
+from application.adapters.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
+from application.adapters.mapper import decode_event, encode_event
+from application.adapters.stores import open_store
+from application.usecases.transfer import import_replay
 from domain.record.events import GameEvent
 from tests.integration.store_helpers import RawRows, generated, postgres_schema
 from tui.cli import main

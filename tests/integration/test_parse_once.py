@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.notation import battle_log, declarations, special_orders
 from domain.record.game import Game, parse_turn
@@ -88,7 +88,7 @@ def test_the_guard_catches_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_events_stored_before_the_parsed_form_fold_to_the_same_game() -> None:
     # Roll and orders events stored before they carried their parsed text have no such key:
     # they still decode, and the fold reads their text once.
-    from application.mapper import decode_event, encode_event
+    from application.adapters.mapper import decode_event, encode_event
     from domain.record.game import project_game
 
     replay = parse_replay(generate_replay(300, seed=5), "<generated>")

@@ -16,9 +16,9 @@ import msgspec
 import pytest
 
 from application.adapters.eventstore import raw_rows, set_raw_state
-from application.integrity import GENESIS, link_bytes, stored_link
-from application.stores import open_store
-from application.transfer import import_replay
+from application.adapters.integrity import GENESIS, link_bytes, stored_link
+from application.adapters.stores import open_store
+from application.usecases.transfer import import_replay
 from domain.record.events import game_uuid
 from tests.integration.store_helpers import (
     edit_sqlite_event,

@@ -9,10 +9,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.app import MinisterApplication
 from application.adapters.archive import list_games_at_once
 from application.adapters.review_store import REVIEW_VERSION, Head, engine_stamp, forget, head_of, load, save
-from application.app import MinisterApplication
-from application.stores import list_games, open_store
+from application.adapters.stores import list_games, open_store
 from domain.record.events import ReportFiled
 from domain.review.game_review import review
 from projections.report import report_json

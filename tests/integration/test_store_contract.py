@@ -9,12 +9,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.app import MinisterApplication, UnknownGameError
 from application.adapters.eventstore import VersionClash, snapshots_of, store_kind_of
-from application.app import MinisterApplication, UnknownGameError
-from application.integrity import GENESIS, check_game, link
-from application.mapper import encode_event
-from application.stores import StoreSpecError, list_games, open_store, parse_store_spec
-from application.timetravel import STATE_TOPIC, decode_snapshot
+from application.adapters.integrity import GENESIS, check_game, link
+from application.adapters.mapper import encode_event
+from application.adapters.stores import StoreSpecError, list_games, open_store, parse_store_spec
+from application.adapters.timetravel import STATE_TOPIC, decode_snapshot
 from domain.record.events import ReportFiled, game_uuid
 from domain.record.game import project_game
 from tests.integration.store_helpers import generated, postgres_schema

@@ -12,11 +12,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.app import MinisterApplication, UnknownGameError
 from application.adapters.eventstore import put_snapshots, snapshots_of
-from application.app import MinisterApplication, UnknownGameError
-from application.replayfile import parse_replay
-from application.stores import open_store
-from application.timetravel import STATE_TOPIC, LatestGames, event_time, snapshot_of, version_at
+from application.adapters.stores import open_store
+from application.adapters.timetravel import STATE_TOPIC, LatestGames, event_time, snapshot_of, version_at
+from application.intake.replayfile import parse_replay
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
 from tests.integration.store_helpers import generated, postgres_schema

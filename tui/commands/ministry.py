@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from application.app import MinisterApplication
-from application.desk import dice as desk_dice
-from application.desk import papers
-from application.desk.common import event_dict, parse_at
-from application.desk.keys import key_path, keys_dir
-from application.stores import open_store
+from application.adapters.app import MinisterApplication
+from application.adapters.stores import open_store
+from application.usecases.desk import dice as desk_dice
+from application.usecases.desk import papers
+from application.usecases.desk.common import event_dict, parse_at
+from application.usecases.desk.keys import key_path, keys_dir
 from domain.record.events import GameEvent
 from tui.commands.store import EXIT_OK, add_store_option
 from tui.reviewed import keep_quietly

@@ -21,12 +21,12 @@ from typing import Any
 
 import tomli_w
 
-from application import board_records
+from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import VersionClash
-from application.app import MinisterApplication
-from application.integrity import SCHEME, chain_events, head_of
-from application.mapper import encode_event
-from application.replayfile import FORMAT, Replay
+from application.adapters.integrity import SCHEME, chain_events, head_of
+from application.adapters.mapper import encode_event
+from application.intake import board_records
+from application.intake.replayfile import FORMAT, Replay
 from domain.errors import MinisterError, ReplayError
 from domain.record.events import (
     CasualtiesChosen,

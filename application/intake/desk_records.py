@@ -1,20 +1,20 @@
 """The desk's record types in a replay file (``commitment``, ``reveal``, ``report_amendment``,
 ``ruled``, ``withdrawal``): how each becomes its event. Mixed into the replay-file builder
-(:mod:`application.replayfile`), whose ``add``, ``error`` and ``events`` these use."""
+(:mod:`application.intake.replayfile`), whose ``add``, ``error`` and ``events`` these use."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from application.desk.papers import DECISIONS
-from application.replayschema import (
+from application.intake.replayschema import (
     CommitmentRecord,
     ReportAmendmentRecord,
     RevealRecord,
     RuledRecord,
     WithdrawalRecord,
 )
+from application.usecases.desk.papers import DECISIONS
 from domain.errors import ReplayError
 from domain.record.events import (
     DiceCommitted,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from application.app import MinisterApplication
-from application.desk.common import battle_of, checked_time
+from application.adapters.app import MinisterApplication
+from application.usecases.desk.common import battle_of, checked_time
 from domain.errors import MinisterError
 from domain.record.entries import ReportEntry, RulingEntry
 from domain.record.events import (

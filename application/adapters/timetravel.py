@@ -7,9 +7,9 @@ game at version ``N`` is then that state filtered, after reading only the events
 (by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
 
 Opening a game checks what it loads: cold, the whole hash chain is recomputed from the stored
-bytes (:func:`application.integrity.follow_chain`) and a broken one is refused
-(:class:`application.integrity.TamperedError`), never shown; warm, each event read since is
-checked to continue the chain from the head kept. The latest snapshot (:mod:`application.snapshots`)
+bytes (:func:`application.adapters.integrity.follow_chain`) and a broken one is refused
+(:class:`application.adapters.integrity.TamperedError`), never shown; warm, each event read since is
+checked to continue the chain from the head kept. The latest snapshot (:mod:`application.adapters.snapshots`)
 is used only when it is bound to the chain link of the event at its version; otherwise the events
 are folded (and a warning says why).
 
@@ -41,8 +41,8 @@ from application.adapters.eventstore import (
     snapshots_of,
     snapshotting,
 )
-from application.integrity import GENESIS, follow_chain
-from application.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
+from application.adapters.integrity import GENESIS, follow_chain
+from application.adapters.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
 from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game, project_game

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Protocol
 
 import msgspec
 
-from application.replayschema import MAX_ITEMS, Count, Record, Text
+from application.intake.replayschema import MAX_ITEMS, Count, Record, Text
 from domain.errors import ReplayError
 from domain.record.board_intake import bid_facts, map_facts, placed
 from domain.record.events import (
@@ -29,7 +29,7 @@ from domain.rules.forces import Force
 
 
 class _Builder(Protocol):
-    """What a handler needs of the replay reader's builder (:mod:`application.replayfile`)."""
+    """What a handler needs of the replay reader's builder (:mod:`application.intake.replayfile`)."""
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         """Append the next event."""
@@ -120,7 +120,7 @@ def finish(builder: _Builder, index: int, record: FinishRecord, line: int | None
     builder.add(GameFinished, record.at, line, result=record.result, by=record.by, text=record.text)
 
 
-#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.replayfile.RECORD_KINDS`.
+#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.replayfile.RECORD_KINDS`.
 KINDS: dict[str, tuple[type[Record], Callable[[_Builder, int, Any, int | None], None]]] = {
     "purchase": (PurchaseRecord, purchase), "placement": (PlacementRecord, placement),
     "map_update": (MapUpdateRecord, map_update), "bid": (BidRecord, bid), "finish": (FinishRecord, finish),
