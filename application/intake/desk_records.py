@@ -14,8 +14,8 @@ from application.intake.replayschema import (
     RuledRecord,
     WithdrawalRecord,
 )
-from application.usecases.desk.papers import DECISIONS
 from domain.errors import ReplayError
+from domain.record.entries import Ruling
 from domain.record.events import (
     DiceCommitted,
     DiceRevealed,
@@ -24,6 +24,9 @@ from domain.record.events import (
     ReportAmended,
     RulingGiven,
 )
+
+#: The decisions a ruling may take (the domain's :class:`Ruling`), as a replay file writes them.
+DECISIONS = tuple(r.value for r in Ruling)
 
 
 class DeskRecords:
