@@ -169,3 +169,36 @@ class RawRows:
     def delete(self, game_id: str, version: int | None = None, *, snapshots: bool = False) -> None:
         """Delete one row (every row of the game when ``version`` is None)."""
         delete_raw_rows(self.app, game_uuid(game_id), version, snapshots=snapshots)
+
+
+# -- the three stores every store test runs on -------------------------------------------------
+# Mixed into each contract's per-store test class (``class TestSQLiteX(SQLiteSpec, XContract)``):
+# one ``spec`` fixture per store, written once.
+
+class MemorySpec:
+    """The in-memory store."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        yield "memory:"
+
+
+class SQLiteSpec:
+    """The embedded SQLite store (the default), in a folder it creates."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        yield f"sqlite:{tmp_path / 'store' / 'minister.sqlite3'}"
+
+
+@pytest.mark.postgres
+class PostgresSpec:
+    """PostgreSQL, in a schema of its own per test (skipped, saying why, without a server)."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        with postgres_schema() as spec:
+            yield spec

@@ -16,7 +16,13 @@ from application.adapters.mapper import decode_event, encode_event
 from application.adapters.stores import open_store
 from application.usecases.transfer import import_replay
 from domain.record.events import GameEvent
-from tests.integration.store_helpers import RawRows, generated, postgres_schema
+from tests.integration.store_helpers import (
+    MemorySpec,
+    PostgresSpec,
+    RawRows,
+    SQLiteSpec,
+    generated,
+)
 from tui.cli import main
 
 GAME = "generated-80-31"
@@ -115,20 +121,12 @@ class IntegrityContract:
             app.close()
 
 
-class TestMemoryIntegrity(IntegrityContract):
+class TestMemoryIntegrity(MemorySpec, IntegrityContract):
     """The in-memory store."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteIntegrity(IntegrityContract):
+class TestSQLiteIntegrity(SQLiteSpec, IntegrityContract):
     """The embedded SQLite store, and the command line on it."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 's.sqlite3'}"
 
     def test_the_command_says_what_it_found(self, spec: str, app: MinisterApplication, raw: RawRows,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,13 +143,8 @@ class TestSQLiteIntegrity(IntegrityContract):
 
 
 @pytest.mark.postgres
-class TestPostgresIntegrity(IntegrityContract):
+class TestPostgresIntegrity(PostgresSpec, IntegrityContract):
     """PostgreSQL, in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 def test_links_cover_every_field_and_the_previous_link() -> None:

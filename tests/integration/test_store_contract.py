@@ -17,7 +17,7 @@ from application.adapters.stores import StoreSpecError, list_games, open_store, 
 from application.adapters.timetravel import STATE_TOPIC, decode_snapshot
 from domain.record.events import ReportFiled, game_uuid
 from domain.record.game import project_game
-from tests.integration.store_helpers import generated, postgres_schema
+from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
 
 INTERVAL = 10
 
@@ -157,20 +157,12 @@ def _report(app: MinisterApplication, game_id: str, text: str) -> ReportFiled:
                        text=text, timestamp=game.modified_on, at=game.modified_on)
 
 
-class TestMemoryStore(StoreContract):
+class TestMemoryStore(MemorySpec, StoreContract):
     """The in-memory store (unit tests)."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteStore(StoreContract):
+class TestSQLiteStore(SQLiteSpec, StoreContract):
     """The embedded SQLite store (the default)."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 'store' / 'minister.sqlite3'}"
 
     def test_reopening_the_file_finds_the_game(self, spec: str) -> None:
         replay = generated(15, 11)
@@ -183,13 +175,8 @@ class TestSQLiteStore(StoreContract):
 
 
 @pytest.mark.postgres
-class TestPostgresStore(StoreContract):
+class TestPostgresStore(PostgresSpec, StoreContract):
     """PostgreSQL (a club archive), in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 def test_store_specs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

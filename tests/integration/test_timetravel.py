@@ -19,7 +19,7 @@ from application.adapters.timetravel import STATE_TOPIC, LatestGames, event_time
 from application.intake.replayfile import parse_replay
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
-from tests.integration.store_helpers import generated, postgres_schema
+from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
 
 INTERVAL = 25
 
@@ -154,30 +154,17 @@ class SharedStoreContract(TimeTravelContract):
             writer.close()
 
 
-class TestMemoryTimeTravel(TimeTravelContract):
+class TestMemoryTimeTravel(MemorySpec, TimeTravelContract):
     """The in-memory store."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteTimeTravel(SharedStoreContract):
+class TestSQLiteTimeTravel(SQLiteSpec, SharedStoreContract):
     """The embedded SQLite store."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 't.sqlite3'}"
 
 
 @pytest.mark.postgres
-class TestPostgresTimeTravel(SharedStoreContract):
+class TestPostgresTimeTravel(PostgresSpec, SharedStoreContract):
     """PostgreSQL, in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 # -- the state at any version derived from a later one (Game.at) ------------------------------
