@@ -38,8 +38,8 @@ def _verdict(ok: bool) -> str:
 
 def _fill(store: str, seeds: range, n_events: int) -> int:
     """Record generated games and their stored reviews; the number of events recorded."""
-    from application.replayfile import parse_replay
-    from application.stores import open_store
+    from application.adapters.stores import open_store
+    from application.intake.replayfile import parse_replay
     from tui.reviewed import keep
 
     app = open_store(store)

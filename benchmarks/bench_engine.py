@@ -10,7 +10,7 @@ import random
 import time
 from collections.abc import Callable
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.battle.dice import RandomDice
 from domain.battle.engine import fight, provider_from

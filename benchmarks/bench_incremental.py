@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record.events import DiceDrawn, DiceSupplied, GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game, project_game

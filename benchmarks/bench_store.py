@@ -4,10 +4,12 @@ All figures come from one run on one generated 10,000-event game (benchmarks/gen
 SQLite files under a temporary folder. The machines are shared and noisy, so the figures that
 are compared with each other are timed in interleaved rounds (best of each):
 
-* floor: a raw ``SELECT topic, state`` of the game's rows on an open connection plus msgspec
-  decoding, one decoder per topic called directly (no fold): the least any rebuild must do;
+* floor: the adapter's raw ``SELECT topic, state`` of the game's rows
+  (:func:`application.adapters.eventstore.read_states`) plus msgspec decoding, one decoder per
+  topic called directly (no fold, no generator): the least any rebuild must do;
 * rebuild (the target's figure): the application's own rebuild without snapshots,
-  :func:`application.timetravel.state_at`, which reads rows through application/adapters/eventstore.py
+  :func:`application.adapters.timetravel.state_at`, which reads rows through
+  application/adapters/eventstore.py
   (one SELECT on the recorder's connection, msgspec decoding) and folds them as they come;
 * rebuild through eventsourcing: ``app.events.get`` (eventsourcing's EventStore, StoredEvent
   objects, :class:`MsgspecMapper`) plus the same fold, for comparison;
@@ -26,14 +28,13 @@ are compared with each other are timed in interleaved rounds (best of each):
 from __future__ import annotations
 
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 from uuid import UUID
@@ -42,11 +43,12 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import JSONTranscoder, Transcoding
 
-from application.app import MinisterApplication
-from application.mapper import decode_event, encode_event
-from application.replayfile import Replay, parse_replay
-from application.stores import open_store
-from application.timetravel import SNAPSHOT_INTERVAL, state_at, stored_events
+from application.adapters.app import MinisterApplication
+from application.adapters.eventstore import raw_state_bytes, read_states
+from application.adapters.mapper import decode_event, encode_event
+from application.adapters.stores import open_store
+from application.adapters.timetravel import SNAPSHOT_INTERVAL, state_at, stored_events
+from application.intake.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.memory import no_gc
 from domain.record.events import TOPICS, GameEvent, game_uuid
@@ -191,11 +193,10 @@ def _sqlite_app(path: Path, interval: int) -> Iterator[MinisterApplication]:
 _DECODERS = {topic: msgspec.msgpack.Decoder(cls) for topic, cls in TOPICS.items()}
 
 
-def _floor(connection: sqlite3.Connection, originator_id: UUID) -> list[GameEvent]:
-    """The least a rebuild must do: one SELECT on an open connection, then decode each row."""
+def _floor(app: MinisterApplication, originator_id: UUID) -> list[GameEvent]:
+    """The least a rebuild must do: one SELECT on the store's connection, then decode each row."""
     with no_gc():
-        rows = connection.execute("SELECT topic, state FROM stored_events WHERE originator_id=? "
-                                  "ORDER BY originator_version", (originator_id.hex,)).fetchall()
+        rows = read_states(app, originator_id)
         decoders = _DECODERS
         return [decoders[topic].decode(state) for topic, state in rows]
 
@@ -286,10 +287,8 @@ def _travel_by_time(app: MinisterApplication, replay: Replay) -> list[float]:
     return spent
 
 
-def _snapshot_bytes(path: Path) -> int:
-    with sqlite3.connect(path) as connection:
-        found = connection.execute("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_snapshots")
-        return int(found.fetchone()[0])
+def _snapshot_bytes(app: MinisterApplication) -> int:
+    return raw_state_bytes(app, snapshots=True)
 
 
 def _p90(values: list[float]) -> float:
@@ -305,19 +304,18 @@ def _mappers(folder: Path, replay: Replay, lines: list[str]) -> float:
     DefaultMapperApplication.structs = nested_structs(events)
     plain_app = DefaultMapperApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                               "SQLITE_DBNAME": str(plain_path)})
-    plain_app.recorder.insert_events([plain_app.mapper.to_stored_event(plain_event(e))
-                                      for e in events])
+    plain_app.events.put([plain_event(e) for e in events])
 
     def read_plain() -> list[Any]:
         with no_gc():
             return list(plain_app.events.get(originator_id))
 
-    with _sqlite_app(path, 10 * N_EVENTS) as app, closing(sqlite3.connect(path)) as connection:
+    with _sqlite_app(path, 10 * N_EVENTS) as app:
         app.record(events)  # no snapshot: rebuilds fold every event
         assert [decode_event(type(e).TOPIC, encode_event(e)) for e in events] == \
-            _floor(connection, originator_id)
+            _floor(app, originator_id)
         best = _interleaved({
-            "floor": lambda: _floor(connection, originator_id),
+            "floor": lambda: _floor(app, originator_id),
             "rebuild": lambda: _rebuild(app, originator_id),
             "read": lambda: _read(app, originator_id),
             "fold": lambda: _fold(events),
@@ -386,9 +384,10 @@ def run() -> list[str]:
                     cold = spent
                     warm = _travel(app, replay, POINTS, seed=SEED, cold=False)
                     by_time = _travel_by_time(app, replay)
+                stored = _snapshot_bytes(app)
             lines.append(f"  every {interval:>4} events: cold median {statistics.median(spent):5.1f} ms, "
                          f"p90 {_p90(spent):5.1f} ms, latest state {interval - 1} events past a "
-                         f"snapshot {1000 * worst:5.1f} ms, snapshots {_snapshot_bytes(path) / 1e6:6.1f} "
+                         f"snapshot {1000 * worst:5.1f} ms, snapshots {stored / 1e6:6.1f} "
                          f"MB, import {imported:.2f} s" + ("  <- SNAPSHOT_INTERVAL" if interval ==
                                                            SNAPSHOT_INTERVAL else ""))
     median = statistics.median(warm)

@@ -47,7 +47,7 @@ def _verdict(ok: bool) -> str:
 
 def load_views(n_events: int, seed: int) -> tuple[GameView, GameView, list[str]]:
     """Generate, read and review the game; the figures of each step."""
-    from application.services import open_game
+    from application.usecases.services import open_game
     from domain.review.game_review import review
 
     start = time.perf_counter()

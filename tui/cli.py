@@ -21,7 +21,7 @@ from domain.errors import MinisterError
 from projections.plain import visible
 
 if TYPE_CHECKING:  # the engine and the reports load only for the commands that need them
-    from application.replayfile import Replay
+    from application.intake.replayfile import Replay
     from projections.expect import Mismatch
     from projections.expect_lines import ExpectLines
 
@@ -95,7 +95,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(report.decode())
         return EXIT_OK
-    from application.services import open_game
+    from application.usecases.services import open_game
     from domain.review.game_review import review
     from projections.report import report_json_body, report_text
 
@@ -177,7 +177,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if any(code is None for code in bundle_codes) or len(bundle_codes) != len(args.paths):
             raise MinisterError("expected either evidence bundles or replay files, not both at once")
         return max(code for code in bundle_codes if code is not None)
-    from application.replayfile import load_replay
+    from application.intake.replayfile import load_replay
 
     files = replay_files(args.paths)
     if not files:

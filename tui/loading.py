@@ -66,7 +66,7 @@ class FileSource:
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
-            from application.services import open_game
+            from application.usecases.services import open_game
 
             progress(f"Reading {self.ref}", 0.0)
             self._game = open_game(self.ref, store=self.store)

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from application.adapters.review_store import Head, head_of, load, save
-from application.timetravel import no_gc
+from application.adapters.timetravel import no_gc
 from domain.review.views import GameView
 
 if TYPE_CHECKING:
-    from application.app import MinisterApplication
+    from application.adapters.app import MinisterApplication
     from domain.record.game import Game
 
 _VIEW = msgspec.msgpack.Decoder(GameView)
@@ -115,7 +115,7 @@ def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECT
 
 def stored_report(store: str | None, game_id: str, *, json: bool, as_rolled: bool) -> bytes:
     """The report ``minister replay GAME`` prints, from the store when fresh."""
-    from application.stores import open_store
+    from application.adapters.stores import open_store
 
     app = open_store(store)
     try:
@@ -128,7 +128,7 @@ class StoredGame:
     """One stored game's reviews as the timeline reads them: both of the same events."""
 
     def __init__(self, game_id: str, store: str | None) -> None:
-        from application.stores import open_store
+        from application.adapters.stores import open_store
 
         self.game_id = game_id
         self.app = open_store(store)

@@ -1,6 +1,6 @@
 """The list of stored games in one query: what ``minister games`` shows of a big club archive.
 
-:func:`application.stores.list_games` asks the store for each game's last event in turn (one
+:func:`application.adapters.stores.list_games` asks the store for each game's last event in turn (one
 round trip per game: ~1 s for 500 games on PostgreSQL). For the SQLite and PostgreSQL recorders
 (minister's own mapper, no compression or encryption), :func:`list_games_at_once` selects every
 game's first event with its last one in a single statement over the recorder's own table; any
@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from application.adapters.eventstore import store_kind
-from application.mapper import MsgspecMapper, decode_event
-from application.stores import StoredGame
-from application.timetravel import event_time
+from application.adapters.mapper import MsgspecMapper, decode_event
+from application.adapters.stores import StoredGame
+from application.adapters.timetravel import event_time
 from domain.record.events import GameStarted
 
 if TYPE_CHECKING:
-    from application.app import MinisterApplication
+    from application.adapters.app import MinisterApplication
 
 _LAST = "SELECT {col} FROM {table} e WHERE e.originator_id = s.originator_id " \
         "ORDER BY e.originator_version DESC LIMIT 1"
@@ -59,7 +59,7 @@ def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | Non
 
 
 def list_games_at_once(app: MinisterApplication) -> list[StoredGame] | None:
-    """Every stored game as :func:`application.stores.list_games` lists it, in one query
+    """Every stored game as :func:`application.adapters.stores.list_games` lists it, in one query
     (None when the store cannot be read that way)."""
     rows = _rows(app)
     if rows is None:

@@ -19,13 +19,14 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import IntegrityError, Notification, PersistenceError, StoredEvent
+from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 from eventsourcing.postgres import (
     PostgresAggregateRecorder,
     PostgresApplicationRecorder,
@@ -39,9 +40,11 @@ from eventsourcing.sqlite import (
     SQLiteRecorder,
 )
 
-from application.mapper import MsgspecMapper, decode_event, encode_event
+from application.adapters.mapper import MsgspecMapper, decode_event, encode_event
 from domain.errors import MinisterError
 from domain.record.events import TOPICS, GameEvent, GameSnapshot, GameStarted
+
+__all__ = ["StoredEvent", "VersionClash"]  # eventsourcing's row and clash, for the callers
 
 if TYPE_CHECKING:
     from eventsourcing.application import Application
@@ -55,6 +58,10 @@ DEFAULT_STATEMENT_TIMEOUT = 600
 #: The tables eventsourcing creates for the application called "minister".
 EVENTS_TABLE = "minister_events"
 SNAPSHOTS_TABLE = "minister_snapshots"
+
+#: Another writer stored the same version of the game first (eventsourcing's IntegrityError,
+#: under the name the callers handle it by).
+VersionClash = IntegrityError
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -104,55 +111,49 @@ def translated(method: Callable[_P, _T]) -> Callable[_P, _T]:
     return call
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def explained(*names: str) -> Callable[[_C], _C]:
+    """A recorder class whose inherited methods ``names`` raise :class:`StoreError` (see
+    :func:`translated`): written once for the four recorders rather than a pass-through per
+    method per class."""
+
+    def decorate(cls: _C) -> _C:
+        for name in names:
+            setattr(cls, name, translated(getattr(cls, name)))
+        return cls
+
+    return decorate
+
+
+def _versions_where(mark: str, originator_id: object, gt: int | None, lte: int | None, desc: bool,
+                    limit: int | None) -> tuple[str, list[Any]]:
+    """The WHERE/ORDER/LIMIT of a select of one aggregate's rows, with its parameters (``mark``:
+    the driver's placeholder)."""
+    params: list[Any] = [originator_id]
+    text = f" WHERE originator_id={mark}"
+    for op, value in ((">", gt), ("<=", lte)):
+        if value is not None:
+            text += f" AND originator_version{op}{mark}"
+            params.append(value)
+    text += " ORDER BY originator_version " + ("DESC" if desc else "ASC")
+    if limit is not None:
+        text += f" LIMIT {mark}"
+        params.append(limit)
+    return text, params
+
+
+@explained("insert_events", "select_events", "create_table", "select_notifications")
 class SQLiteEventRecorder(SQLiteApplicationRecorder):
     """eventsourcing's SQLite recorder, its errors explained."""
-
-    @translated
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Insert, store errors explained."""
-        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
-        return found
-
-    @translated
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
-                      lte: int | None = None, desc: bool = False, limit: int | None = None,
-                      ) -> Sequence[StoredEvent]:
-        """Select, store errors explained."""
-        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
-                                                             desc=desc, limit=limit)
-        return found
-
-    @translated
-    def create_table(self) -> None:
-        """Create the tables, store errors explained."""
-        super().create_table()
-
-    @translated
-    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
-                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True,
-                             ) -> Sequence[Notification]:
-        """Select notifications, store errors explained."""
-        found: Sequence[Notification] = super().select_notifications(
-            start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
-        return found
-
 
     @translated
     def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
                       limit: int | None) -> list[tuple[str, bytes]]:
         """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
-        params: list[Any] = [originator_id.hex]
-        clauses = []
-        for op, value in ((">", gt), ("<=", lte)):
-            if value is not None:
-                clauses.append(f" AND originator_version{op}?")
-                params.append(value)
-        order = " ORDER BY originator_version " + ("DESC" if desc else "ASC")
-        if limit is not None:
-            order += " LIMIT ?"
-            params.append(limit)
-        statement = (f"SELECT topic, state FROM {self.events_table_name} WHERE originator_id=?"
-                     + "".join(clauses) + order)
+        where, params = _versions_where("?", originator_id.hex, gt, lte, desc, limit)
+        statement = f"SELECT topic, state FROM {self.events_table_name}{where}"
         with self.datastore.transaction(commit=False) as cursor:
             # Plain tuples rather than the connection's sqlite3.Row: they are only unpacked.
             cursor.sqlite_cursor.row_factory = None
@@ -160,28 +161,10 @@ class SQLiteEventRecorder(SQLiteApplicationRecorder):
             return list(cursor.fetchall())
 
 
+@explained("insert_events", "select_events", "create_table")
 class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
     """eventsourcing's SQLite snapshot recorder, its errors explained."""
 
-    @translated
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Insert, store errors explained."""
-        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
-        return found
-
-    @translated
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
-                      lte: int | None = None, desc: bool = False, limit: int | None = None,
-                      ) -> Sequence[StoredEvent]:
-        """Select, store errors explained."""
-        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
-                                                             desc=desc, limit=limit)
-        return found
-
-    @translated
-    def create_table(self) -> None:
-        """Create the tables, store errors explained."""
-        super().create_table()
 
 
 class SQLiteStoreFactory(SQLiteFactory):
@@ -191,6 +174,7 @@ class SQLiteStoreFactory(SQLiteFactory):
     application_recorder_class = SQLiteEventRecorder
 
 
+@explained("select_events", "create_table", "select_notifications")
 class PostgresEventRecorder(PostgresApplicationRecorder):
     """eventsourcing's PostgreSQL recorder without psycopg's pipeline mode for inserts.
 
@@ -234,74 +218,23 @@ class PostgresEventRecorder(PostgresApplicationRecorder):
             sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
 
     @translated
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
-                      lte: int | None = None, desc: bool = False, limit: int | None = None,
-                      ) -> Sequence[StoredEvent]:
-        """Select, store errors explained."""
-        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
-                                                             desc=desc, limit=limit)
-        return found
-
-    @translated
-    def create_table(self) -> None:
-        """Create the tables, store errors explained."""
-        super().create_table()
-
-    @translated
-    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
-                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True,
-                             ) -> Sequence[Notification]:
-        """Select notifications, store errors explained."""
-        found: Sequence[Notification] = super().select_notifications(
-            start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
-        return found
-
-    @translated
     def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
                       limit: int | None) -> list[tuple[str, bytes]]:
         """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
         from psycopg import sql
 
-        params: list[Any] = [originator_id]
-        clauses = []
-        for op, value in ((">", gt), ("<=", lte)):
-            if value is not None:
-                clauses.append(f" AND originator_version{op}%s")
-                params.append(value)
-        tail = " ORDER BY originator_version " + ("DESC" if desc else "ASC")
-        if limit is not None:
-            tail += " LIMIT %s"
-            params.append(limit)
-        query = sql.SQL("SELECT topic, state FROM {}.{} WHERE originator_id = %s"
-                        + "".join(clauses) + tail).format(
+        where, params = _versions_where("%s", originator_id, gt, lte, desc, limit)
+        query = sql.SQL("SELECT topic, state FROM {}.{}" + where).format(
             sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
         with self.datastore.transaction(commit=False) as cursor:
             cursor.execute(query, params, prepare=True)
             return [(row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
 
 
+@explained("insert_events", "select_events", "create_table")
 class PostgresSnapshotRecorder(PostgresAggregateRecorder):
     """eventsourcing's PostgreSQL snapshot recorder, its errors explained."""
 
-    @translated
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Insert, store errors explained."""
-        found: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
-        return found
-
-    @translated
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
-                      lte: int | None = None, desc: bool = False, limit: int | None = None,
-                      ) -> Sequence[StoredEvent]:
-        """Select, store errors explained."""
-        found: Sequence[StoredEvent] = super().select_events(originator_id, gt=gt, lte=lte,
-                                                             desc=desc, limit=limit)
-        return found
-
-    @translated
-    def create_table(self) -> None:
-        """Create the tables, store errors explained."""
-        super().create_table()
 
 
 class PostgresStoreFactory(PostgresFactory):
@@ -528,3 +461,133 @@ def store_kind(recorder: object) -> str:
     if isinstance(recorder, PostgresRecorder):
         return "eventsourcing.postgres"
     return type(recorder).__module__
+
+
+def store_kind_of(app: Application[UUID]) -> str:
+    """:func:`store_kind` of an application's event recorder ("eventsourcing.popo" in memory)."""
+    return store_kind(app.recorder)
+
+
+def snapshotting(app: Application[UUID]) -> bool:
+    """Whether the application keeps snapshots at all."""
+    return app.snapshots is not None
+
+
+def has_events(app: Application[UUID], originator_id: UUID) -> bool:
+    """Whether the store holds any event of the aggregate (one row read, not decoded)."""
+    return bool(app.recorder.select_events(originator_id, limit=1))
+
+
+# -- raw rows: the stored bytes, as someone holding the database sees them -----------------------
+# For audits and the tamper-evidence tests of every store: rows read, inserted, overwritten and
+# deleted below eventsourcing's checks (the memory store's lists, or SQL on the SQLite file or the
+# PostgreSQL schema), so that nothing outside this module needs a recorder, a datastore or SQL.
+
+def _raw_recorder(app: Application[UUID], snapshots: bool) -> Any:
+    if not snapshots:
+        return app.recorder
+    if app.snapshots is None:
+        raise ValueError("this store keeps no snapshots")
+    return app.snapshots.recorder
+
+
+def raw_rows(app: Application[UUID], originator_id: UUID, *,
+             snapshots: bool = False) -> list[tuple[int, str, bytes]]:
+    """(version, topic, state) of an aggregate's stored events (or snapshots), in order."""
+    stored = _raw_recorder(app, snapshots).select_events(originator_id)
+    return [(int(s.originator_version), str(s.topic), bytes(s.state)) for s in stored]
+
+
+def insert_raw_rows(app: Application[UUID], rows: Iterable[tuple[UUID, int, str, bytes]]) -> None:
+    """Store rows of (originator, version, topic, state) as they are, past the mapper (for events
+    written by an older minister, or by another program)."""
+    app.recorder.insert_events([StoredEvent(originator_id=oid, originator_version=version,
+                                            topic=topic, state=state)
+                                for oid, version, topic, state in rows])
+
+
+def set_raw_state(app: Application[UUID], originator_id: UUID, version: int, state: bytes | str, *,
+                  snapshots: bool = False) -> None:
+    """Overwrite one row's stored state (a ``str`` stores a text cell, as a damaged SQLite file
+    may hold one)."""
+    from eventsourcing.popo import POPOAggregateRecorder
+
+    recorder = _raw_recorder(app, snapshots)
+    if isinstance(recorder, POPOAggregateRecorder):
+        with recorder._database_lock:
+            position = recorder._stored_events_index[str(originator_id)][version]
+            old = recorder._stored_events[position]
+            recorder._stored_events[position] = StoredEvent(old.originator_id, old.originator_version,
+                                                            old.topic, state)  # type: ignore[arg-type]
+        return
+    _raw_sql(recorder, "UPDATE {table} SET state={p} WHERE originator_id={p} AND originator_version={p}",
+             state, originator_id, version)
+
+
+def delete_raw_rows(app: Application[UUID], originator_id: UUID, version: int | None = None, *,
+                    snapshots: bool = False) -> None:
+    """Delete one row (every row of the aggregate when ``version`` is None)."""
+    from eventsourcing.popo import POPOAggregateRecorder
+
+    recorder = _raw_recorder(app, snapshots)
+    if isinstance(recorder, POPOAggregateRecorder):
+        with recorder._database_lock:
+            index = recorder._stored_events_index[str(originator_id)]
+            for key in [version] if version is not None else list(index):
+                del index[key]
+        return
+    if version is None:
+        _raw_sql(recorder, "DELETE FROM {table} WHERE originator_id={p}", originator_id)
+    else:
+        _raw_sql(recorder, "DELETE FROM {table} WHERE originator_id={p} AND originator_version={p}",
+                 originator_id, version)
+
+
+def raw_state_bytes(app: Application[UUID], *, snapshots: bool = False) -> int:
+    """The bytes of every stored state (events, or snapshots) in the store, summed."""
+    recorder = _raw_recorder(app, snapshots)
+    if not isinstance(recorder, SQLiteAggregateRecorder | PostgresAggregateRecorder):
+        return sum(len(row.state) for row in getattr(recorder, "_stored_events", ()))
+    found = _raw_sql(recorder, "SELECT COALESCE(SUM(LENGTH(state)), 0) FROM {table}")
+    return int(found[0][0])
+
+
+def _raw_sql(recorder: Any, statement: str, *params: Any) -> list[Any]:
+    """Run ``statement`` on the recorder's table ({table}, parameters {p}); the rows it returns."""
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        text = statement.format(table=recorder.events_table_name, p="?")
+        values = tuple(p.hex if isinstance(p, UUID) else p for p in params)
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.sqlite_cursor.row_factory = None
+            cursor.execute(text, values)
+            return list(cursor.fetchall()) if text.startswith("SELECT") else []
+    from psycopg import sql
+
+    query = sql.SQL(statement.format(table="{schema}.{table}", p="%s")).format(
+        schema=sql.Identifier(recorder.datastore.schema),
+        table=sql.Identifier(recorder.events_table_name))
+    with recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(query, params)
+        return [tuple(row.values()) for row in cursor.fetchall()] if statement.startswith("SELECT") else []
+
+
+@contextmanager
+def paced_sqlite_inserts(pause: float, started: Callable[[], None]) -> Iterator[None]:
+    """SQLite inserts made one row at a time, ``pause`` seconds after each (``started`` called as
+    a save begins): the one transaction of a save stretched, for the test that kills a command
+    inside it."""
+    original = SQLiteApplicationRecorder._insert_events
+
+    def paced(self: Any, cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
+        started()
+        found: list[Any] = []
+        for stored in stored_events:
+            found.extend(original(self, cursor, [stored], **kwargs) or [])
+            time.sleep(pause)
+        return found
+
+    setattr(SQLiteApplicationRecorder, "_insert_events", paced)  # noqa: B010 (a method swapped)
+    try:
+        yield
+    finally:
+        setattr(SQLiteApplicationRecorder, "_insert_events", original)  # noqa: B010

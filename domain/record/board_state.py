@@ -32,15 +32,11 @@ from datetime import datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-import msgspec
-
 from domain.battle.model import Outcome, Winner
-from domain.notation.special_orders import parse_special_orders
-from domain.record.entries import BattleRecord, allied
-from domain.record.events import Holding, MapCount, Move, Placed
+from domain.record.entries import BattleRecord, BoardNote, allied
+from domain.record.events import Holding, MapCount, Move
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
-from domain.rules.names import resolve
 from domain.rules.units import UnitType
 
 if TYPE_CHECKING:
@@ -48,26 +44,6 @@ if TYPE_CHECKING:
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
-
-
-class BoardNote(msgspec.Struct, frozen=True, gc=False):
-    """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
-
-    seq: int
-    kind: str  # position, purchase, placement, map_update, bid, finish
-    turn: str = ""
-    at: datetime | None = None
-    line: int | None = None
-    holdings: tuple[Holding, ...] = ()
-    placed: tuple[Placed, ...] = ()
-    count: MapCount | None = None
-    removed: tuple[Holding, ...] = ()
-    ipcs: tuple[tuple[str, int], ...] = ()
-    total: int | None = None
-    units: Force = EMPTY
-    #: A finish: "Axis", "Allies" or "annulled", and who posted it.
-    result: str = ""
-    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -608,11 +584,7 @@ class _Walker:
 def _withdrawal_zone(record: BattleRecord) -> str | None:
     """Where the defender's special orders withdraw his subs (the last such order), if anywhere."""
     for entry in reversed(record.orders):
-        if entry.side != "defender":
-            continue
-        try:
-            zone = parse_special_orders(entry.text).withdraw_to
-            return resolve(zone).territory.name if zone else None
-        except ValueError:
-            return None
+        if entry.side == "defender":
+            # Resolved when the orders were filed (domain.record.game): the review reads no name.
+            return entry.withdraw_territory
     return None

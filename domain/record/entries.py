@@ -20,7 +20,7 @@ import msgspec
 from domain.battle.model import Side
 from domain.notation.battle_log import BattleLog
 from domain.notation.special_orders import SpecialOrders
-from domain.record.events import Holding, Move
+from domain.record.events import Holding, MapCount, Move, Placed
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import AXIS, UnitType
@@ -54,6 +54,8 @@ class OrdersEntry(msgspec.Struct, frozen=True):
     at: datetime | None
     source_line: int | None
     parsed: SpecialOrders = SpecialOrders()
+    #: ``parsed.withdraw_to`` resolved when filed (canonical name; None: no zone, or none named).
+    withdraw_territory: str | None = None
 
 
 class CasualtyEntry(msgspec.Struct, frozen=True):
@@ -385,3 +387,23 @@ _SEQ = attrgetter("seq")
 def _combined(forces: tuple[Force, ...]) -> Force:
     """Several powers' units as one force (the same few sums recur all game long)."""
     return Force.of([pair for force in forces for pair in force.items])
+
+
+class BoardNote(msgspec.Struct, frozen=True, gc=False):
+    """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
+
+    seq: int
+    kind: str  # position, purchase, placement, map_update, bid, finish
+    turn: str = ""
+    at: datetime | None = None
+    line: int | None = None
+    holdings: tuple[Holding, ...] = ()
+    placed: tuple[Placed, ...] = ()
+    count: MapCount | None = None
+    removed: tuple[Holding, ...] = ()
+    ipcs: tuple[tuple[str, int], ...] = ()
+    total: int | None = None
+    units: Force = EMPTY
+    #: A finish: "Axis", "Allies" or "annulled", and who posted it.
+    result: str = ""
+    by: str = ""

@@ -39,7 +39,7 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     at: datetime | None = None
     source_line: int | None = None
-    #: Hash chain link (application/integrity.py): sha256 over the previous event's link and
+    #: Hash chain link (application/adapters/integrity.py): sha256 over the previous event's link and
     #: this event's canonical encoding without it; set by the store when the event is recorded.
     chain: str | None = None
 

@@ -32,9 +32,9 @@ from msgspec.structs import replace
 from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.board_intake import bid_facts, map_facts, placed
-from domain.record.board_state import BoardNote
 from domain.record.entries import (
     BattleRecord,
+    BoardNote,
     CasualtyEntry,
     CommitmentEntry,
     DeclarationEntry,
@@ -428,8 +428,9 @@ def _file_orders(game: Game, event: OrdersRecorded) -> None:
     index = game._battle_index(event.battle, event.source_line, event.turn, territory=event.territory)
     record = game.battles[index]
     parsed = event.parsed if event.parsed is not None else special_orders(event.text, event.source_line)
+    zone = known_territory(parsed.withdraw_to) if parsed.withdraw_to else None
     game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
-        game.seq, _SIDES[event.side], event.text, event.at, event.source_line, parsed)))
+        game.seq, _SIDES[event.side], event.text, event.at, event.source_line, parsed, zone)))
 
 
 def _file_casualties(game: Game, event: CasualtiesChosen) -> None:

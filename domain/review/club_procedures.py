@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from itertools import pairwise
 
-from domain.record.board_state import BoardAt, BoardNote, BoardWalk
-from domain.record.entries import allied
+from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
 from domain.review.rolling_errors import Issue
 from domain.rules.board import Board

@@ -417,30 +417,43 @@ def _fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attackin
         too_many = any(have[u] > need.get(u, 0) for u in have if u is not None)
         whole = column in reroll or (too_many and ctx.edition.too_many_units == "reroll_column"
                                      and (ctx.edition.reroll_unchanged_column or _extra_hit(dice, need)))
-        statuses: list[tuple[TypedDie, DiceStatus]] = []
-        if whole:
-            statuses = [(d, "voided") for d in dice]
-            missing = sum(need.values())
-        else:
-            used: Counter[UnitType | None] = Counter()
-            for die in dice:
-                if die.unit is not None and used[die.unit] < need.get(die.unit, 0):
-                    used[die.unit] += 1
-                    statuses.append((die, "kept"))
-                else:
-                    statuses.append((die, "voided"))
-            missing = sum(max(0, n - used[u]) for u, n in need.items())
+        statuses, missing = _column_statuses(dice, need, whole)
         entries.extend(_runs(column, statuses, strikes))
         if missing:
+            # The owners of the missing dice, weakest first (with the whole column re-rolled,
+            # every unit of it; else those short of the dice rolled for their type).
             owners = [u for u, n in sorted(need.items(), key=lambda p: p[0].order)
                       for _ in range(max(0, n - (0 if whole else have[u])))]
-            faces = ctx.dice.draw(missing, f"R{r} {side} column {column}: correction",
-                                  str(Force.from_units(owners)))
-            entries.append(DiceEntry(column=column, values=tuple(faces), status="added",
-                                     first_strike=strikes and any(u.is_sub for u in owners),
-                                     hits=tuple(v <= hit_value(column) for v in faces)))
+            entries.append(_added(ctx, column, owners, missing, f"R{r} {side} column {column}: correction",
+                                  strikes))
         changed |= bool(missing) or any(s == "voided" for _, s in statuses)
     return entries, changed
+
+
+def _column_statuses(dice: list[TypedDie], need: Counter[UnitType],
+                     whole: bool) -> tuple[list[tuple[TypedDie, DiceStatus]], int]:
+    """Each die of a column kept or voided, and how many dice are missing: with the ``whole``
+    column re-rolled every die is voided; else the first N of each type (left to right) kept."""
+    if whole:
+        return [(d, "voided") for d in dice], sum(need.values())
+    statuses: list[tuple[TypedDie, DiceStatus]] = []
+    used: Counter[UnitType | None] = Counter()
+    for die in dice:
+        if die.unit is not None and used[die.unit] < need.get(die.unit, 0):
+            used[die.unit] += 1
+            statuses.append((die, "kept"))
+        else:
+            statuses.append((die, "voided"))
+    return statuses, sum(max(0, n - used[u]) for u, n in need.items())
+
+
+def _added(ctx: Context, column: int, owners: list[UnitType], missing: int, purpose: str,
+           strikes: bool) -> DiceEntry:
+    """The ``missing`` dice of a column drawn for a correction."""
+    faces = ctx.dice.draw(missing, purpose, str(Force.from_units(owners)))
+    return DiceEntry(column=column, values=tuple(faces), status="added",
+                     first_strike=strikes and any(u.is_sub for u in owners),
+                     hits=tuple(v <= hit_value(column) for v in faces))
 
 
 def _extra_hit(dice: list[TypedDie], need: Counter[UnitType]) -> bool:

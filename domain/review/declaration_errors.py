@@ -345,45 +345,62 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
         return
     spans = [(s, r) for r in battles if (s := _span(r)) is not None]
     spans.sort(key=lambda pair: pair[0][0])
-    for index, ((_start, end), record) in enumerate(spans):
-        interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
-        if interleaved:
-            first_start, first = interleaved[0]
-            if record.kind is BattleKind.AMPHIBIOUS:
-                # Its ground units could not retreat: it is finished, and every battle begun
-                # after it is re-rolled.
-                for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
-                    found.battles[later.key].append(Issue(
-                        "battle_order", f"begun at {later_start.isoformat()} before {record.territory} "
-                        f"was finished ({end.isoformat()}), whose ground units could not retreat: "
-                        f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
-                        at=later_start))
-            else:
-                # "Once the next battle begins it is assumed that the previous battle has
-                # finished and any surviving attacking units are retreating."
-                found.battles[record.key].append(Issue(
-                    "battle_order", f"{first.territory} was begun at {first_start.isoformat()} before this "
-                    f"battle was finished: its attackers are taken to have retreated then, and its "
-                    "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
-                    until=first_start))
-        if record.retreat is not None:
-            after, to = record.retreat
-            next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
-            retreat_at = _retreat_time(record)
-            late = next_start is not None and retreat_at is not None and retreat_at > next_start
-            target = record.retreats[-1].territory  # resolved when filed
-            # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
-            # originates from or passes through the territory or sea zone".
-            origins = {m.origin for m in record.moves}
-            invalid = target is not None and (not board.adjacent(target, record.territory)
-                                              or target not in origins)
-            if (late or invalid) and index + 1 < len(spans):
-                why = (f"the retreat to {to} was declared after {spans[index + 1][1].territory} was rolled"
-                       if late else f"{to} is not a legal retreat (it must border {record.territory} and "
-                       "be where an attacking unit came from)")
-                found.battles[spans[index + 1][1].key].append(Issue(
-                    "retreat_undeclared", f"{record.territory}: {why}; later battles may be voided at the "
-                    "Minister of Law's discretion", round=after, side=Side.ATTACKER, at=retreat_at))
+    for index in range(len(spans)):
+        _begun_before_finished(spans, index, found)
+        _retreat_before_next(spans, index, board, found)
+
+
+_Spans = list[tuple[tuple[datetime, datetime], BattleRecord]]
+
+
+def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
+    """2008 order of battles: a battle begun before the index-th was finished."""
+    (_start, end), record = spans[index]
+    interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
+    if not interleaved:
+        return
+    first_start, first = interleaved[0]
+    if record.kind is BattleKind.AMPHIBIOUS:
+        # Its ground units could not retreat: it is finished, and every battle begun
+        # after it is re-rolled.
+        for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
+            found.battles[later.key].append(Issue(
+                "battle_order", f"begun at {later_start.isoformat()} before {record.territory} "
+                f"was finished ({end.isoformat()}), whose ground units could not retreat: "
+                f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
+                at=later_start))
+    else:
+        # "Once the next battle begins it is assumed that the previous battle has
+        # finished and any surviving attacking units are retreating."
+        found.battles[record.key].append(Issue(
+            "battle_order", f"{first.territory} was begun at {first_start.isoformat()} before this "
+            f"battle was finished: its attackers are taken to have retreated then, and its "
+            "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
+            until=first_start))
+
+
+def _retreat_before_next(spans: _Spans, index: int, board: Board, found: TurnAudit) -> None:
+    """2008 Retreats: the index-th battle's retreat declared late, or to an illegal location."""
+    record = spans[index][1]
+    if record.retreat is None:
+        return
+    after, to = record.retreat
+    next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
+    retreat_at = _retreat_time(record)
+    late = next_start is not None and retreat_at is not None and retreat_at > next_start
+    target = record.retreats[-1].territory  # resolved when filed
+    # 2008 Retreats: a legal location is adjacent "as long as an attacking unit
+    # originates from or passes through the territory or sea zone".
+    origins = {m.origin for m in record.moves}
+    invalid = target is not None and (not board.adjacent(target, record.territory)
+                                      or target not in origins)
+    if (late or invalid) and index + 1 < len(spans):
+        why = (f"the retreat to {to} was declared after {spans[index + 1][1].territory} was rolled"
+               if late else f"{to} is not a legal retreat (it must border {record.territory} and "
+               "be where an attacking unit came from)")
+        found.battles[spans[index + 1][1].key].append(Issue(
+            "retreat_undeclared", f"{record.territory}: {why}; later battles may be voided at the "
+            "Minister of Law's discretion", round=after, side=Side.ATTACKER, at=retreat_at))
 
 
 def _retreat_time(record: BattleRecord) -> datetime | None:

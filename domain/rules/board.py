@@ -12,15 +12,11 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 import msgspec
 
 from domain.errors import UnknownTerritoryError
 from domain.rules.forces import Force
-
-if TYPE_CHECKING:
-    from domain.rules.names import Resolution
 
 NEUTRAL = "neutral"
 """``Territory.owner`` of a neutral territory."""
@@ -182,11 +178,6 @@ class Board:
         if found is None:
             raise UnknownTerritoryError("not a canonical territory name", text=name)
         return found
-
-    def resolve(self, written: str) -> Resolution:
-        """Resolve a name as a record writes it; see :func:`domain.rules.names.resolve`."""
-        from domain.rules.names import resolve
-        return resolve(written, self)
 
     @property
     def territories(self) -> tuple[Territory, ...]:

@@ -17,9 +17,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from application.integrity import chain_events
-from application.replayfile import parse_replay
-from application.stores import open_store
+from application.adapters.integrity import chain_events
+from application.adapters.stores import open_store
+from application.intake.replayfile import parse_replay
 from domain.record.events import GameEvent, GameStarted, ReportFiled
 from domain.record.game import project_game
 from domain.review.game_review import review

@@ -17,45 +17,25 @@ from typing import Any
 
 import pytest
 
-from application.mapper import encode_event
-from application.stores import open_store
+from application.adapters.eventstore import raw_rows
+from application.adapters.mapper import encode_event
+from application.adapters.stores import open_store
 from domain.battle.dice import opens
 from tests.conftest import ROOT
 from tests.integration.store_helpers import postgres_schema
+from tests.support.replay_docs import one_battle
 from tui.cli import main
 
 GAME_ID = "desk-cde"
 # 2008 Section II.3: West Europe's defenders misdeclared (2 INF; it holds 2 INF, 1 ARM): the
 # battle is void and the attacker may elect to re-roll it. No dice source of any kind.
-GAME = '''format = "minister-replay/1"
-[game]
-id = "desk-cde"
-edition = "iaapa-2008"
-title = "CDE in West Europe"
-[[event]]
-type = "position"
-at = 2008-07-05T18:00:00Z
-units = ["UK United Kingdom: 2 FTR, 1 BMB", "Germany West Europe: 2 INF, 1 ARM"]
-[[event]]
-type = "declaration"
-at = 2008-07-05T18:05:00Z
-turn = "UK 2"
-text = """
-Attack #1 - W Europe (2 INF)
-UK 2 FTR, 1 BMB (land United Kingdom)
-"""
-[[event]]
-type = "roll"
-at = 2008-07-05T18:10:00Z
-battle = "W Europe"
-log = """
-W Europe(2 INF)
-2 FTR, 1 BMB from United Kingdom land United Kingdom
-R1
-A(2 FTR, 1 BMB) 2*5/3* = 2 hits
-D(2 INF) 46 = 0 hits
-"""
-'''
+GAME = one_battle(
+    GAME_ID, turn="UK 2", battle="W Europe", game_extra='title = "CDE in West Europe"',
+    times=("2008-07-05T18:00:00Z", "2008-07-05T18:05:00Z", "2008-07-05T18:10:00Z"),
+    units=["UK United Kingdom: 2 FTR, 1 BMB", "Germany West Europe: 2 INF, 1 ARM"],
+    declaration="Attack #1 - W Europe (2 INF)\nUK 2 FTR, 1 BMB (land United Kingdom)",
+    log="W Europe(2 INF)\n2 FTR, 1 BMB from United Kingdom land United Kingdom\nR1\n"
+        "A(2 FTR, 1 BMB) 2*5/3* = 2 hits\nD(2 INF) 46 = 0 hits")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -152,11 +132,11 @@ def unrevealed(spec: str, tmp_path: Path, secret: str, sealed: str,
     app = open_store(spec)
     try:
         events = app.game_events(GAME_ID)
-        rows = list(app.recorder.select_events(events[0].originator_id))
+        rows = raw_rows(app, events[0].originator_id)
     finally:
         app.close()
-    for row in rows:
-        assert secret.encode() not in row.state and bytes.fromhex(secret) not in row.state
+    for _, _, state in rows:
+        assert secret.encode() not in state and bytes.fromhex(secret) not in state
     values = [v for e in events for v in type(e).__struct_fields__ if isinstance(getattr(e, v), str)]
     for event in events:
         for name in values:

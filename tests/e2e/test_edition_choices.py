@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from application.replayfile import ReplayError, parse_replay
+from application.intake.replayfile import ReplayError, parse_replay
 from domain.review.game_review import review
 from domain.rules import editions
 from projections.report import report_dict
 from tests.conftest import REPLAYS
+from tests.support.replay_docs import one_battle
 
 
 @pytest.fixture(autouse=True)
@@ -314,35 +315,12 @@ def test_aa_victims_order_of_loss_or_right_to_left() -> None:
     assert other["summary"]["findings"] >= 1
 
 
-SUBS = '''format = "minister-replay/1"
-[game]
-id = "subs-every-round"
-edition = "iaapa-2008"
-[[event]]
-type = "position"
-at = 2008-06-01T19:00:00Z
-units = ["Germany Baltic Sea Zone: 2 SUB", "UK North Sea Zone: 2 TRN"]
-[[event]]
-type = "declaration"
-at = 2008-06-01T19:05:00Z
-turn = "Germany 1"
-text = """
-Attack #1 - North Sea Zone (2 TRN)
-Baltic SZ 2 SUB
-"""
-[[event]]
-type = "roll"
-at = 2008-06-01T19:10:00Z
-battle = "North Sea Zone"
-log = """
-R1
-A(2 SUB) 56 = 0 hits
-D(2 TRN) 34 = 0 hits
-R2
-A(2 SUB) 1*6 = 1 hit
-D(1 TRN) 5 = 0 hits
-"""
-'''
+SUBS = one_battle(
+    "subs-every-round", turn="Germany 1", battle="North Sea Zone",
+    times=("2008-06-01T19:00:00Z", "2008-06-01T19:05:00Z", "2008-06-01T19:10:00Z"),
+    units=["Germany Baltic Sea Zone: 2 SUB", "UK North Sea Zone: 2 TRN"],
+    declaration="Attack #1 - North Sea Zone (2 TRN)\nBaltic SZ 2 SUB",
+    log="R1\nA(2 SUB) 56 = 0 hits\nD(2 TRN) 34 = 0 hits\nR2\nA(2 SUB) 1*6 = 1 hit\nD(1 TRN) 5 = 0 hits")
 
 
 def test_sub_first_strike_every_round_or_round_1_only() -> None:

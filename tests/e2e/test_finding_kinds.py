@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.review.views import Finding, GameView
 from domain.rules.editions import IAAPA_1999, IAAPA_2008, KINDS, Edition, edition

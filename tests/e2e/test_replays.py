@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from application.desk.dice import check_events
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
+from application.usecases.desk.dice import check_events
 from domain.review.game_review import review
 from projections.report import report_json
 from tests.conftest import REPLAYS, ROOT
@@ -138,7 +138,7 @@ def test_committed_correction_dice_are_rechecked_offline() -> None:
 def test_reports_do_not_depend_on_the_hash_seed() -> None:
     # Sets of unit types iterate in an order that varies between processes: nothing in a
     # report may depend on it.
-    script = ("import sys; from pathlib import Path; from application.replayfile import load_replay;"
+    script = ("import sys; from pathlib import Path; from application.intake.replayfile import load_replay;"
               "from domain.review.game_review import review; from projections.report import report_json;"
               "[sys.stdout.buffer.write(report_json(review(load_replay(p).game)))"
               " for p in sorted(Path('replays').rglob('*.toml'))]")

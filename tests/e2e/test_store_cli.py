@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from application.mapper import encode_event
-from application.stores import open_store
+from application.adapters.mapper import encode_event
+from application.adapters.stores import open_store
 from tests.conftest import REPLAYS, ROOT
 from tests.integration.store_helpers import edit_sqlite_event, generated_text, sqlite_rows
 from tui.cli import main
@@ -166,7 +166,7 @@ def _battle_of(path: Path, game_id: str) -> str:
 
 
 def test_stored_events_are_what_the_file_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from application.replayfile import load_replay
+    from application.intake.replayfile import load_replay
 
     store = f"sqlite:{tmp_path / 's.sqlite3'}"
     assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0

@@ -11,7 +11,7 @@ import pytest
 from freezegun import freeze_time
 
 from application.adapters.review_store import load
-from application.stores import open_store
+from application.adapters.stores import open_store
 from domain.review.game_review import review
 from tests.e2e.test_ministry import GAME
 from tests.integration.store_helpers import generated_text

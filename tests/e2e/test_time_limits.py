@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from domain.review.game_review import review
 from domain.rules import editions
 from projections.report import report_dict

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from tests.conftest import REPLAYS
 from tests.unit.timeline_views import disputed_pair

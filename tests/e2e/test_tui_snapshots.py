@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from tests.conftest import REPLAYS
 from tests.unit.timeline_views import disputed_pair

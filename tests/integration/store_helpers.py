@@ -8,7 +8,6 @@ so runs never collide. Without the variable they are skipped, saying so.
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,7 +19,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from application.replayfile import Replay, parse_replay
+from application.adapters.eventstore import (
+    delete_raw_rows,
+    paced_sqlite_inserts,
+    raw_rows,
+    set_raw_state,
+)
+from application.intake.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record.events import game_uuid
 
@@ -67,31 +72,35 @@ def generated(n_events: int, seed: int, source: str = "generated.toml") -> Repla
     return parse_replay(generated_text(n_events, seed), source)
 
 
+@contextmanager
+def sqlite_store(path: Path) -> Iterator[Any]:
+    """The store in an SQLite file, open for the ``with`` block."""
+    from application.adapters.stores import open_store
+
+    app = open_store(f"sqlite:{path}")
+    try:
+        yield app
+    finally:
+        app.close()
+
+
 def sqlite_rows(path: Path, game_id: str) -> list[tuple[int, str, bytes]]:
-    """(version, topic, state) of a game's rows, read straight from the SQLite file."""
-    with sqlite3.connect(path) as connection:
-        try:
-            rows = connection.execute(
-                "SELECT originator_version, topic, state FROM stored_events WHERE originator_id=? "
-                "ORDER BY originator_version", (game_uuid(game_id).hex,)).fetchall()
-        except sqlite3.OperationalError as error:
-            if "no such table" not in str(error):
-                raise
-            rows = []  # the store was never written to
-    return [(int(v), str(t), bytes(s)) for v, t, s in rows]
+    """(version, topic, state) of a game's rows in an SQLite file, as stored."""
+    with sqlite_store(path) as app:
+        return raw_rows(app, game_uuid(game_id))
 
 
 def edit_sqlite_event(path: Path, game_id: str, version: int, **changes: Any) -> None:
     """Change fields of one stored event in place, as someone editing the file by hand would."""
-    oid = game_uuid(game_id).hex
-    with sqlite3.connect(path) as connection:
-        (state,) = connection.execute(
-            "SELECT state FROM stored_events WHERE originator_id=? AND originator_version=?",
-            (oid, version)).fetchone()
-        tree = msgspec.msgpack.decode(state)
-        tree.update(changes)
-        connection.execute("UPDATE stored_events SET state=? WHERE originator_id=? AND "
-                           "originator_version=?", (msgspec.msgpack.encode(tree), oid, version))
+    with sqlite_store(path) as app:
+        RawRows(app).edit(game_id, version, **changes)
+
+
+def set_sqlite_state(path: Path, game_id: str, version: int, state: bytes | str, *,
+                     snapshots: bool = False) -> None:
+    """Overwrite one stored row's state in an SQLite file (a ``str``: a text cell)."""
+    with sqlite_store(path) as app:
+        set_raw_state(app, game_uuid(game_id), version, state, snapshots=snapshots)
 
 
 def write_events(spec: str, game_id: str, writer: str, count: int, start: Any) -> None:
@@ -100,8 +109,8 @@ def write_events(spec: str, game_id: str, writer: str, count: int, start: Any) -
     Each event names its writer and index in its purpose or text, so the test can check that
     every one is stored exactly once. ``start`` (a multiprocessing Barrier) lines the writers up.
     """
-    from application.dicecmd import draw, file_report
-    from application.stores import open_store
+    from application.adapters.stores import open_store
+    from application.usecases.dicecmd import draw, file_report
 
     app = open_store(spec)
     try:
@@ -124,63 +133,31 @@ def slow_import(spec: str, path: str, pause: float) -> None:
     Run as a subprocess by the SIGKILL test: the pauses stretch the one transaction of the save
     so the kill lands inside it.
     """
-    from eventsourcing.sqlite import SQLiteApplicationRecorder
+    from application.adapters.stores import open_store
+    from application.intake.replayfile import load_replay
+    from application.usecases.transfer import import_replay
 
-    from application.replayfile import load_replay
-    from application.stores import open_store
-    from application.transfer import import_replay
-
-    original = SQLiteApplicationRecorder._insert_events
-
-    def paused(self: Any, cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
-        print("saving", flush=True)
-        found: list[Any] = []
-        for stored in stored_events:
-            found.extend(original(self, cursor, [stored], **kwargs) or [])
-            time.sleep(pause)
-        return found
-
-    SQLiteApplicationRecorder._insert_events = paused  # type: ignore[method-assign]
-    replay = load_replay(path)
-    app = open_store(spec)
-    import_replay(app, replay)
+    with paced_sqlite_inserts(pause, lambda: print("saving", flush=True)):
+        replay = load_replay(path)
+        app = open_store(spec)
+        import_replay(app, replay)
     app.close()
 
 
 class RawRows:
-    """A store's rows read and changed directly, as someone holding the database would.
-
-    For the tamper-evidence tests of every store: the memory store's lists, or SQL on the
-    SQLite file or the PostgreSQL schema (the tables eventsourcing made for the application).
-    """
+    """A store's rows read and changed directly, as someone holding the database would (through
+    the event store adapter's raw-row functions: the memory store's lists, or SQL)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def _recorder(self, snapshots: bool) -> Any:
-        return self.app.snapshots.recorder if snapshots else self.app.recorder
-
     def rows(self, game_id: str, *, snapshots: bool = False) -> list[tuple[int, str, bytes]]:
         """(version, topic, state) of a game's stored events (or snapshots), in order."""
-        stored = self._recorder(snapshots).select_events(game_uuid(game_id))
-        return [(int(s.originator_version), str(s.topic), bytes(s.state)) for s in stored]
+        return raw_rows(self.app, game_uuid(game_id), snapshots=snapshots)
 
     def set_state(self, game_id: str, version: int, state: bytes, *, snapshots: bool = False) -> None:
         """Overwrite one row's stored bytes."""
-        from eventsourcing.persistence import StoredEvent
-        from eventsourcing.popo import POPOAggregateRecorder
-
-        recorder = self._recorder(snapshots)
-        oid = game_uuid(game_id)
-        if isinstance(recorder, POPOAggregateRecorder):
-            with recorder._database_lock:
-                position = recorder._stored_events_index[str(oid)][version]
-                old = recorder._stored_events[position]
-                recorder._stored_events[position] = StoredEvent(old.originator_id, old.originator_version,
-                                                                old.topic, state)
-            return
-        self._sql(recorder, "UPDATE {table} SET state={p} WHERE originator_id={p} AND originator_version={p}",
-                  state, oid, version)
+        set_raw_state(self.app, game_uuid(game_id), version, state, snapshots=snapshots)
 
     def edit(self, game_id: str, version: int, *, snapshots: bool = False, **changes: Any) -> None:
         """Change fields of one stored row in place (its msgpack tree)."""
@@ -191,36 +168,37 @@ class RawRows:
 
     def delete(self, game_id: str, version: int | None = None, *, snapshots: bool = False) -> None:
         """Delete one row (every row of the game when ``version`` is None)."""
-        from eventsourcing.popo import POPOAggregateRecorder
+        delete_raw_rows(self.app, game_uuid(game_id), version, snapshots=snapshots)
 
-        recorder = self._recorder(snapshots)
-        oid = game_uuid(game_id)
-        if isinstance(recorder, POPOAggregateRecorder):
-            with recorder._database_lock:
-                index = recorder._stored_events_index[str(oid)]
-                for key in [version] if version is not None else list(index):
-                    del index[key]
-            return
-        if version is None:
-            self._sql(recorder, "DELETE FROM {table} WHERE originator_id={p}", oid)
-        else:
-            self._sql(recorder, "DELETE FROM {table} WHERE originator_id={p} AND originator_version={p}",
-                      oid, version)
 
-    @staticmethod
-    def _sql(recorder: Any, statement: str, *params: Any) -> None:
-        from eventsourcing.sqlite import SQLiteAggregateRecorder
+# -- the three stores every store test runs on -------------------------------------------------
+# Mixed into each contract's per-store test class (``class TestSQLiteX(SQLiteSpec, XContract)``):
+# one ``spec`` fixture per store, written once.
 
-        if isinstance(recorder, SQLiteAggregateRecorder):
-            text = statement.format(table=recorder.events_table_name, p="?")
-            values = tuple(p.hex if isinstance(p, uuid.UUID) else p for p in params)
-            with recorder.datastore.transaction(commit=True) as cursor:
-                cursor.execute(text, values)
-            return
-        from psycopg import sql
+class MemorySpec:
+    """The in-memory store."""
 
-        query = sql.SQL(statement.format(table="{schema}.{table}", p="%s")).format(
-            schema=sql.Identifier(recorder.datastore.schema),
-            table=sql.Identifier(recorder.events_table_name))
-        with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.execute(query, params)
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        yield "memory:"
+
+
+class SQLiteSpec:
+    """The embedded SQLite store (the default), in a folder it creates."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        yield f"sqlite:{tmp_path / 'store' / 'minister.sqlite3'}"
+
+
+@pytest.mark.postgres
+class PostgresSpec:
+    """PostgreSQL, in a schema of its own per test (skipped, saying why, without a server)."""
+
+    @pytest.fixture
+    def spec(self, tmp_path: Path) -> Iterator[str]:
+        """The store spec the contract's tests open."""
+        with postgres_schema() as spec:
+            yield spec

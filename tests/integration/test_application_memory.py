@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from application.app import MinisterApplication, UnknownGameError
-from application.mapper import decode_event, encode_event
-from application.replayfile import load_replay
+from application.adapters.app import MinisterApplication, UnknownGameError
+from application.adapters.mapper import decode_event, encode_event
+from application.intake.replayfile import load_replay
 from domain.record.events import TOPICS
 from tests.conftest import REPLAYS
 

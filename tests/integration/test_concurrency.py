@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from application.dicecmd import check_dice
-from application.integrity import check_game
-from application.stores import open_store
-from application.transfer import import_replay
+from application.adapters.integrity import check_game
+from application.adapters.stores import open_store
+from application.usecases.dicecmd import check_dice
+from application.usecases.transfer import import_replay
 from domain.record.events import DiceDrawn, ReportFiled
 from tests.integration.store_helpers import generated, postgres_schema, write_events
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record.events import DeclarationRecorded, RollRecorded
 from domain.review.game_review import review

@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from application.app import MinisterApplication
-from application.dicecmd import draw, file_report
-from application.integrity import check_game
-from application.mapper import encode_event
-from application.replayfile import load_replay, parse_replay
-from application.stores import open_store
-from application.transfer import (
+from application.adapters.app import MinisterApplication
+from application.adapters.integrity import check_game
+from application.adapters.mapper import encode_event
+from application.adapters.stores import open_store
+from application.intake.replayfile import load_replay, parse_replay
+from application.usecases.dicecmd import draw, file_report
+from application.usecases.transfer import (
     ImportConflictError,
     Outcome,
     _fields,

@@ -8,15 +8,21 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from eventsourcing.persistence import StoredEvent
 
-from application.app import MinisterApplication
-from application.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
-from application.mapper import decode_event, encode_event
-from application.stores import open_store
-from application.transfer import import_replay
+from application.adapters.app import MinisterApplication
+from application.adapters.eventstore import StoredEvent, insert_raw_rows
+from application.adapters.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
+from application.adapters.mapper import decode_event, encode_event
+from application.adapters.stores import open_store
+from application.usecases.transfer import import_replay
 from domain.record.events import GameEvent
-from tests.integration.store_helpers import RawRows, generated, postgres_schema
+from tests.integration.store_helpers import (
+    MemorySpec,
+    PostgresSpec,
+    RawRows,
+    SQLiteSpec,
+    generated,
+)
 from tui.cli import main
 
 GAME = "generated-80-31"
@@ -106,30 +112,21 @@ class IntegrityContract:
                 canonical = msgspec.msgpack.encode(tree)
                 previous = link_bytes(previous, canonical)
                 tree["chain"] = previous
-                rows.append(StoredEvent(originator_id=event.originator_id,
-                                        originator_version=event.originator_version,
-                                        topic=type(event).TOPIC, state=msgspec.msgpack.encode(tree)))
-            app.recorder.insert_events(rows)
+                rows.append((event.originator_id, event.originator_version, type(event).TOPIC,
+                             msgspec.msgpack.encode(tree)))
+            insert_raw_rows(app, rows)
             check = check_game(app, replay.game_id)
             assert check.ok and check.chain.events == 12 and check.chain.head == previous
         finally:
             app.close()
 
 
-class TestMemoryIntegrity(IntegrityContract):
+class TestMemoryIntegrity(MemorySpec, IntegrityContract):
     """The in-memory store."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteIntegrity(IntegrityContract):
+class TestSQLiteIntegrity(SQLiteSpec, IntegrityContract):
     """The embedded SQLite store, and the command line on it."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 's.sqlite3'}"
 
     def test_the_command_says_what_it_found(self, spec: str, app: MinisterApplication, raw: RawRows,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,13 +143,8 @@ class TestSQLiteIntegrity(IntegrityContract):
 
 
 @pytest.mark.postgres
-class TestPostgresIntegrity(IntegrityContract):
+class TestPostgresIntegrity(PostgresSpec, IntegrityContract):
     """PostgreSQL, in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 def test_links_cover_every_field_and_the_previous_link() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.notation import battle_log, declarations, special_orders
 from domain.record.game import Game, parse_turn
@@ -88,7 +88,7 @@ def test_the_guard_catches_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_events_stored_before_the_parsed_form_fold_to_the_same_game() -> None:
     # Roll and orders events stored before they carried their parsed text have no such key:
     # they still decode, and the fold reads their text once.
-    from application.mapper import decode_event, encode_event
+    from application.adapters.mapper import decode_event, encode_event
     from domain.record.game import project_game
 
     replay = parse_replay(generate_replay(300, seed=5), "<generated>")
@@ -102,3 +102,25 @@ def test_events_stored_before_the_parsed_form_fold_to_the_same_game() -> None:
     game = project_game(None, legacy)
     assert game is not None and replay.game is not None
     assert msgspec.msgpack.encode(game) == msgspec.msgpack.encode(replay.game)
+
+
+def test_a_sub_withdrawal_zone_is_resolved_at_intake(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zone a defender's orders withdraw his subs to ("Kar SZ") is resolved when the orders
+    are filed; the board walk of the review moves the withdrawn sub there with every parser and
+    the name reader refusing (2008 Rules Clarifications, Sub Withdrawal)."""
+    from domain.record.board_state import walk_board
+    from domain.review.board_review import outcomes_of
+    from domain.rules.forces import Force
+
+    path = next(p for p in REPLAYS if p.name == "sub-withdrawal-refight-2008.toml")
+    game = _game(path.read_text(encoding="utf-8"), str(path))
+    [orders] = game.battles[0].orders
+    assert orders.withdraw_territory == "Karelia Sea Zone"
+    expected = _reports(game)
+    one_sub = Force.parse("1 SUB")
+    _forbid_parsers(monkeypatch)
+    outcome = outcomes_of(review(game).battles)["UK 2 / Baltic Sea Zone"]
+    assert outcome is not None and outcome.defender_withdrew == one_sub
+    board = walk_board(game, {"UK 2 / Baltic Sea Zone": outcome}).final
+    assert board.holders("Karelia Sea Zone") == {"Germany": one_sub}
+    assert _reports(game) == expected

@@ -15,11 +15,18 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from application.integrity import GENESIS, link_bytes, stored_link
-from application.stores import open_store
-from application.transfer import import_replay
+from application.adapters.eventstore import raw_rows, set_raw_state
+from application.adapters.integrity import GENESIS, link_bytes, stored_link
+from application.adapters.stores import open_store
+from application.usecases.transfer import import_replay
 from domain.record.events import game_uuid
-from tests.integration.store_helpers import edit_sqlite_event, generated, sqlite_rows
+from tests.integration.store_helpers import (
+    edit_sqlite_event,
+    generated,
+    set_sqlite_state,
+    sqlite_rows,
+    sqlite_store,
+)
 from tui.cli import main
 
 BAD, GOOD = "generated-60-71", "generated-40-72"
@@ -53,14 +60,11 @@ def _others_still_work(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_damaged_game_is_refused_and_the_others_still_work(
         store: tuple[str, Path], capsys: pytest.CaptureFixture[str], damage: str) -> None:
     spec, path = store
-    oid = game_uuid(BAD).hex
     if damage == "edited":  # a round shown as 10 hits instead of 2, say
         edit_sqlite_event(path, BAD, 30, source_line=999)
     else:
-        value: object = b"\xc1garbage" if damage == "garbage" else "a state cell as text"
-        with sqlite3.connect(path) as connection:
-            connection.execute("UPDATE stored_events SET state=? WHERE originator_id=? AND "
-                               "originator_version=30", (value, oid))
+        value = b"\xc1garbage" if damage == "garbage" else "a state cell as text"
+        set_sqlite_state(path, BAD, 30, value)
     for command in (["replay", BAD], ["export", BAD]):
         code, out, err = _run(capsys, *command, "--store", spec)
         assert code == 2, (command, out, err)
@@ -72,8 +76,10 @@ def test_a_damaged_game_is_refused_and_the_others_still_work(
 
 def test_garbage_snapshots_are_ignored(store: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     spec, path = store
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE stored_snapshots SET state=?", (b"\x00\xffnot a snapshot",))
+    with sqlite_store(path) as app:
+        for game in (BAD, GOOD):
+            for version, _, _ in raw_rows(app, game_uuid(game), snapshots=True):
+                set_raw_state(app, game_uuid(game), version, b"\x00\xffnot a snapshot", snapshots=True)
     code, out, err = _run(capsys, "replay", BAD, "--store", spec, "--json")
     assert code == 0 and BAD in out, err
     _others_still_work(spec, capsys)

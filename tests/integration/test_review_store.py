@@ -9,14 +9,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.app import MinisterApplication
 from application.adapters.archive import list_games_at_once
 from application.adapters.review_store import REVIEW_VERSION, Head, engine_stamp, forget, head_of, load, save
-from application.app import MinisterApplication
-from application.stores import list_games, open_store
+from application.adapters.stores import list_games, open_store
 from domain.record.events import ReportFiled
 from domain.review.game_review import review
 from projections.report import report_json
-from tests.integration.store_helpers import generated, postgres_schema
+from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
 from tui.reviewed import VIEW_CORRECTED, keep, product, report_kind, stored_view
 
 
@@ -115,27 +115,14 @@ def test_the_engine_stamp_names_the_review_version() -> None:
     assert engine_stamp().startswith(f"{REVIEW_VERSION}:") and len(engine_stamp()) > 10
 
 
-class TestMemoryReviews(ReviewStoreContract):
+class TestMemoryReviews(MemorySpec, ReviewStoreContract):
     """The in-memory store."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteReviews(ReviewStoreContract):
+class TestSQLiteReviews(SQLiteSpec, ReviewStoreContract):
     """The embedded SQLite store."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 'minister.sqlite3'}"
 
 
 @pytest.mark.postgres
-class TestPostgresReviews(ReviewStoreContract):
+class TestPostgresReviews(PostgresSpec, ReviewStoreContract):
     """PostgreSQL, in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec

@@ -8,18 +8,18 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from eventsourcing.persistence import IntegrityError
 
-from application.app import MinisterApplication, UnknownGameError
-from application.desk.papers import report
-from application.integrity import GENESIS, check_game, link
-from application.mapper import encode_event
-from application.stores import StoreSpecError, list_games, open_store, parse_store_spec
-from application.timetravel import STATE_TOPIC, decode_snapshot
+from application.adapters.app import MinisterApplication, UnknownGameError
+from application.adapters.eventstore import VersionClash, snapshots_of, store_kind_of
+from application.adapters.integrity import GENESIS, check_game, link
+from application.adapters.mapper import encode_event
+from application.adapters.stores import StoreSpecError, list_games, open_store, parse_store_spec
+from application.adapters.timetravel import STATE_TOPIC, decode_snapshot
+from application.usecases.desk.papers import report
 from domain.errors import MinisterError
-from domain.record.events import GameSnapshot, ReportFiled, game_uuid
+from domain.record.events import ReportFiled, game_uuid
 from domain.record.game import project_game
-from tests.integration.store_helpers import generated, postgres_schema
+from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
 
 INTERVAL = 10
 
@@ -50,7 +50,7 @@ class StoreContract:
         replay = generated(30, 2)
         app.record(replay.events[:5])
         # Events 1-30 again: event 1-5 clash, so none of 6-30 may be stored either.
-        with pytest.raises(IntegrityError):
+        with pytest.raises(VersionClash):
             app.save(*replay.events)
         assert [e.originator_version for e in app.game_events(replay.game_id)] == [1, 2, 3, 4, 5]
 
@@ -60,7 +60,7 @@ class StoreContract:
         last = app.game(replay.game_id)
         clash = ReportFiled(originator_id=last.id, originator_version=last.version, by="UK",
                             text="late", timestamp=last.modified_on, at=last.modified_on)
-        with pytest.raises(IntegrityError):
+        with pytest.raises(VersionClash):
             app.record([clash])
         assert len(app.game_events(replay.game_id)) == 20
 
@@ -109,12 +109,9 @@ class StoreContract:
         replay = generated(45, 7)
         app.record(replay.events[:25])
         app.record(replay.events[25:])
-        assert app.snapshots is not None
-        snapshots = [s for s in app.snapshots.get(game_uuid(replay.game_id))
-                     if isinstance(s, GameSnapshot)]
+        snapshots = snapshots_of(app, game_uuid(replay.game_id))
         versions = [s.originator_version for s in snapshots]
-        assert versions == ([20, 40] if app.snapshots.recorder.__class__.__module__.startswith(
-            "eventsourcing.popo") else [40])
+        assert versions == ([20, 40] if store_kind_of(app) == "eventsourcing.popo" else [40])
         stored = app.game_events(replay.game_id)
         for snapshot in snapshots:
             assert snapshot.chain == stored[snapshot.originator_version - 1].chain
@@ -184,20 +181,12 @@ def _report(app: MinisterApplication, game_id: str, text: str) -> ReportFiled:
                        text=text, timestamp=game.modified_on, at=game.modified_on)
 
 
-class TestMemoryStore(StoreContract):
+class TestMemoryStore(MemorySpec, StoreContract):
     """The in-memory store (unit tests)."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteStore(StoreContract):
+class TestSQLiteStore(SQLiteSpec, StoreContract):
     """The embedded SQLite store (the default)."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 'store' / 'minister.sqlite3'}"
 
     def test_reopening_the_file_finds_the_game(self, spec: str) -> None:
         replay = generated(15, 11)
@@ -210,13 +199,8 @@ class TestSQLiteStore(StoreContract):
 
 
 @pytest.mark.postgres
-class TestPostgresStore(StoreContract):
+class TestPostgresStore(PostgresSpec, StoreContract):
     """PostgreSQL (a club archive), in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 def test_store_specs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

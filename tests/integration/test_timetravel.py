@@ -12,13 +12,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from application.app import MinisterApplication, UnknownGameError
-from application.replayfile import parse_replay
-from application.stores import open_store
-from application.timetravel import STATE_TOPIC, event_time, snapshot_of, version_at
+from application.adapters.app import MinisterApplication, UnknownGameError
+from application.adapters.eventstore import put_snapshots, snapshots_of
+from application.adapters.stores import open_store
+from application.adapters.timetravel import STATE_TOPIC, LatestGames, event_time, snapshot_of, version_at
+from application.intake.replayfile import parse_replay
 from domain.record.events import GameSnapshot, ReportFiled, game_uuid
 from domain.record.game import project_game
-from tests.integration.store_helpers import generated, postgres_schema
+from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
 
 INTERVAL = 25
 
@@ -85,7 +86,6 @@ class TimeTravelContract:
         """A snapshot whose topic or bytes do not fit the current Game is never trusted."""
         replay = generated(60, 55)
         app.record(replay.events)
-        assert app.snapshots is not None
         oid = game_uuid(replay.game_id)
         folded = project_game(None, replay.events[:55])
         assert folded is not None
@@ -93,7 +93,7 @@ class TimeTravelContract:
                                         topic="minister/Game@1#0000000000000000")
         broken = GameSnapshot(originator_id=oid, originator_version=53, timestamp=datetime.now(UTC),
                               state=b"\x93\x01\x02", topic=STATE_TOPIC)
-        app.snapshots.put([broken, stale])
+        assert put_snapshots(app, [broken, stale])
         with pytest.warns(UserWarning, match="not bound to the stored events' chain"):
             assert _same(app.game_at(replay.game_id, version=55), folded)
         assert _same(app.game_at(replay.game_id, version=54), project_game(None, replay.events[:54]))
@@ -106,8 +106,7 @@ class TimeTravelContract:
             game = app.game(replay.game_id)
             app.record([ReportFiled(originator_id=game.id, originator_version=game.version + 1, by="UK",
                                     text=str(i), timestamp=game.modified_on, at=game.modified_on)])
-        assert app.snapshots is not None
-        versions = [s.originator_version for s in app.snapshots.get(game_uuid(replay.game_id))]
+        versions = [s.originator_version for s in snapshots_of(app, game_uuid(replay.game_id))]
         assert versions == [25]
         assert len(app.game_at(replay.game_id, version=30).reports) == \
             len(project_game(None, replay.events).reports) + 10
@@ -124,7 +123,7 @@ class TimeTravelContract:
 
     def test_only_the_games_last_read_are_kept(self, app: MinisterApplication) -> None:
         replays = [generated(30, 60 + i) for i in range(3)]
-        app.latest_games.size = 2
+        app.latest_games = LatestGames(size=2)
         for replay in replays:
             app.record(replay.events)
             app.game(replay.game_id)
@@ -155,30 +154,17 @@ class SharedStoreContract(TimeTravelContract):
             writer.close()
 
 
-class TestMemoryTimeTravel(TimeTravelContract):
+class TestMemoryTimeTravel(MemorySpec, TimeTravelContract):
     """The in-memory store."""
 
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield "memory:"
 
-
-class TestSQLiteTimeTravel(SharedStoreContract):
+class TestSQLiteTimeTravel(SQLiteSpec, SharedStoreContract):
     """The embedded SQLite store."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        yield f"sqlite:{tmp_path / 't.sqlite3'}"
 
 
 @pytest.mark.postgres
-class TestPostgresTimeTravel(SharedStoreContract):
+class TestPostgresTimeTravel(PostgresSpec, SharedStoreContract):
     """PostgreSQL, in a schema of its own per test."""
-
-    @pytest.fixture
-    def spec(self, tmp_path: Path) -> Iterator[str]:
-        with postgres_schema() as spec:
-            yield spec
 
 
 # -- the state at any version derived from a later one (Game.at) ------------------------------

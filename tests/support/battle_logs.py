@@ -6,6 +6,7 @@ from domain.battle.columns import layout
 from domain.battle.engine import Resolution
 from domain.battle.model import BattleSetup, Side
 from domain.rules.forces import Force, format_units
+from tests.support.replay_docs import one_battle
 
 
 def dice_text(volleys: list[object]) -> str:
@@ -61,27 +62,7 @@ def replay_text(setup: BattleSetup, log: str, sea: bool, extra: str = "",
     """A one-battle replay document around ``log`` (UK 1 against Germany)."""
     territory, origin = ("Baltic Sea Zone", "North Sea Zone") if sea else ("East Europe", "Karelia")
     attacker_power, defender_power = ("UK", "Germany")
-    return f'''format = "minister-replay/1"
-[game]
-id = "prop"
-edition = "{edition}"
-[[event]]
-type = "position"
-at = 2008-01-01T10:00:00Z
-units = ["{defender_power} {territory}: {setup.defender}", "{attacker_power} {origin}: {setup.attacker}"]
-[[event]]
-type = "declaration"
-at = 2008-01-01T10:01:00Z
-turn = "UK 1"
-text = """
-Attack #1 - {territory}
-{origin} {setup.attacker}
-"""
-[[event]]
-type = "roll"
-at = 2008-01-01T10:02:00Z
-battle = "{territory}"
-log = """
-{log}
-"""
-{extra}'''
+    return one_battle("prop", edition=edition, turn="UK 1", battle=territory, log=log, extra=extra,
+                      units=[f"{defender_power} {territory}: {setup.defender}",
+                             f"{attacker_power} {origin}: {setup.attacker}"],
+                      declaration=f"Attack #1 - {territory}\n{origin} {setup.attacker}")

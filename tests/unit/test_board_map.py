@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.rules.board import Board
 from projections.board_map import CHECKPOINT_EVERY, BoardFold, BoardMaps, MapPoint, Square, units_text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.replayfile import load_replay, parse_replay
+from application.intake.replayfile import load_replay, parse_replay
 from domain.battle.model import Outcome, Winner
 from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import Game, project_game

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from domain.errors import ReplayError
 from domain.record.claimed import claimed_time_problem
 from domain.record.events import DiceSupplied, ReportFiled

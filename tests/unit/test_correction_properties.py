@@ -14,7 +14,7 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from domain.battle.dice import RandomDice
 from domain.battle.engine import fight, provider_from
 from domain.battle.model import BattleSetup

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from projections.expect import KNOWN_KEYS, check, mismatches
 from projections.expect_lines import ExpectLines

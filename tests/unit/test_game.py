@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.intake.replayfile import parse_replay
 from domain.errors import ReplayError
 from domain.record.game import parse_turn
 from domain.rules.forces import Force

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.review.impact import side_expected, side_luck
 from domain.review.views import DiceEntry, SideRound

@@ -3,7 +3,7 @@ marks, the holders' colours, and the focused place spelled out."""
 
 from __future__ import annotations
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.rules.map_layout import MapLayout
 from projections.board_map import BoardMaps, MapPoint

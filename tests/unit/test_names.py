@@ -152,7 +152,7 @@ def test_notes_and_helpers() -> None:
     assert canonical_name("Novo") == "Novosibirsk"
     assert resolve("kar", BOARD) == Resolution(BOARD.territory("Karelia S.S.R."), False, "kar",
                                                 "abbreviation of Karelia S.S.R.")
-    assert BOARD.resolve("Kar").territory.name == "Karelia S.S.R."
+    assert resolve("Kar", BOARD).territory.name == "Karelia S.S.R."
 
 
 def test_cached_outcome_keeps_each_written_form() -> None:

@@ -12,8 +12,8 @@ import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from application.replayfile import parse_replay
-from application.replayschema import MAX_COUNT
+from application.intake.replayfile import parse_replay
+from application.intake.replayschema import MAX_COUNT
 from domain.errors import ReplayError
 from domain.rules.forces import MAX_UNIT_COUNT
 from tests.unit.test_replayfile import GOOD

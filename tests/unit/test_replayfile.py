@@ -8,8 +8,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from application.mapper import encode_event
-from application.replayfile import load_replay, parse_replay
+from application.adapters.mapper import encode_event
+from application.intake.replayfile import load_replay, parse_replay
 from domain.errors import ReplayError
 from domain.record.events import DeclarationRecorded, GameStarted, PositionRecorded, RollRecorded
 from domain.rules.forces import Force

@@ -15,7 +15,7 @@ import msgspec
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.record.events import DiceDrawn, DiceSupplied, GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game, project_game
 from domain.review.game_review import review

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from application import replayfile
-from application.replayschema import MAX_LOG_LINES
+from application.intake.replayschema import MAX_LOG_LINES
 from benchmarks.bench_roll_log import roll_log_game
 from domain.errors import ReplayError
 

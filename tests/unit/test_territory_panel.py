@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from projections.timeline import Span
 from tests.conftest import REPLAYS

@@ -128,7 +128,7 @@ def test_path_names_the_point(corrected: Timeline) -> None:
 
 
 def test_a_real_replay() -> None:
-    from application.services import open_game
+    from application.usecases.services import open_game
     from domain.review.game_review import review
 
     game = open_game(str(ROOT / "replays" / "part13" / "overkill-6arm-v-2inf.toml"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.battle.model import Column
 from domain.review.game_review import review
 from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound

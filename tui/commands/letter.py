@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from application.desk.bundle import check_bundle, make_bundle, read_bundle, write_bundle
-from application.stores import open_store
+from application.adapters.stores import open_store
+from application.usecases.desk.bundle import check_bundle, make_bundle, read_bundle, write_bundle
 from domain.record.game import Game
 from domain.review.game_review import review
 from domain.review.views import GameView

@@ -11,16 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from application.app import MinisterApplication
-from application.desk import dice as desk_dice
-from application.desk import papers
-from application.desk.common import event_dict, parse_at
-from application.desk.keys import key_path, keys_dir
-from application.stores import open_store
+from application.adapters.app import MinisterApplication
+from application.adapters.stores import open_store
+from application.usecases.desk import dice as desk_dice
+from application.usecases.desk import papers
+from application.usecases.desk.common import event_dict, parse_at
+from application.usecases.desk.keys import key_path, keys_dir
 from domain.record.events import GameEvent
 from tui.commands.store import EXIT_OK, add_store_option
 from tui.reviewed import keep_quietly
@@ -40,6 +40,16 @@ def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = F
     add_store_option(parser)
 
 
+def _command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
+             handler: Callable[[argparse.Namespace], int], *, at: bool = False, keys: bool = False,
+             help: str, description: str) -> argparse.ArgumentParser:
+    """One desk command: its parser with the options every desk command takes, and its handler."""
+    parser = subparsers.add_parser(name, help=help, description=description)
+    _common(parser, at=at, keys=keys)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the desk's commands."""
     _add_papers(subparsers)
@@ -50,46 +60,42 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "report", help="record a correction request on a stored game",
+    parser = _command(
+        subparsers, "report", cmd_report, at=True,
+        help="record a correction request on a stored game",
         description="Record a correction request at --at (the e-mail's time; it decides whether the "
                     "error is still correctable, 2008 Section VII), checked against the game.")
-    _common(parser, at=True)
     parser.add_argument("--by", required=True, help="who asks (a power or a player)")
     parser.add_argument("--text", required=True, help="what is wrong")
     parser.add_argument("--battle", help="the battle's territory or sea zone, if it is about one")
     parser.add_argument("--turn", help="the battle's turn (USSR 3), to check the battle is in it")
-    parser.set_defaults(handler=cmd_report)
 
-    parser = subparsers.add_parser(
-        "rule", help="record a ruling or an election on a finding",
+    parser = _command(
+        subparsers, "rule", cmd_rule, at=True,
+        help="record a ruling or an election on a finding",
         description="Record the Minister of Law's ruling, the players' mutual agreement, or the "
                     "attacker's or defender's election on one of the game's findings; the election "
                     "must be one the finding's rule offers.")
-    _common(parser, at=True)
     _ruling_options(parser, required=True)
-    parser.set_defaults(handler=cmd_rule)
 
-    parser = subparsers.add_parser(
-        "amend", help="restate a report or ruling (a new event pointing at the old one)",
+    parser = _command(
+        subparsers, "amend", cmd_amend, at=True,
+        help="restate a report or ruling (a new event pointing at the old one)",
         description="Restate the report or ruling recorded as --event N; the old one stays in the "
                     "history and the review uses the new one.")
-    _common(parser, at=True)
     parser.add_argument("--event", required=True, type=int, help="the event number of the report or ruling")
     parser.add_argument("--battle", help="(a report) the battle it is about")
     parser.add_argument("--turn", help="(a report) the battle's turn")
     _ruling_options(parser, required=False)
-    parser.set_defaults(handler=cmd_amend)
 
-    parser = subparsers.add_parser(
-        "withdraw", help="withdraw a report or ruling (history kept)",
+    parser = _command(
+        subparsers, "withdraw", cmd_withdraw, at=True,
+        help="withdraw a report or ruling (history kept)",
         description="Withdraw the report or ruling recorded as --event N: a new event points at it; "
                     "the old one stays in the history and the review no longer uses it.")
-    _common(parser, at=True)
     parser.add_argument("--event", required=True, type=int, help="the event number of the report or ruling")
     parser.add_argument("--by", default="", help="who withdraws it")
     parser.add_argument("--text", default="", help="why")
-    parser.set_defaults(handler=cmd_withdraw)
 
 
 def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
@@ -107,43 +113,39 @@ def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
 
 
 def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "dice", help="enter dice rolled on the club's dice server for a correction",
+    parser = _command(
+        subparsers, "dice", cmd_dice, at=True,
+        help="enter dice rolled on the club's dice server for a correction",
         description="Record dice rolled on the club's dice server for a battle's correction, as "
                     "they are, at the dice server's time.")
-    _common(parser, at=True)
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
     parser.add_argument("faces", metavar="DICE", help='the faces, such as "6 6 1 4"')
-    parser.set_defaults(handler=cmd_dice)
 
-    parser = subparsers.add_parser(
-        "commit", help="commit to a fresh dice secret before drawing (minister-dice/2)",
+    parser = _command(
+        subparsers, "commit", cmd_commit, keys=True,
+        help="commit to a fresh dice secret before drawing (minister-dice/2)",
         description="Record the hash of a fresh secret; the secret goes to the Minister's key file "
                     "(0600), never to the record, until `minister reveal`.")
-    _common(parser, keys=True)
     parser.add_argument("--by", default="Minister of Law", help="who commits")
     parser.add_argument("--abandon", action="store_true",
                         help="commit although a commitment is open (its key file was lost: the dice "
                              "drawn from it can never be checked)")
-    parser.set_defaults(handler=cmd_commit)
 
-    parser = subparsers.add_parser(
-        "roll", help="draw the dice a battle awaits from the open commitment",
+    parser = _command(
+        subparsers, "roll", cmd_roll, keys=True,
+        help="draw the dice a battle awaits from the open commitment",
         description="Draw from the open commitment: without --count, each throw the battle's "
                     "correction awaits, until it awaits none; every throw is its own roll.")
-    _common(parser, keys=True)
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
     parser.add_argument("--count", type=int, help="draw this many dice now (default: what the battle awaits)")
     parser.add_argument("--purpose", help="what the dice are for (default: the throw awaited)")
-    parser.set_defaults(handler=cmd_roll)
 
-    parser = subparsers.add_parser(
-        "reveal", help="reveal the open commitment's secret: anyone can then check its dice",
+    parser = _command(
+        subparsers, "reveal", cmd_reveal, keys=True,
+        help="reveal the open commitment's secret: anyone can then check its dice",
         description="Record the secret of the game's open dice commitment (read from the Minister's "
                     "key file); from then on 'minister verify --dice GAME' checks every die drawn "
                     "under it, offline.")
-    _common(parser, keys=True)
-    parser.set_defaults(handler=cmd_reveal)
 
 
 @contextmanager

@@ -1,7 +1,7 @@
 """Store sub-commands: ``import``, ``export``, ``games``, ``roll``, and ``verify --integrity/--dice``.
 
 Every command works on the store named by ``--store`` (before or after the sub-command), else
-``MINISTER_STORE``, else the default SQLite file (:mod:`application.stores`). Exit codes as
+``MINISTER_STORE``, else the default SQLite file (:mod:`application.adapters.stores`). Exit codes as
 everywhere: 0 success, 1 verification failure, 2 bad input (errors are raised as
 :class:`~domain.errors.MinisterError` and printed by ``tui.cli.main``).
 """
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from application.app import MinisterApplication
-from application.stores import open_store
+from application.adapters.app import MinisterApplication
+from application.adapters.stores import open_store
 from domain.errors import MinisterError
 from domain.record.events import game_uuid
 from tui.commands.tables import plain_table
@@ -90,8 +90,8 @@ def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """``minister import FILE [--if-new]``."""
-    from application.replayfile import load_replay
-    from application.transfer import Outcome, import_replay
+    from application.intake.replayfile import load_replay
+    from application.usecases.transfer import Outcome, import_replay
 
     replay = load_replay(args.file)  # the whole file is read and checked before the store is
     with _store(args) as app:
@@ -110,7 +110,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``minister export GAME [-o FILE]``."""
-    from application.transfer import export_game
+    from application.usecases.transfer import export_game
 
     with _store(args) as app:
         text = export_game(app, args.game)
@@ -131,7 +131,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     """``minister games``: id, edition, events, last event time and title of each stored game."""
     from application.adapters.archive import list_games_at_once
-    from application.stores import list_games
+    from application.adapters.stores import list_games
 
     with _store(args) as app:
         games = list_games_at_once(app)  # one query, for a big archive
@@ -168,9 +168,10 @@ def verify_store(args: argparse.Namespace) -> int:
 
 def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
                       as_json: bool = False) -> bool:
-    from application.integrity import check_game
+    from application.adapters.eventstore import has_events
+    from application.adapters.integrity import check_game
 
-    if not app.recorder.select_events(game_uuid(game_id), limit=1):
+    if not has_events(app, game_uuid(game_id)):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
     check = check_game(app, game_id, head=head)
     if as_json:
@@ -191,7 +192,7 @@ def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
 
 
 def _verify_dice(app: MinisterApplication, game_id: str, as_json: bool = False) -> bool:
-    from application.desk.dice import check_dice
+    from application.usecases.desk.dice import check_dice
 
     check = check_dice(app, game_id)
     if as_json:

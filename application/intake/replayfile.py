@@ -1,13 +1,13 @@
 """Replay files (``minister-replay/1``, spec/replay-format.md) to domain events.
 
 Every error names the file, the line and what was expected. Each table is first checked against
-its msgspec Struct (:mod:`application.replayschema`: every field's type, counts and sizes within
+its msgspec Struct (:mod:`application.intake.replayschema`: every field's type, counts and sizes within
 stated limits), then its meaning is read (turns, territories, notation). The whole file is turned
 into events and folded into a Game before anything is stored, so a bad file never leaves half a
 game behind. Event times (``at``) become the events' timestamps, which makes the events a pure
 function of the file: importing the same file twice gives identical events.
 
-A new record type is one Struct in :mod:`application.replayschema` and one entry in
+A new record type is one Struct in :mod:`application.intake.replayschema` and one entry in
 :data:`RECORD_KINDS` (its Struct and the builder method that turns it into events).
 """
 
@@ -23,10 +23,10 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from application import board_records
-from application.desk.records import DeskRecords, check_claimed, check_ruling
-from application.integrity import chain_events
-from application.replayschema import (
+from application.adapters.integrity import chain_events
+from application.intake import board_records
+from application.intake.desk_records import DeskRecords, check_claimed, check_ruling
+from application.intake.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
     MAX_LOG_LINES,

@@ -2,7 +2,7 @@
 drawn by commit–reveal (``minister-dice/2``, :mod:`domain.battle.dice`).
 
 ``commit`` records the hash of a fresh secret before any die is drawn (the secret goes to the
-Minister's key file, :mod:`application.desk.keys`); ``roll`` draws the dice a battle awaits from
+Minister's key file, :mod:`application.usecases.desk.keys`); ``roll`` draws the dice a battle awaits from
 the secret, each roll bound by its MAC to the game, its sequence number, battle, purpose and
 count; ``reveal`` records the secret, after which anyone re-checks every die offline
 (:func:`check_events`, ``minister verify --dice``). Old records with a clear ``dice_seed``
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from application.app import MinisterApplication
-from application.desk.common import battle_of, checked_time, record_time
-from application.desk.keys import load_secret, save_secret
+from application.adapters.app import MinisterApplication
+from application.usecases.desk.common import battle_of, checked_time, record_time
+from application.usecases.desk.keys import load_secret, save_secret
 from domain.battle.dice import (
     SCHEME_2,
     RollKey,

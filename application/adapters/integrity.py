@@ -2,7 +2,7 @@
 
 Every recorded event carries ``chain``: the hex SHA-256 of ``"minister-chain/1|"``, the
 previous event's link (64 zeros before the first event) and ``"|"``, followed by the event's
-canonical encoding (:func:`application.mapper.encode_event`) with ``chain`` set to nil. So changing,
+canonical encoding (:func:`application.adapters.mapper.encode_event`) with ``chain`` set to nil. So changing,
 removing or reordering any stored event breaks the chain from that event on, and the last link
 (the *head*) stands for the whole record: ``minister export`` prints it so both players can hold
 it, and ``minister verify --integrity GAME --head HASH`` also catches a record rewritten from
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from application.mapper import encode_event
+from application.adapters.mapper import encode_event
 from domain.errors import MinisterError
 from domain.record.events import GameEvent
 
@@ -233,7 +233,7 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
     state the events give at its version and with the chain link it was bound to.
     """
     from application.adapters.eventstore import snapshots_of, stored_rows
-    from application.snapshots import STATE_TOPIC, snapshot_of
+    from application.adapters.snapshots import STATE_TOPIC, snapshot_of
     from domain.memory import no_gc
     from domain.record.events import game_uuid
     from domain.record.game import Game, project_game

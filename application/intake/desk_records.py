@@ -1,14 +1,13 @@
 """The desk's record types in a replay file (``commitment``, ``reveal``, ``report_amendment``,
 ``ruled``, ``withdrawal``): how each becomes its event. Mixed into the replay-file builder
-(:mod:`application.replayfile`), whose ``add``, ``error`` and ``events`` these use."""
+(:mod:`application.intake.replayfile`), whose ``add``, ``error`` and ``events`` these use."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from application.desk.papers import DECISIONS
-from application.replayschema import (
+from application.intake.replayschema import (
     CommitmentRecord,
     ReportAmendmentRecord,
     RevealRecord,
@@ -17,6 +16,7 @@ from application.replayschema import (
 )
 from domain.errors import ReplayError
 from domain.record.claimed import battle_rolled, claimed_time_problem
+from domain.record.entries import Ruling
 from domain.record.events import (
     DiceCommitted,
     DiceRevealed,
@@ -29,6 +29,9 @@ from domain.record.events import (
 from domain.record.game import Game
 from domain.review.decisions import ruling_problem
 from domain.review.game_review import review
+
+#: The decisions a ruling may take (the domain's :class:`Ruling`), as a replay file writes them.
+DECISIONS = tuple(r.value for r in Ruling)
 
 
 class DeskRecords:

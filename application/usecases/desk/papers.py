@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from application.app import MinisterApplication
-from application.desk.common import battle_of, checked_time
+from application.adapters.app import MinisterApplication
+from application.usecases.desk.common import battle_of, checked_time
 from domain.errors import MinisterError
-from domain.record.entries import BattleRecord, ReportEntry, RulingEntry
+from domain.record.entries import BattleRecord, ReportEntry, Ruling, RulingEntry
 from domain.record.events import (
     EntryWithdrawn,
     GameEvent,
@@ -28,7 +28,7 @@ from domain.review.decisions import ELECTIONS
 from domain.review.game_review import review
 from domain.rules.editions import DECLARATION_ERRORS
 
-DECISIONS = ("apply", "dismiss", "mutual")
+DECISIONS = tuple(r.value for r in Ruling)
 
 
 def _report_checks(game: Game, by: str, text: str, battle: str | None,

@@ -20,13 +20,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import tomli_w
-from eventsourcing.persistence import IntegrityError
 
-from application import board_records
-from application.app import MinisterApplication
-from application.integrity import SCHEME, chain_events, head_of
-from application.mapper import encode_event
-from application.replayfile import FORMAT, Replay
+from application.adapters.app import MinisterApplication
+from application.adapters.eventstore import VersionClash
+from application.adapters.integrity import SCHEME, chain_events, head_of
+from application.adapters.mapper import encode_event
+from application.intake import board_records
+from application.intake.replayfile import FORMAT, Replay
 from domain.errors import MinisterError, ReplayError
 from domain.record.events import (
     CasualtiesChosen,
@@ -91,7 +91,7 @@ def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = Fa
             return _compare(replay, chained, stored)
         try:
             app.record(replay.events)
-        except IntegrityError:
+        except VersionClash:
             continue
         return ImportResult(replay.game_id, len(chained), head, Outcome.IMPORTED)
     raise ImportConflictError(f"{replay.path}: game {replay.game_id!r} is being written by another "

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from application.app import MinisterApplication
-from application.desk.common import event_dict
-from application.desk.dice import check_events
-from application.integrity import head_of
-from application.replayfile import parse_replay
-from application.transfer import export_game
+from application.adapters.app import MinisterApplication
+from application.adapters.integrity import head_of
+from application.intake.replayfile import parse_replay
+from application.usecases.desk.common import event_dict
+from application.usecases.desk.dice import check_events
+from application.usecases.transfer import export_game
 from domain.errors import MinisterError
 from domain.record.events import (
     DiceCommitted,

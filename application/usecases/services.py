@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from application.replayfile import load_replay
+from application.intake.replayfile import load_replay
 from domain.errors import ReplayError
 from domain.record.game import Game
 
@@ -22,8 +22,8 @@ def open_game(ref: str, *, store: str | None = None) -> Game:
     path = Path(ref)
     if path.exists():
         return load_replay(path).game
-    from application.app import UnknownGameError
-    from application.stores import open_store  # the store is only needed for stored games
+    from application.adapters.app import UnknownGameError
+    from application.adapters.stores import open_store  # the store is only needed for stored games
 
     if path.suffix == ".toml":
         try:

@@ -30,6 +30,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import platformdirs
 
+from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import (
     StoreError,
     factory_settings,
@@ -37,8 +38,7 @@ from application.adapters.eventstore import (
     read_events,
     started_games,
 )
-from application.app import MinisterApplication
-from application.timetravel import event_time
+from application.adapters.timetravel import event_time
 from domain.errors import MinisterError
 
 STORE_VARIABLE = "MINISTER_STORE"

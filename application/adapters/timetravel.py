@@ -7,9 +7,9 @@ game at version ``N`` is then that state filtered, after reading only the events
 (by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
 
 Opening a game checks what it loads: cold, the whole hash chain is recomputed from the stored
-bytes (:func:`application.integrity.follow_chain`) and a broken one is refused
-(:class:`application.integrity.TamperedError`), never shown; warm, each event read since is
-checked to continue the chain from the head kept. The latest snapshot (:mod:`application.snapshots`)
+bytes (:func:`application.adapters.integrity.follow_chain`) and a broken one is refused
+(:class:`application.adapters.integrity.TamperedError`), never shown; warm, each event read since is
+checked to continue the chain from the head kept. The latest snapshot (:mod:`application.adapters.snapshots`)
 is used only when it is bound to the chain link of the event at its version; otherwise the events
 are folded (and a warning says why).
 
@@ -29,6 +29,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from cachetools import LRUCache
+
 from application.adapters.eventstore import (
     decode_states,
     iter_events,
@@ -37,9 +39,10 @@ from application.adapters.eventstore import (
     read_events,
     read_states,
     snapshots_of,
+    snapshotting,
 )
-from application.integrity import GENESIS, follow_chain
-from application.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
+from application.adapters.integrity import GENESIS, follow_chain
+from application.adapters.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
 from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game, project_game
@@ -65,7 +68,7 @@ def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
     kept (older ones are deleted: each holds the whole state). Returns how many snapshots were
     stored (a concurrent writer may have stored the same one: that is not an error).
     """
-    if app.snapshots is None or not events:
+    if not snapshotting(app) or not events:
         return 0
     due = max((e.originator_version for e in events if e.originator_version % interval == 0),
               default=None)
@@ -143,13 +146,12 @@ class LatestGames:
 
     Stored events never change, so a state stays right for every version it has seen; events
     stored since are read, checked against the chain head kept, and folded in when a later
-    version (or the latest) is asked for. At most ``size`` games are kept (the least recently
-    used goes: a dict keeps insertion order, and a game looked at moves to its end). Thread-safe.
+    version (or the latest) is asked for. At most ``size`` games are kept, in a
+    :class:`cachetools.LRUCache` (the least recently used goes). Thread-safe.
     """
 
     def __init__(self, size: int = 4) -> None:
-        self.size = size
-        self._games: dict[UUID, tuple[Game, str]] = {}
+        self._games: LRUCache[UUID, tuple[Game, str]] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def game_at(self, app: Application[UUID], originator_id: UUID, version: int | None) -> Game | None:
@@ -182,13 +184,12 @@ class LatestGames:
             head = follow_chain(game.game_id, states, head, game.version + 1)
             project_game(game, decode_states(states))
             kept = (game, head)
-        self._games[originator_id] = kept
-        while len(self._games) > self.size:
-            del self._games[next(iter(self._games))]
+        self._games[originator_id] = kept  # the least recently used game goes when full
         return kept[0]
 
     def kept(self) -> list[UUID]:
-        """The games whose latest state is kept, the least recently used first."""
+        """The games whose latest state is kept, the least recently used first (each look takes
+        a game out and puts it back, so the cache's order is the order of use)."""
         with self._lock:
             return list(self._games)
 

@@ -1,7 +1,7 @@
 """Legacy verifiable dice (``minister-dice/1``) for games whose record states a clear ``dice_seed``.
 
 A clear seed is a test and demo convenience only: anyone holding the file can compute every die
-it gives. The Minister's desk draws by commit–reveal instead (:mod:`application.desk.dice`,
+it gives. The Minister's desk draws by commit–reveal instead (:mod:`application.usecases.desk.dice`,
 ``minister commit`` / ``roll`` / ``reveal``); ``check_dice`` checks both schemes. Every roll takes
 the game's next sequence number and is a :class:`~domain.record.events.DiceDrawn` event; two
 processes rolling at once clash on the event version and the loser rolls the next number.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from application.app import MinisterApplication
-from application.desk.common import battle_of, record_time
-from application.desk.dice import DiceCheck, check_dice, next_sequence
+from application.adapters.app import MinisterApplication
+from application.usecases.desk.common import battle_of, record_time
+from application.usecases.desk.dice import DiceCheck, check_dice, next_sequence
 from domain.battle.dice import roll_dice
 from domain.errors import MinisterError
 from domain.record.events import DiceDrawn, GameEvent, ReportFiled
@@ -49,7 +49,7 @@ def draw(app: MinisterApplication, game_id: str, battle: str, count: int, purpos
 def file_report(app: MinisterApplication, game_id: str, by: str, text: str,
                 battle: str | None = None, *, now: datetime | None = None) -> ReportFiled:
     """Record a correction request at the end of a stored game (no checks: see the desk's
-    :func:`application.desk.papers.report`)."""
+    :func:`application.usecases.desk.papers.report`)."""
 
     def build(game: Game) -> list[GameEvent]:
         at = record_time(game, now)

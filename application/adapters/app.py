@@ -1,10 +1,10 @@
 """The eventsourcing Application: records games' events and rebuilds Games from a store.
 
 The store is chosen by eventsourcing's environment (``PERSISTENCE_MODULE`` etc.); minister's
-own defaults live in :mod:`application.stores`. Saving a game's events is one atomic call, so
+own defaults live in :mod:`application.adapters.stores`. Saving a game's events is one atomic call, so
 a malformed record never leaves a partial game behind. Recording links the events into the game's
-hash chain (:mod:`application.integrity`) and snapshots the state every few events
-(:mod:`application.timetravel`); :meth:`MinisterApplication.append` retries on a version clash so
+hash chain (:mod:`application.adapters.integrity`) and snapshots the state every few events
+(:mod:`application.adapters.timetravel`); :meth:`MinisterApplication.append` retries on a version clash so
 concurrent writers never lose an event. The latest state of the games last read is kept in
 memory, so the game at any of its events is derived from it (:meth:`domain.record.game.Game.at`).
 """
@@ -20,12 +20,12 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from application.integrity import GENESIS, chain_events
-from application.mapper import MsgspecMapper, NullTranscoder
-from application.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
+from application.adapters.eventstore import VersionClash
+from application.adapters.integrity import GENESIS, chain_events
+from application.adapters.mapper import MsgspecMapper, NullTranscoder
+from application.adapters.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
 from domain.errors import MinisterError
 from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game
@@ -44,7 +44,7 @@ class MinisterApplication(Application[UUID]):
 
     name = "minister"
     is_snapshotting_enabled = True
-    #: Events between snapshots of a game's state (see application/timetravel.py).
+    #: Events between snapshots of a game's state (see application/adapters/timetravel.py).
     snapshot_interval: int = SNAPSHOT_INTERVAL
     env: ClassVar[dict[str, str]] = {
         "MAPPER_TOPIC": get_topic(MsgspecMapper),
@@ -59,8 +59,8 @@ class MinisterApplication(Application[UUID]):
     def record(self, events: Sequence[GameEvent]) -> list[GameEvent]:
         """Store events atomically (all or nothing), linked into their game's hash chain.
 
-        Returns the events as stored. Raises eventsourcing's ``IntegrityError`` when another
-        writer already stored one of these versions (nothing is stored then).
+        Returns the events as stored. Raises ``VersionClash`` when another writer already
+        stored one of these versions (nothing is stored then).
         """
         if not events:
             return []
@@ -119,13 +119,13 @@ class MinisterApplication(Application[UUID]):
         """Append the events ``build`` makes from the game's current state.
 
         Optimistic concurrency: when another writer stored the same version first (the store's
-        ``IntegrityError``), the state is read afresh and ``build`` runs again.
+        ``VersionClash``), the state is read afresh and ``build`` runs again.
         """
         for attempt in range(attempts):
             events = build(self.game(game_id))
             try:
                 return self.record(events)
-            except IntegrityError:
+            except VersionClash:
                 # Random back-off so two writers that clashed do not clash again in step.
                 time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise ConflictError(f"could not append to game {game_id!r}: {attempts} attempts clashed "

@@ -9,11 +9,13 @@ file, the line and what was expected.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from datetime import datetime
+from typing import Annotated, Any, Protocol
 
 import msgspec
 
-from application.replayschema import MAX_ITEMS, Count, Record, Text
+from application.intake.replayschema import MAX_ITEMS, Count, Record, Text
+from domain.errors import ReplayError
 from domain.record.board_intake import bid_facts, map_facts, placed
 from domain.record.events import (
     BidRecorded,
@@ -25,8 +27,18 @@ from domain.record.events import (
 )
 from domain.rules.forces import Force
 
-if TYPE_CHECKING:
-    from application.replayfile import _Builder
+
+class _Builder(Protocol):
+    """What a handler needs of the replay reader's builder (:mod:`application.intake.replayfile`)."""
+
+    def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
+        """Append the next event."""
+
+    def error(self, message: str, index: int, key: str | None = None) -> ReplayError:
+        """An error at the line of ``key`` in the index-th [[event]] table."""
+
+    def _turn(self, index: int, text: str) -> str:
+        """A turn label read from the index-th table."""
 
 #: The results a ``finish`` may post (2008 Game Completion; Forfeits and Annulments).
 RESULTS = ("Axis", "Allies", "annulled")
@@ -108,7 +120,7 @@ def finish(builder: _Builder, index: int, record: FinishRecord, line: int | None
     builder.add(GameFinished, record.at, line, result=record.result, by=record.by, text=record.text)
 
 
-#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.replayfile.RECORD_KINDS`.
+#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.replayfile.RECORD_KINDS`.
 KINDS: dict[str, tuple[type[Record], Callable[[_Builder, int, Any, int | None], None]]] = {
     "purchase": (PurchaseRecord, purchase), "placement": (PlacementRecord, placement),
     "map_update": (MapUpdateRecord, map_update), "bid": (BidRecord, bid), "finish": (FinishRecord, finish),

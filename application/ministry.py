@@ -1,7 +1,0 @@
-"""The Minister of Law's desk (kept for callers of the first version): see :mod:`application.desk`."""
-
-from __future__ import annotations
-
-from application.desk.papers import DECISIONS, amend_report, report, rule, withdraw
-
-__all__ = ["DECISIONS", "amend_report", "report", "rule", "withdraw"]
