@@ -22,15 +22,8 @@ from __future__ import annotations
 from domain.battle.columns import hit_value, layout
 from domain.battle.model import DiceExhausted, Side
 from domain.review.as_rolled import TypedDie, order_in_force
-from domain.review.corrections import (
-    Context,
-    _awaiting,
-    _ended_after,
-    _fix_columns,
-    _refight,
-    _sub_hits,
-    _voided_from,
-)
+from domain.review.dice_fixes import fix_columns, sub_hits
+from domain.review.refight import Context, awaiting, ended_after, refight, voided_from
 from domain.review.rolling_errors import side_dice
 from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
 from domain.rules.forces import Force
@@ -45,19 +38,19 @@ def apply_onward(ctx: Context, start: int, kept: list[RoundView], attacker: Forc
         try:
             played = applied_round(ctx, r, attacker, defender)
         except DiceExhausted:
-            return _awaiting(ctx, rounds, None, then=f"round {r}'s other dice are applied to the corrected "
+            return awaiting(ctx, rounds, None, then=f"round {r}'s other dice are applied to the corrected "
                              "units")
         rounds.append(played)
         attacker = attacker.minus_available(played.attacker_losses)
         defender = defender.minus_available(played.defender_losses)
-        ended = _ended_after(ctx, r, attacker, defender)
+        ended = ended_after(ctx, r, attacker, defender)
         if ended is not None:
             return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                               status="corrected", rounds=tuple(rounds), result=ended,
-                              voided=_voided_from(ctx, r + 1), attacker_start=ctx.attackers,
+                              voided=voided_from(ctx, r + 1), attacker_start=ctx.attackers,
                               defender_start=ctx.defenders)
     # The record stopped with both corrected sides still there: fight on (Part 13, 6).
-    return _refight(ctx, len(ctx.recorded.rounds) + 1, rounds, attacker, defender)
+    return refight(ctx, len(ctx.recorded.rounds) + 1, rounds, attacker, defender)
 
 
 def applied_round(ctx: Context, r: int, attacker: Force, defender: Force) -> RoundView:
@@ -81,7 +74,7 @@ def applied_round(ctx: Context, r: int, attacker: Force, defender: Force) -> Rou
     defence_hits = sum(sum(e.hits) for e in regular)
     defender_losses = victims + defender_order.choose(firing.combatants(), attack_hits - strike_hits)
     attacker_losses = attacker_order.choose(attacker.combatants(), defence_hits,
-                                            sub_hits=_sub_hits(regular, firing))
+                                            sub_hits=sub_hits(regular, firing))
     return RoundView(
         round=r, origin="as_rolled",
         attacker=SideRound(attacker, attack_hits, tuple(attack), original.attacker.stated_hits,
@@ -97,7 +90,7 @@ def applied_dice(ctx: Context, thrown: list[TypedDie], units: Force, attacking: 
     """One side's faces, in the order thrown, given to ``units``' columns: kept, voided (no
     unit left for them) or added (a unit with no face)."""
     given = reassigned(thrown, units, attacking)
-    entries, _ = _fix_columns(ctx, given, units, attacking, set(), r)
+    entries, _ = fix_columns(ctx, given, units, attacking, set(), r)
     if ctx.edition.applied_rolls == "hits_as_rolled":
         entries = _hits_as_rolled(entries, thrown, given)
     return entries

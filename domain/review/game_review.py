@@ -23,12 +23,13 @@ from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
-from domain.review.corrections import Context, Plan, aa_order_of, correct, setup_of
+from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import impact
 from domain.review.memo import NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
+from domain.review.refight import Context, Plan, aa_order_of, setup_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import (
     Awaiting,
