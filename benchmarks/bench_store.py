@@ -27,6 +27,7 @@ are compared with each other are timed in interleaved rounds (best of each):
 
 from __future__ import annotations
 
+import enum
 import random
 import statistics
 import sys
@@ -145,6 +146,20 @@ class StructAsDict(Transcoding):
         return self.type(**data)
 
 
+class EnumAsValue(Transcoding):
+    """An enum member (UnitType, Side, ...) <-> its value for the JSON transcoder."""
+
+    def __init__(self, cls: type[enum.Enum]) -> None:
+        self.type = cls
+        self.name = cls.__name__
+
+    def encode(self, obj: Any) -> Any:
+        return obj.value
+
+    def decode(self, data: Any) -> Any:
+        return self.type(data)
+
+
 def nested_structs(events: list[GameEvent]) -> set[type[msgspec.Struct]]:
     """Every Struct type (other than Force) found inside the events' fields."""
     found: set[type[msgspec.Struct]] = set()
@@ -153,9 +168,35 @@ def nested_structs(events: list[GameEvent]) -> set[type[msgspec.Struct]]:
         if isinstance(value, list | tuple):
             for item in value:
                 walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
         elif isinstance(value, msgspec.Struct) and not isinstance(value, Force):
             if not isinstance(value, GameEvent):
                 found.add(type(value))
+            for name in value.__struct_fields__:
+                walk(getattr(value, name))
+
+    for event in events:
+        walk(event)
+    return found
+
+
+def nested_enums(events: list[GameEvent]) -> set[type[enum.Enum]]:
+    """Every non-str Enum type found inside the events' fields (str enums encode as strings)."""
+    found: set[type[enum.Enum]] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, enum.Enum):
+            if not isinstance(value, str):
+                found.add(type(value))
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, msgspec.Struct) and not isinstance(value, Force):
             for name in value.__struct_fields__:
                 walk(getattr(value, name))
 
@@ -170,12 +211,15 @@ class DefaultMapperApplication(Application[UUID]):
     name = "plain"
     env: ClassVar[dict[str, str]] = {}
     structs: ClassVar[set[type[msgspec.Struct]]] = set()
+    enums: ClassVar[set[type[enum.Enum]]] = set()
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
         transcoder.register(ForceAsList())
         for cls in self.structs:
             transcoder.register(StructAsDict(cls))
+        for kind in self.enums:
+            transcoder.register(EnumAsValue(kind))
 
 
 # -- measurements -------------------------------------------------------------------------------
@@ -302,6 +346,7 @@ def _mappers(folder: Path, replay: Replay, lines: list[str]) -> float:
     events = replay.events
     plain_path = folder / "plain.sqlite3"
     DefaultMapperApplication.structs = nested_structs(events)
+    DefaultMapperApplication.enums = nested_enums(events)
     plain_app = DefaultMapperApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                               "SQLITE_DBNAME": str(plain_path)})
     plain_app.events.put([plain_event(e) for e in events])
