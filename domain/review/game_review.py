@@ -64,6 +64,11 @@ class _Judged:
 _WALKS = itertools.count()
 
 
+#: New objects above which the review promotes what it made (see domain.memory.no_gc): a
+#: review of a few hundred events stays below it (and skips the walk of frozen objects).
+_PROMOTE_OVER = 50_000
+
+
 def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
     """Analyse every declared battle of the game, in declaration order.
 
@@ -74,7 +79,9 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
     With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
     reused (domain/review/memo.py): the result is the same, made faster.
     """
-    with no_gc(promote=False):  # a review makes many small objects and no reference cycles
+    # A review makes many small objects and no reference cycles; a big one is promoted whole
+    # rather than scanned by the young collection that re-enabling the collector triggers.
+    with no_gc(promote_over=_PROMOTE_OVER):
         return _review(game, as_rolled, memo if memo is not None else NoMemo())
 
 
