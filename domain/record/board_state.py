@@ -29,7 +29,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import itemgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
@@ -104,11 +104,11 @@ class BoardAt:
         self.walk, self.seq = walk, seq
 
     def _entry(self, territory: str) -> Entry | None:
-        entries = self.walk.history.get(territory)
-        if not entries:
+        seqs = self.walk.seqs.get(territory)
+        if not seqs:
             return None
-        index = bisect_left(entries, self.seq, key=_SEQ) - 1
-        return entries[index] if index >= 0 else None
+        index = bisect_left(seqs, self.seq) - 1
+        return self.walk.history[territory][index] if index >= 0 else None
 
     def knows(self, territory: str) -> bool:
         """Whether the record lets us know what stood in the territory then."""
@@ -130,8 +130,19 @@ class BoardAt:
         entry = self._entry(territory)
         if entry is not None:
             return entry[2]
-        owner = self.walk.board.territory(territory).owner
-        return None if owner == NEUTRAL or self.walk.board.territory(territory).sea else owner
+        return self._owner(territory)
+
+    def look(self, territory: str) -> tuple[str | None, Mapping[str, Force]]:
+        """(who held the territory, every power's units there): one look-up for both; the
+        units are the walk's own (read-only, not a copy)."""
+        entry = self._entry(territory)
+        if entry is not None:
+            return entry[2], entry[1]
+        return self._owner(territory), _NOTHING
+
+    def _owner(self, territory: str) -> str | None:
+        place = self.walk.board.territory(territory)
+        return None if place.owner == NEUTRAL or place.sea else place.owner
 
     def known_units(self) -> dict[str, dict[str, Force]]:
         """Every known territory's units."""
@@ -169,6 +180,13 @@ class BoardWalk:
     bid_seq: int | None = None
     #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
     boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
+    #: territory -> the record numbers of its history's entries (bisected without a key function:
+    #: every look at the board before a record is one bisection).
+    seqs: dict[str, list[int]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.seqs = {territory: [entry[0] for entry in entries]
+                     for territory, entries in self.history.items()}
 
     def before(self, seq: int) -> BoardAt:
         """The board just before record ``seq``."""
@@ -186,9 +204,9 @@ class BoardWalk:
     def changed_by(self, seq: int) -> list[str]:
         """The territories record ``seq`` changed."""
         found = []
-        for territory, entries in self.history.items():
-            index = bisect_left(entries, seq, key=_SEQ)
-            if index < len(entries) and entries[index][0] == seq:
+        for territory, seqs in self.seqs.items():
+            index = bisect_left(seqs, seq)
+            if index < len(seqs) and seqs[index] == seq:
                 found.append(territory)
         return found
 
@@ -197,7 +215,8 @@ class BoardWalk:
         return self.history == other.history and self.known_since == other.known_since
 
 
-_SEQ = itemgetter(0)
+#: No units (a territory the walk has no entry for).
+_NOTHING: Mapping[str, Force] = MappingProxyType({})
 
 
 # -- the walk -------------------------------------------------------------------------------------
@@ -290,6 +309,8 @@ class _Walker:
         self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
+        #: territory -> the record whose changes its units' dict holds (see _own).
+        self.owned: dict[str, int] = {}
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
@@ -325,16 +346,29 @@ class _Walker:
 
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
-        here = self.state.units.setdefault(territory, {})
+        here = self._own(seq, territory)
         if units:
             here[power] = units
         else:
             here.pop(power, None)
         self._log(seq, territory)
 
+    def _own(self, seq: int, territory: str) -> dict[str, Force]:
+        """The territory's units, to change for record ``seq``: copied once per record.
+
+        The history shares these dicts (copy on write): a dict logged for an earlier record is
+        never changed again, and the one logged for ``seq`` is the entry ``seq`` replaces anyway.
+        """
+        here = self.state.units.get(territory)
+        if here is None or self.owned.get(territory) != seq:
+            here = dict(here) if here else {}
+            self.state.units[territory] = here
+            self.owned[territory] = seq
+        return here
+
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
-        entry = (seq, dict(self.state.units.get(territory, {})), self.state.control.get(territory))
+        entry = (seq, self.state.units.get(territory) or {}, self.state.control.get(territory))
         entries = self.history.setdefault(territory, [])
         if entries and entries[-1][0] == seq:
             entries[-1] = entry
@@ -503,9 +537,10 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = move.units.where(lambda u: u is UnitType.BB)
-            where = move.unload_zone or move.transport_zone or move.origin
-            self._add(record.last_seq, where, record.attacker_power, ships)
+            ships = move.units[UnitType.BB]
+            if ships:
+                where = move.unload_zone or move.transport_zone or move.origin
+                self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
@@ -569,6 +604,8 @@ class _Walker:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
         air = left.where(lambda u: u.is_air)
+        if not air:
+            return
         power = record.attacker_power
         for move in record.moves:
             lift = Force.of({u: min(n, air[u]) for u, n in move.units.items if u.is_air})

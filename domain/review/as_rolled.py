@@ -10,9 +10,11 @@ units typed are kept beside as the record's claims; the findings compare them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import groupby
 from typing import NamedTuple
 
 from domain.battle.columns import hit_value, layout
@@ -107,9 +109,38 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
     return list(_typed_dice(units, dice, attacking))
 
 
-@lru_cache(maxsize=8192)
+#: The lines typed within :func:`typing_once` (None outside it).
+_TYPED: ContextVar[dict[tuple[Force, DiceText, bool], tuple[TypedDie, ...]] | None] = ContextVar(
+    "typed_lines", default=None)
+
+
+@contextmanager
+def typing_once() -> Iterator[None]:
+    """Within the block (one review), each typed line is given its columns once.
+
+    The review analyses every battle as rolled first (the board needs every result), and the
+    rolling audit types the same lines again later: on a big game further apart than a
+    bounded cache reaches (a 10,000-event game has ~14,000 lines).
+    """
+    token = _TYPED.set({})
+    try:
+        yield
+    finally:
+        _TYPED.reset(token)
+
+
 def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
-    # Cached: the as-rolled rounds and the rolling audit type the same lines.
+    typed = _TYPED.get()
+    if typed is None:
+        return _typed_cached(units, dice, attacking)
+    key = (units, dice, attacking)
+    found = typed.get(key)
+    if found is None:
+        found = typed[key] = _type_line(units, dice, attacking)
+    return found
+
+
+def _type_line(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
     columns = layout(units, attacking)
     sizes = [len(cols) for _, cols in columns]
     flat = [(die.value, die.marked) for die in dice.dice]
@@ -138,23 +169,36 @@ def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie
     return tuple(found)
 
 
+# Outside a review: the as-rolled rounds and the rolling audit type the same lines.
+_typed_cached = lru_cache(maxsize=8192)(_type_line)
+
+
 def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 first_strike_line: bool = False) -> _Assigned:
     """The report's dice entries for a typed line (runs per column and first strike)."""
     entries: list[DiceEntry] = []
     assigned: list[tuple[UnitType | None, bool]] = []
     sub_strikes = attacking and at_sea
-
-    def run_of(die: TypedDie) -> tuple[int, bool]:
-        # A run: dice of one column, all first strike or none (subs strike first at sea).
-        return die.column, first_strike_line or (sub_strikes and die.unit is not None and die.unit.is_sub)
-
-    for (column, strike), run in groupby(_typed_dice(units, dice, attacking), key=run_of):
-        members = tuple(run)
-        hits = tuple(d.value <= column for d in members)
-        entries.append(DiceEntry(column=column, values=tuple(d.value for d in members), first_strike=strike,
-                                 marked=tuple(d.marked for d in members), hits=hits))
-        assigned.extend(zip((d.unit for d in members), hits, strict=True))
+    # A run: dice of one column, all first strike or none (subs strike first at sea).
+    run: tuple[int, bool] | None = None
+    values: list[int] = []
+    marks: list[bool] = []
+    hits: list[bool] = []
+    for column, unit, value, marked in _typed_dice(units, dice, attacking):
+        key = (column, first_strike_line or (sub_strikes and unit is not None and unit.is_sub))
+        if key != run:
+            if run is not None:
+                entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
+                                         marked=tuple(marks), hits=tuple(hits)))
+            run, values, marks, hits = key, [], [], []
+        hit = value <= column
+        values.append(value)
+        marks.append(marked)
+        hits.append(hit)
+        assigned.append((unit, hit))
+    if run is not None:
+        entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
+                                 marked=tuple(marks), hits=tuple(hits)))
     return _Assigned(entries, assigned)
 
 
@@ -188,10 +232,13 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     rounds: list[RoundView] = []
     attacker, defender = attackers, defenders
     finished: Outcome | None = None
+    # The orders of loss in force are the battle's, the same in every round.
+    in_force = (order_in_force(record, orders, Side.ATTACKER, attackers),
+                order_in_force(record, orders, Side.DEFENDER, attackers))
     # Every recorded round is shown, even one rolled after the battle should have ended: the
     # record is what it is, and the findings say what is wrong with it.
     for recorded_round in recorded.rounds:
-        view = _round(record, recorded, recorded_round, attacker, defender, orders, attackers, readings)
+        view = _round(record, recorded, recorded_round, attacker, defender, in_force, readings)
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
@@ -223,10 +270,10 @@ class _Fire:
 
 
 def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
-           defender: Force, orders: Orders, attackers_at_start: Force, readings: Readings) -> RoundView:
-    """One recorded round: both sides' fire, then the casualties each side takes."""
-    attacker_order = order_in_force(record, orders, Side.ATTACKER, attackers_at_start)
-    defender_order = order_in_force(record, orders, Side.DEFENDER, attackers_at_start)
+           defender: Force, in_force: tuple[OrderOfLoss, OrderOfLoss], readings: Readings) -> RoundView:
+    """One recorded round: both sides' fire, then the casualties each side takes (``in_force``:
+    the attacker's and the defender's orders of loss)."""
+    attacker_order, defender_order = in_force
     aa_entries: list[DiceEntry] = []
     aa_losses = EMPTY
     if rnd.index == 1 and recorded.aa is not None:

@@ -67,7 +67,11 @@ def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
     if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
         roles.setdefault(record.retreats[-1].territory, []).append("retreat")
     before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
-    return tuple(PlaceView(name, walk.board.territory(name).ipc, before.control_of(name),
-                           after.control_of(name), tuple(before.holders(name).items()),
-                           tuple(after.holders(name).items()), tuple(kinds))
-                 for name, kinds in roles.items() if after.knows(name))
+    found = []
+    for name, kinds in roles.items():
+        if after.knows(name):
+            held_before, units_before = before.look(name)
+            held_after, units_after = after.look(name)
+            found.append(PlaceView(name, walk.board.territory(name).ipc, held_before, held_after,
+                                   tuple(units_before.items()), tuple(units_after.items()), tuple(kinds)))
+    return tuple(found)

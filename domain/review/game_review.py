@@ -20,7 +20,7 @@ from domain.record.board_state import BoardWalk, walk_board
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
-from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
+from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of, typing_once
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
@@ -65,6 +65,11 @@ class _Judged:
 _WALKS = itertools.count()
 
 
+#: New objects above which the review promotes what it made (see domain.memory.no_gc): a
+#: review of a few hundred events stays below it (and skips the walk of frozen objects).
+_PROMOTE_OVER = 50_000
+
+
 def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
     """Analyse every declared battle of the game, in declaration order.
 
@@ -75,7 +80,9 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
     With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
     reused (domain/review/memo.py): the result is the same, made faster.
     """
-    with no_gc(promote=False):  # a review makes many small objects and no reference cycles
+    # A review makes many small objects and no reference cycles; a big one is promoted whole
+    # rather than scanned by the young collection that re-enabling the collector triggers.
+    with no_gc(promote_over=_PROMOTE_OVER), typing_once():
         return _review(game, as_rolled, memo if memo is not None else NoMemo())
 
 

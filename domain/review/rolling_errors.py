@@ -104,12 +104,18 @@ def dice_differences(counts: SideCount) -> tuple[dict[UnitType | None, int], dic
     """Per unit type: dice rolled beyond what the units throw, and dice missing."""
     extra: dict[UnitType | None, int] = {}
     missing: dict[UnitType, int] = {}
+    # Dice per unit type over the columns, each count read once.
+    rolled_by: dict[UnitType | None, int] = {}
+    for (_, unit), n in counts.rolled.items():
+        rolled_by[unit] = rolled_by.get(unit, 0) + n
+    wanted_by: dict[UnitType | None, int] = {}
+    for (_, unit), n in counts.expected.items():
+        wanted_by[unit] = wanted_by.get(unit, 0) + n
     # In the canonical order, so findings come out in the same order on every run.
-    types = sorted({u for _, u in counts.expected} | {u for _, u in counts.rolled},
-                   key=lambda u: u.order if u is not None else 99)
+    types = sorted(rolled_by.keys() | wanted_by.keys(), key=lambda u: u.order if u is not None else 99)
     for unit in types:
-        rolled = sum(n for (_, u), n in counts.rolled.items() if u is unit)
-        wanted = sum(n for (_, u), n in counts.expected.items() if u is unit) if unit is not None else 0
+        rolled = rolled_by.get(unit, 0)
+        wanted = wanted_by.get(unit, 0) if unit is not None else 0
         if rolled > wanted:
             extra[unit] = rolled - wanted
         elif wanted > rolled and unit is not None:
@@ -284,6 +290,8 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
     """
     found: list[Issue] = []
     extra, missing = dice_differences(counts)
+    if not extra and not missing:
+        return found  # every die rolled for a unit that should roll it (most rounds)
     previous = as_rolled.rounds[position - 1]
     previous_side = previous.attacker if side is Side.ATTACKER else previous.defender
     other = previous.defender if side is Side.ATTACKER else previous.attacker

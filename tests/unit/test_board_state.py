@@ -202,3 +202,26 @@ def test_withdrawn_subs_go_where_the_defender_said() -> None:
     board = walk_board(game, {"UK 2 / Baltic Sea Zone": withdrew}).final
     assert board.holders("Baltic Sea Zone") == {"UK": F("1 BB")}
     assert board.holders("Karelia Sea Zone") == {"Germany": F("1 SUB")}
+
+
+def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history shares the walk's dicts (copy on write): what was logged for a record is
+    what the history still holds after every later record, and one look reads it whole."""
+    from domain.record import board_state
+
+    logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
+    log = board_state._Walker._log
+
+    def spy(walker: board_state._Walker, seq: int, territory: str) -> None:
+        log(walker, seq, territory)
+        _, units, holder = walker.history[territory][-1]
+        logged[(territory, seq)] = (dict(units), holder)
+
+    monkeypatch.setattr(board_state._Walker, "_log", spy)
+    walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
+    assert len(logged) > 20
+    for territory, entries in walk.history.items():
+        for seq, units, holder in entries[1:]:  # the start is not logged
+            assert (units, holder) == logged[(territory, seq)], (territory, seq)
+            board = walk.before(seq + 1)
+            assert board.look(territory) == (board.control_of(territory), board.holders(territory))
