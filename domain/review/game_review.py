@@ -20,6 +20,7 @@ from domain.record.board_state import BoardWalk, walk_board
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
+from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
@@ -143,7 +144,9 @@ class _Review:
         self.read, self.walk = read, walk
         # The turn audit reads the board, which corrections move on: it is not memoised, and
         # every battle part the memo keeps is keyed by this walk (a fresh token per review).
-        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk)
+        self.treasury = walk_treasury(game, walk)
+        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk,
+                                             treasury=self.treasury)
         self.stamp = (memo.stamp(game), next(_WALKS))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
