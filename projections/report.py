@@ -32,6 +32,8 @@ def report_dict(view: GameView) -> dict[str, Any]:
         "battles": [battle_dict(b) for b in view.battles],
         # The desk's reports, rulings and dice commitments, in full (only when there are some).
         **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
+        # Each power's IPCs and income at the end of the record (only when the record knows them).
+        **({"treasury": [msgspec.to_builtins(p) for p in view.treasury]} if view.treasury else {}),
     }
 
 
@@ -86,6 +88,8 @@ def battle_dict(battle: BattleView) -> dict[str, Any]:
         data["impact"] = msgspec.to_builtins(battle.impact)
     if battle.needed is not None:
         data["dice_needed"] = msgspec.to_builtins(battle.needed)
+    if battle.treasury:
+        data["treasury"] = [msgspec.to_builtins(p) for p in battle.treasury]
     return data
 
 

@@ -130,6 +130,21 @@ def income_of(board: BoardAt, power: str) -> int:
     return board.count(power)[1]
 
 
+def incomes_of(board: BoardAt) -> dict[str, int]:
+    """Every power's income on this board (one pass over the territories; see :func:`income_of`)."""
+    walk = board.walk
+    found = dict.fromkeys(walk.board.powers, 0)
+    for territory in walk.board.land:
+        holder = board.control_of(territory.name)
+        if holder in found:
+            found[holder] += territory.ipc
+    for power in found:
+        holder = board.control_of(walk.board.capital_of(power).name)
+        if holder is not None and not allied(holder, power):
+            found[power] = 0
+    return found
+
+
 def turn_marks(game: Game) -> list[tuple[int, str]]:
     """(record number, turn) of every record that belongs to a turn, in record order."""
     marks = [(n.seq, n.turn) for n in game.board_log if n.turn]

@@ -31,6 +31,7 @@ from domain.review.impact import impact
 from domain.review.memo import NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
+from domain.review.treasury_review import purses
 from domain.review.views import (
     Awaiting,
     BattleView,
@@ -127,7 +128,8 @@ def _review_on(state: _Review) -> GameView:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(state.from_source), papers=papers_of(game))
+                    drawn=tuple(state.from_source), papers=papers_of(game),
+                    treasury=purses(state.treasury, state.walk, game.seq + 1))
 
 
 class _Review:
@@ -198,7 +200,9 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                board=places(record, self.walk)), judged_list, None, False)
+                                board=places(record, self.walk),
+                                treasury=purses(self.treasury, self.walk, record.last_seq + 1)),
+                    judged_list, None, False)
         audited = attackers
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
                for j in judged_list):
@@ -218,7 +222,8 @@ class _Review:
         if flow is not None:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
-                           board=places(record, self.walk))
+                           board=places(record, self.walk),
+                           treasury=purses(self.treasury, self.walk, record.last_seq + 1))
         return view, judged_list, flow, bool(draws)
 
 

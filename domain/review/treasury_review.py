@@ -25,8 +25,9 @@ from collections.abc import Iterable
 from domain.record.board_state import BoardAt, BoardNote, BoardWalk
 from domain.record.entries import allied
 from domain.record.game import Game
-from domain.record.treasury import Spend, TreasuryWalk
+from domain.record.treasury import Spend, TreasuryWalk, incomes_of
 from domain.review.rolling_errors import Issue
+from domain.review.views import Purse
 from domain.rules.board import Board
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import UnitType
@@ -48,6 +49,15 @@ def audit_treasury(game: Game, walk: BoardWalk, rolled: BoardWalk,
         found += _placements(game, walk, treasury)
     found += _map_updates(game, walk, rolled, treasury)
     return found
+
+
+def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ...]:
+    """Each power's IPCs and income just before record ``seq`` (none when the record does not
+    know the treasury), in turn order."""
+    if not treasury.known:
+        return ()
+    ipcs, income = treasury.before(seq), incomes_of(walk.before(seq))
+    return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
 
 
 # -- purchases ------------------------------------------------------------------------------------
@@ -108,8 +118,8 @@ def _placements(game: Game, walk: BoardWalk, treasury: TreasuryWalk) -> list[tup
                     f"buy in {note.turn} ({_CLASSIC_PLACE}: the units purchased this turn)", at=note.at)))
             why = _misplaced(power, entry.territory, entry.units, start, now, limits)
             if why:
-                found.append((note.turn, Issue("placement_illegal", f"{entry.units} placed in {entry.territory}: "
-                                               f"{why}", at=note.at)))
+                found.append((note.turn, Issue(
+                    "placement_illegal", f"{entry.units} placed in {entry.territory}: {why}", at=note.at)))
     if listed:
         found += _unplaced(game, turns, bought, placed, treasury)
     return found
@@ -126,7 +136,8 @@ def _misplaced(power: str, territory: str, units: Force, start: BoardAt, now: Bo
         if units.where(lambda u: u is UnitType.IC) == units:
             # A new IC goes in a territory the power controlled at the start of its turn.
             held = start.control_of(territory) == power
-            return "" if held else f"{territory} was not {power}'s at the start of its turn ({_CLASSIC_PLACE})"
+            return "" if held else f"{territory} was not {power}'s at the start of its turn " \
+                f"({_CLASSIC_PLACE})"
         if not _ic_of(power, territory, start, now):
             return (f"{power} had no industrial complex there at the start of its turn, or no longer "
                     f"controls it ({_PLACEMENT})")
@@ -206,8 +217,8 @@ def _map_updates(game: Game, walk: BoardWalk, rolled: BoardWalk,
         claimed = _claimed(note, power, walk) & _claimed(note, power, rolled)
         for territory, holder in sorted(claimed):
             found.append((note.turn, Issue(
-                "map_update_incomplete", f"{power}'s map update lists {territory} as its own, the board shows "
-                f"{holder} holding it: it did not change hands (Post Combat Orders)", at=note.at)))
+                "map_update_incomplete", f"{power}'s map update lists {territory} as its own, the board "
+                f"shows {holder} holding it: it did not change hands (Post Combat Orders)", at=note.at)))
     return found
 
 

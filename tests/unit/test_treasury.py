@@ -109,7 +109,8 @@ def test_a_captured_capital_gives_the_captor_the_owners_ipcs_and_its_owner_no_in
     game = _game(*CAPTURE)
     treasury = _treasury(game)
     [capture] = treasury.captures
-    assert (capture.capital, capture.owner, capture.captor, capture.amount) == ("Russia", "USSR", "Germany", 24)
+    assert (capture.capital, capture.owner, capture.captor, capture.amount) == (
+        "Russia", "USSR", "Germany", 24)
     assert treasury.final["USSR"] == 0 - 3  # bought with nothing; no income while Russia is held
     assert [i.amount for i in treasury.incomes if i.power == "USSR"] == [0]
     germany = [i.amount for i in treasury.incomes if i.power == "Germany"]
