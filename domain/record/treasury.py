@@ -101,6 +101,13 @@ class TreasuryWalk:
     captures: list[Capture] = field(default_factory=list)
     #: turn -> the record number of its first record (the start of the turn).
     turn_starts: dict[str, int] = field(default_factory=dict)
+    #: (record number, every power's income after it), after each record that changed one.
+    income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+
+    def income_before(self, seq: int) -> dict[str, int]:
+        """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
+        index = bisect_left(self.income_steps, seq, key=_SEQ) - 1
+        return self.income_steps[index][1] if index >= 0 else {}
 
     def before(self, seq: int) -> dict[str, int]:
         """Every power's IPCs just before record ``seq``."""
@@ -130,21 +137,6 @@ def income_of(board: BoardAt, power: str) -> int:
     return board.count(power)[1]
 
 
-def incomes_of(board: BoardAt) -> dict[str, int]:
-    """Every power's income on this board (one pass over the territories; see :func:`income_of`)."""
-    walk = board.walk
-    found = dict.fromkeys(walk.board.powers, 0)
-    for territory in walk.board.land:
-        holder = board.control_of(territory.name)
-        if holder in found:
-            found[holder] += territory.ipc
-    for power in found:
-        holder = board.control_of(walk.board.capital_of(power).name)
-        if holder is not None and not allied(holder, power):
-            found[power] = 0
-    return found
-
-
 def turn_marks(game: Game) -> list[tuple[int, str]]:
     """(record number, turn) of every record that belongs to a turn, in record order."""
     marks = [(n.seq, n.turn) for n in game.board_log if n.turn]
@@ -165,7 +157,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     if not walk.from_setup:
         return TreasuryWalk(False, {}, turn_starts=starts)
     purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
-    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts)
+    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
@@ -196,6 +188,54 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     return treasury
 
 
+def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
+    """Every power's income after each record that changed who holds a territory, from the
+    walk's history once (so reading it at a battle is a bisection, not a count of the board)."""
+    board = walk.board
+    holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
+    changes: list[tuple[int, str, str | None]] = []
+    for territory, entries in walk.history.items():
+        if territory not in holder:
+            continue  # a sea zone
+        was = holder[territory]
+        for seq, _units, now in entries:
+            if now != was:
+                changes.append((seq, territory, now))
+                was = now
+    changes.sort(key=_SEQ)
+    capitals = {board.capital_of(power).name: power for power in board.powers}
+    totals = dict.fromkeys(board.powers, 0)
+    for name, power in holder.items():
+        if power is not None:
+            totals[power] += board.territory(name).ipc
+    steps = [(0, _incomes(totals, holder, capitals))]
+    for index, (seq, territory, now) in enumerate(changes):
+        was = holder[territory]
+        ipc = board.territory(territory).ipc
+        if was in totals:
+            totals[was] -= ipc
+        if now in totals:
+            totals[now] += ipc
+        holder[territory] = now
+        if index + 1 == len(changes) or changes[index + 1][0] != seq:
+            entry = (seq, _incomes(totals, holder, capitals))
+            if steps[-1][0] == seq:
+                steps[-1] = entry
+            else:
+                steps.append(entry)
+    return steps
+
+
+def _incomes(totals: dict[str, int], holder: dict[str, str | None], capitals: dict[str, str]) -> dict[str, int]:
+    """The powers' incomes: 0 while an enemy holds the capital."""
+    found = dict(totals)
+    for capital, power in capitals.items():
+        held = holder.get(capital)
+        if held is not None and not allied(held, power):
+            found[power] = 0
+    return found
+
+
 class _Purse:
     """The ledger being written (one entry per power per record)."""
 
@@ -222,7 +262,7 @@ def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, s
     capital = board.walk.board.capital_of(power).name
     holder = board.control_of(capital)
     held_by = holder if holder is not None and not allied(holder, power) else None
-    amount = income_of(board, power)
+    amount = treasury.income_before(seq).get(power, 0)  # income_of(board, power), kept step by step
     treasury.incomes.append(Income(seq, turn, power, amount, held_by))
     purse.add(seq, power, amount)
 

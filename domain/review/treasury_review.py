@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from domain.record.board_state import BoardAt, BoardNote, BoardWalk
 from domain.record.entries import allied
 from domain.record.game import Game
-from domain.record.treasury import Spend, TreasuryWalk, incomes_of
+from domain.record.treasury import Spend, TreasuryWalk
 from domain.review.rolling_errors import Issue
 from domain.review.views import Purse
 from domain.rules.board import Board
@@ -56,7 +56,7 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
     know the treasury), in turn order."""
     if not treasury.known:
         return ()
-    ipcs, income = treasury.before(seq), incomes_of(walk.before(seq))
+    ipcs, income = treasury.before(seq), treasury.income_before(seq)
     return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
 
 

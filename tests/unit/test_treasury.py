@@ -11,13 +11,14 @@ import json
 
 import pytest
 
-from application.replayfile import parse_replay
+from application.replayfile import load_replay, parse_replay
 from domain.record.board_state import walk_board
 from domain.record.game import Game
-from domain.record.treasury import TreasuryWalk, cost_of, walk_treasury
+from domain.record.treasury import TreasuryWalk, cost_of, income_of, walk_treasury
 from domain.review.board_review import outcomes_of
 from domain.review.game_review import review
 from domain.rules.forces import Force
+from tests.conftest import REPLAYS
 
 HEAD = """
 format = "minister-replay/1"
@@ -117,6 +118,17 @@ def test_a_captured_capital_gives_the_captor_the_owners_ipcs_and_its_owner_no_in
     assert treasury.final["Germany"] == 32 + 24 + germany[0] and germany[0] == 32 + 8
     [found] = [f for f in review(game).findings if f.kind == "purchase_overspent"]
     assert "Germany holds its capital" in found.detail and "Income Collection and Spending" in found.rule
+
+
+def test_the_income_read_at_a_battle_is_the_count_of_the_board_then() -> None:
+    """The incomes kept step by step (for the report and the panel) equal the board's count."""
+    for game in (_game(*CAPTURE), load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game):
+        walk = walk_board(game, outcomes_of(review(game).battles))
+        treasury = walk_treasury(game, walk)
+        for seq in range(1, game.seq + 2):
+            board = walk.before(seq)
+            assert treasury.income_before(seq) == {p: income_of(board, p) for p in walk.board.powers}, seq
+    assert _treasury(_game(*CAPTURE)).income_before(1 << 40)["USSR"] == 0  # Russia held
 
 
 # -- purchases ------------------------------------------------------------------------------------
