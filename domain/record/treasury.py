@@ -226,7 +226,8 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     return steps
 
 
-def _incomes(totals: dict[str, int], holder: dict[str, str | None], capitals: dict[str, str]) -> dict[str, int]:
+def _incomes(totals: dict[str, int], holder: dict[str, str | None],
+             capitals: dict[str, str]) -> dict[str, int]:
     """The powers' incomes: 0 while an enemy holds the capital."""
     found = dict(totals)
     for capital, power in capitals.items():
