@@ -25,14 +25,16 @@ _SIDE = ("units", "hits", "dice", "stated_hits")
 #: Every key the report (projections.report) can carry, by place; a place not listed (impact,
 #: luck, the summary's counts per status) is open: any key may be asked for there.
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
-    "": ("format", "game", "as_rolled", "summary", "findings", "battles", "papers"),
+    "": ("format", "game", "as_rolled", "summary", "findings", "battles", "papers", "treasury"),
+    "treasury[]": ("power", "ipcs", "income"),
     "papers[]": ("event", "kind", "at", "by", "about", "text", "status"),
     "game": ("id", "edition", "title"),
     "summary": ("findings", "finding_status", "battles", "battle_status"),
     "findings[]": ("id", "kind", "turn", "battle", "round", "side", "column", "status", "rule",
                    "detail", "ruling"),
     "battles[]": ("turn", "battle", "kind", "status", "resume_round", "findings", "rounds",
-                  "voided", "result", "impact", "awaiting", "dice_needed"),
+                  "voided", "result", "impact", "awaiting", "dice_needed", "treasury"),
+    "battles[].treasury[]": ("power", "ipcs", "income"),
     "battles[].awaiting": ("finding", "by", "side", "elections"),
     "battles[].dice_needed": ("count", "purpose", "round", "side", "column", "units", "on_hand", "then"),
     "battles[].rounds[]": ("round", "origin", "attacker", "defender", "attacker_losses",

@@ -35,6 +35,8 @@ def report_dict(view: GameView, *, encoded_rounds: bool = False) -> dict[str, An
         "battles": [battle_dict(b, encoded_rounds=encoded_rounds) for b in view.battles],
         # The desk's reports, rulings and dice commitments, in full (only when there are some).
         **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
+        # Each power's IPCs and income at the end of the record (only when the record knows them).
+        **({"treasury": [msgspec.to_builtins(p) for p in view.treasury]} if view.treasury else {}),
     }
 
 
@@ -101,6 +103,8 @@ def battle_dict(battle: BattleView, *, encoded_rounds: bool = False) -> dict[str
         data["impact"] = msgspec.to_builtins(battle.impact)
     if battle.needed is not None:
         data["dice_needed"] = msgspec.to_builtins(battle.needed)
+    if battle.treasury:
+        data["treasury"] = [msgspec.to_builtins(p) for p in battle.treasury]
     return data
 
 

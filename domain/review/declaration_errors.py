@@ -15,9 +15,11 @@ from datetime import datetime
 from domain.battle.model import Side
 from domain.record.board_state import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
+from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.board_review import on_board
 from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
+from domain.review.treasury_review import audit_treasury
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.forces import EMPTY, Force
@@ -37,7 +39,8 @@ class TurnAudit:
 
 
 def audit_declarations(game: Game, edition: Edition, board: Board | None = None, *,
-                       walk: BoardWalk | None = None, rolled_walk: BoardWalk | None = None) -> TurnAudit:
+                       walk: BoardWalk | None = None, rolled_walk: BoardWalk | None = None,
+                       treasury: TreasuryWalk | None = None) -> TurnAudit:
     """Every declaration error and turn-wide finding of the game.
 
     With a ``walk``, declarations are checked against the board as the record moved it on
@@ -62,6 +65,9 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     if walk is not None:
         _board_checks(walk, rolled_walk or walk, edition, flagged, found)
         found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board)
+                       if edition.defines(issue.kind)]
+        money = treasury if treasury is not None else walk_treasury(game, walk)
+        found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)
                        if edition.defines(issue.kind)]
     for entry in game.declarations:
         if not entry.effective and edition.defines("declaration_after_dice"):

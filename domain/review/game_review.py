@@ -20,6 +20,7 @@ from domain.record.board_state import BoardWalk, walk_board
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
+from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of, typing_once
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
@@ -31,6 +32,7 @@ from domain.review.memo import NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.refight import Context, Plan, aa_order_of, setup_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
+from domain.review.treasury_review import purses
 from domain.review.views import (
     Awaiting,
     BattleView,
@@ -134,7 +136,8 @@ def _review_on(state: _Review) -> GameView:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(state.from_source), papers=papers_of(game))
+                    drawn=tuple(state.from_source), papers=papers_of(game),
+                    treasury=purses(state.treasury, state.walk, game.seq + 1))
 
 
 class _Review:
@@ -151,7 +154,9 @@ class _Review:
         self.read, self.walk = read, walk
         # The turn audit reads the board, which corrections move on: it is not memoised, and
         # every battle part the memo keeps is keyed by this walk (a fresh token per review).
-        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk)
+        self.treasury = walk_treasury(game, walk)
+        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk,
+                                             treasury=self.treasury)
         self.stamp = (memo.stamp(game), next(_WALKS))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
@@ -203,7 +208,9 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                board=places(record, self.walk)), judged_list, None, False)
+                                board=places(record, self.walk),
+                                treasury=purses(self.treasury, self.walk, record.last_seq + 1)),
+                    judged_list, None, False)
         audited = attackers
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
                for j in judged_list):
@@ -223,7 +230,8 @@ class _Review:
         if flow is not None:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
-                           board=places(record, self.walk))
+                           board=places(record, self.walk),
+                           treasury=purses(self.treasury, self.walk, record.last_seq + 1))
         return view, judged_list, flow, bool(draws)
 
 

@@ -151,6 +151,15 @@ class DiceNeed(msgspec.Struct, frozen=True):
     then: str = ""
 
 
+class Purse(msgspec.Struct, frozen=True):
+    """A power's treasury at a point of the game: its IPCs, and the income it would collect on
+    the board then (0 while an enemy holds its capital)."""
+
+    power: str
+    ipcs: int
+    income: int
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -174,6 +183,8 @@ class BattleView(msgspec.Struct, frozen=True):
     awaiting: Awaiting | None = None
     #: For a battle awaiting dice: the next throw the correction needs.
     needed: DiceNeed | None = None
+    #: Each power's treasury and income after the battle (empty: the record does not know them).
+    treasury: tuple[Purse, ...] = ()
 
 
 class DrawnDice(msgspec.Struct, frozen=True):
@@ -217,3 +228,5 @@ class GameView(msgspec.Struct, frozen=True):
     drawn: tuple[DrawnDice, ...] = ()
     #: The desk's reports, rulings and dice commitments, in record order.
     papers: tuple[Paper, ...] = ()
+    #: Each power's treasury and income after the last record (empty: not known).
+    treasury: tuple[Purse, ...] = ()

@@ -47,6 +47,10 @@ KINDS: tuple[str, ...] = (
     # The board and the club's procedures (2008: Bidding, Post Combat Orders, Magic 84, Forfeits
     # and Annulments, Game Completion).
     "map_count_wrong", "bid_illegal", "magic_84", "forfeit_eligible", "finish_early", "annulled",
+    # The treasury and new units (Classic rulebook; 2008 Rules Clarifications, Income Collection
+    # and Spending, Placement of New Units; Post Combat Orders).
+    "purchase_overspent", "treasury_wrong", "placement_unpurchased", "placement_illegal",
+    "units_unplaced", "map_update_incomplete",
 )
 
 #: Declaration errors: the battle is null and void (1999 "Sending Errors"; 2008 Section II).
@@ -216,6 +220,18 @@ IAAPA_2008 = Edition(
         "forfeit_eligible": "Forfeits and Annulments, Forfeits (no turn within 5 days)",
         "finish_early": "Game Completion (the loser may post the finish 7 days after the end)",
         "annulled": "Forfeits and Annulments, Annulments (by mutual agreement)",
+        "purchase_overspent": "Rules Clarifications, Income Collection and Spending; Classic rulebook, "
+                              "Purchase Units (no more than the IPCs on hand)",
+        "treasury_wrong": "Rules Clarifications, Income Collection and Spending; Classic rulebook, Collect "
+                          "Income (the IPCs a power has)",
+        "placement_unpurchased": "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
+                                 "(the units purchased this turn)",
+        "placement_illegal": "Rules Clarifications, Placement of New Units (ICs owned at the start of the "
+                             "turn; shipping next to them; no fighter on a carrier); Bidding (bid IC limit)",
+        "units_unplaced": "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
+                          "(units bought are placed at the end of the turn)",
+        "map_update_incomplete": "Post Combat Orders (the map update lists all territories the country has "
+                                 "units in and/or possesses)",
     },
 )
 

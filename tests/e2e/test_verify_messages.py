@@ -78,7 +78,8 @@ def test_a_misspelt_key_is_unknown(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 1
     assert problems == [f"  line {_line(lines, 'resum_round')}: battles[1].resum_round: unknown key, did "
                         "you mean 'resume_round'? (known keys here: turn, battle, kind, status, "
-                        "resume_round, findings, rounds, voided, result, impact, awaiting, dice_needed)"]
+                        "resume_round, findings, rounds, voided, result, impact, awaiting, dice_needed, "
+                        "treasury)"]
 
 
 def test_as_rolled_expectations_have_their_lines(tmp_path: Path,

@@ -12,6 +12,7 @@ from application.intake.replayfile import load_replay, parse_replay
 from domain.battle.model import Outcome, Winner
 from domain.record.board_state import BoardWalk, walk_board
 from domain.record.game import Game, project_game
+from domain.record.treasury import walk_treasury
 from domain.review.board_review import outcomes_of
 from domain.review.game_review import review
 from domain.rules.forces import Force
@@ -126,7 +127,8 @@ def test_bid_placements_follow_the_bidding_rules(units: str, remove: str, why: s
 
 
 def test_the_board_of_an_earlier_version_is_the_board_of_that_many_events() -> None:
-    """Game.at(v) walks to exactly the board the fold of the first v events walks to."""
+    """Game.at(v) walks to exactly the board (and the treasury: domain/record/treasury.py) the
+    fold of the first v events walks to."""
     for path in sorted(REPLAYS.rglob("*.toml")):
         replay = load_replay(path)
         for version in range(1, len(replay.events) + 1):
@@ -137,6 +139,9 @@ def test_the_board_of_an_earlier_version_is_the_board_of_that_many_events() -> N
             a, b = _walk(derived), _walk(folded)
             assert a.same_board(b) and a.discrepancies == b.discrepancies and a.counts == b.counts, (
                 path, version)
+            x, y = walk_treasury(derived, a), walk_treasury(folded, b)
+            assert (x.history, x.spends, x.incomes, x.captures, x.turn_starts) == \
+                (y.history, y.spends, y.incomes, y.captures, y.turn_starts), (path, version)
 
 
 def test_map_updates_are_checkpoints_not_overwrites() -> None:

@@ -88,7 +88,7 @@ def test_a_misspelt_key_is_unknown_and_the_rest_still_compares() -> None:
     assert [p.message for p in problems] == [
         "battles[0].resum_round: unknown key, did you mean 'resume_round'? (known keys here: turn, "
         "battle, kind, status, resume_round, findings, rounds, voided, result, impact, awaiting, "
-        "dice_needed)"]
+        "dice_needed, treasury)"]
     assert problems[0].expect_path == ("battles", 0, "resum_round")
 
 

@@ -16,6 +16,7 @@ from domain.review.views import BattleView, PlaceView
 from projections.timeline import Span, Timeline
 from tui.widgets.lines import LinesPanel
 from tui.widgets.styles import spans_text
+from tui.widgets.treasury import treasury_lines
 
 
 def _units(holders: tuple[tuple[str, object], ...]) -> str:
@@ -104,5 +105,7 @@ class TerritoryPanel(LinesPanel):
         view = "as rolled" if timeline.as_rolled else "as corrected"
         other_name = "as corrected" if timeline.as_rolled else "as rolled"
         self.border_title = f"Board · {battle.battle} · {view}"
-        rows = move_map(battle) + territory_lines(battle, timeline.other_battle(b), other_name)
+        other = timeline.other_battle(b)
+        rows = move_map(battle) + territory_lines(battle, other, other_name) + \
+            treasury_lines(battle, other, other_name)
         self.set_content(Group(*(spans_text(row) for row in rows)))

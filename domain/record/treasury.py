@@ -1,0 +1,307 @@
+"""The treasury: each power's IPCs, walked from the records beside the board.
+
+Classic (Milton Bradley 2nd edition) turn sequence: purchase, combat, non-combat, place, collect
+income. So, in record order:
+
+- the start is each power's starting IPCs (board data, ``starting_ipcs``) plus the bid's extra
+  IPCs (2008 Bidding: "Japan will start with 26 IPCs to spend");
+- a purchase spends the units' cost, a weapons-development roll 5 IPCs a die (2008 Section IV);
+- a turn is over at its map update (Post Combat Orders), else when the next turn begins: the
+  power then collects the IPC value of the territories it controls, if it holds its capital
+  (2008 Rules Clarifications, Income Collection and Spending: "Any country that ends its turn
+  with possession of its capital collects income");
+- a battle that captures a capital gives the captor the owner's unspent IPCs (Classic rulebook,
+  Capturing an Enemy Capital; 2008 Income Collection and Spending speaks of "income from the
+  capture of an enemy's capital").
+
+Only a record that starts from the setup (round 1, or a bid) knows every power's IPCs; for a
+record that starts mid-game the treasury is unknown (``known`` is False) and nothing is checked.
+Like the board, the walk is a pure function of a Game's records and the board walked with the
+battles' results, so the treasury of ``game.at(v)`` is the treasury at version ``v``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from datetime import datetime
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.entries import allied
+from domain.rules.forces import EMPTY, Force
+
+if TYPE_CHECKING:
+    from domain.record.game import Game
+
+#: 2008 Section IV (Tech Rolls) and MB 2nd edition: each weapons-development die costs 5 IPCs.
+TECH_DIE_COST = 5
+
+
+def cost_of(units: Force) -> int:
+    """What the units cost to buy (MB 2nd edition unit costs)."""
+    return sum(n * unit.profile.cost for unit, n in units.items)
+
+
+@dataclass(frozen=True)
+class Spend:
+    """A purchase (or weapons development) beside the treasury it was paid from."""
+
+    seq: int
+    at: datetime | None
+    turn: str
+    power: str
+    what: str  # purchase or tech
+    units: Force
+    cost: int
+    #: The IPCs the power had before it (the treasury as computed).
+    available: int
+    #: The IPCs the record says the power had (None: not stated).
+    stated: int | None
+    #: Who held the power's capital then (the power itself, an ally, or the enemy).
+    capital_holder: str | None
+
+
+@dataclass(frozen=True)
+class Income:
+    """Income collected at the end of a power's turn (0 while its capital is held)."""
+
+    seq: int
+    turn: str
+    power: str
+    amount: int
+    capital_held_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A capital captured: the captor takes the owner's unspent IPCs."""
+
+    seq: int
+    turn: str
+    capital: str
+    owner: str
+    captor: str
+    amount: int
+
+
+#: power -> (record number, the power's IPCs after that record); record 0 is the start.
+Ledger = dict[str, list[tuple[int, int]]]
+
+
+@dataclass
+class TreasuryWalk:
+    """Each power's IPCs after every record that changed them, and what changed them."""
+
+    known: bool
+    history: Ledger
+    spends: list[Spend] = field(default_factory=list)
+    incomes: list[Income] = field(default_factory=list)
+    captures: list[Capture] = field(default_factory=list)
+    #: turn -> the record number of its first record (the start of the turn).
+    turn_starts: dict[str, int] = field(default_factory=dict)
+    #: (record number, every power's income after it), after each record that changed one.
+    income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+
+    def income_before(self, seq: int) -> dict[str, int]:
+        """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
+        index = bisect_left(self.income_steps, seq, key=_SEQ) - 1
+        return self.income_steps[index][1] if index >= 0 else {}
+
+    def before(self, seq: int) -> dict[str, int]:
+        """Every power's IPCs just before record ``seq``."""
+        found: dict[str, int] = {}
+        for power, entries in self.history.items():
+            index = bisect_left(entries, seq, key=_SEQ) - 1
+            if index >= 0:
+                found[power] = entries[index][1]
+        return found
+
+    @property
+    def final(self) -> dict[str, int]:
+        """Every power's IPCs after the last record."""
+        return {power: entries[-1][1] for power, entries in self.history.items() if entries}
+
+
+_SEQ = itemgetter(0)
+
+
+def income_of(board: BoardAt, power: str) -> int:
+    """The income a power would collect on this board: the IPC value of what it controls, or 0
+    while an enemy holds its capital (2008 Income Collection and Spending)."""
+    capital = board.walk.board.capital_of(power).name
+    holder = board.control_of(capital)
+    if holder is not None and not allied(holder, power):
+        return 0
+    return board.count(power)[1]
+
+
+def turn_marks(game: Game) -> list[tuple[int, str]]:
+    """(record number, turn) of every record that belongs to a turn, in record order."""
+    marks = [(n.seq, n.turn) for n in game.board_log if n.turn]
+    marks += [(b.declared_seq, b.turn) for b in game.battles]
+    marks += [(e.seq, e.turn) for e in game.noncombat]
+    marks += [(t.seq, t.turn) for t in game.tech]
+    marks.sort(key=_SEQ)
+    return marks
+
+
+def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
+    """Each power's IPCs through the game's records, on the board ``walk`` moved on."""
+    board = walk.board
+    marks = turn_marks(game)
+    starts: dict[str, int] = {}
+    for seq, turn in marks:
+        starts.setdefault(turn, seq)
+    if not walk.from_setup:
+        return TreasuryWalk(False, {}, turn_starts=starts)
+    purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
+    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
+    capitals = {power: board.capital_of(power).name for power in board.powers}
+    steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
+    steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
+    steps += [(t.seq, 1, t) for t in game.tech]
+    steps += [(b.last_seq, 2, b) for b in game.battles]
+    steps.sort(key=lambda s: (s[0], s[1]))
+    current: str | None = None
+    collected = True
+    for seq, order, item in steps:
+        if order == 0:
+            assert isinstance(item, str)
+            if item != current:
+                if current is not None and not collected:
+                    _collect(treasury, purse, walk.before(seq), current, seq)
+                current, collected = item, False
+        elif order == 2:
+            _captures(treasury, purse, walk, item, capitals)
+        else:
+            kind = getattr(item, "kind", "tech")
+            if kind == "map_update" and current is not None and not collected:
+                _collect(treasury, purse, walk.before(seq), current, seq)
+                collected = True
+            elif kind == "bid":
+                for power, extra in getattr(item, "ipcs", ()):
+                    purse.add(seq, power, extra)
+            elif kind in ("purchase", "tech"):
+                _spend(treasury, purse, walk.before(seq), item, capitals)
+    return treasury
+
+
+def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
+    """Every power's income after each record that changed who holds a territory, from the
+    walk's history once (so reading it at a battle is a bisection, not a count of the board)."""
+    board = walk.board
+    holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
+    changes: list[tuple[int, str, str | None]] = []
+    for territory, entries in walk.history.items():
+        if territory not in holder:
+            continue  # a sea zone
+        was = holder[territory]
+        for seq, _units, now in entries:
+            if now != was:
+                changes.append((seq, territory, now))
+                was = now
+    changes.sort(key=_SEQ)
+    capitals = {board.capital_of(power).name: power for power in board.powers}
+    totals = dict.fromkeys(board.powers, 0)
+    for name, power in holder.items():
+        if power is not None:
+            totals[power] += board.territory(name).ipc
+    steps = [(0, _incomes(totals, holder, capitals))]
+    for index, (seq, territory, now) in enumerate(changes):
+        was = holder[territory]
+        ipc = board.territory(territory).ipc
+        if was in totals:
+            totals[was] -= ipc
+        if now in totals:
+            totals[now] += ipc
+        holder[territory] = now
+        if index + 1 == len(changes) or changes[index + 1][0] != seq:
+            entry = (seq, _incomes(totals, holder, capitals))
+            if steps[-1][0] == seq:
+                steps[-1] = entry
+            else:
+                steps.append(entry)
+    return steps
+
+
+def _incomes(totals: dict[str, int], holder: dict[str, str | None],
+             capitals: dict[str, str]) -> dict[str, int]:
+    """The powers' incomes: 0 while an enemy holds the capital."""
+    found = dict(totals)
+    for capital, power in capitals.items():
+        held = holder.get(capital)
+        if held is not None and not allied(held, power):
+            found[power] = 0
+    return found
+
+
+class _Purse:
+    """The ledger being written (one entry per power per record)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def of(self, power: str) -> int:
+        entries = self.ledger.get(power)
+        return entries[-1][1] if entries else 0
+
+    def add(self, seq: int, power: str, amount: int) -> None:
+        entries = self.ledger.setdefault(power, [(0, 0)])
+        entry = (seq, entries[-1][1] + amount)
+        if entries[-1][0] == seq:
+            entries[-1] = entry
+        else:
+            entries.append(entry)
+
+
+def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, seq: int) -> None:
+    power = turn.rsplit(" ", 1)[0]
+    if power not in purse.ledger:
+        return
+    capital = board.walk.board.capital_of(power).name
+    holder = board.control_of(capital)
+    held_by = holder if holder is not None and not allied(holder, power) else None
+    amount = treasury.income_before(seq).get(power, 0)  # income_of(board, power), kept step by step
+    treasury.incomes.append(Income(seq, turn, power, amount, held_by))
+    purse.add(seq, power, amount)
+
+
+def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
+           capitals: dict[str, str]) -> None:
+    seq: int = getattr(item, "seq", 0)
+    turn: str = getattr(item, "turn", "")
+    power = turn.rsplit(" ", 1)[0]
+    if power not in purse.ledger:
+        return
+    if getattr(item, "kind", "tech") == "purchase":
+        units: Force = getattr(item, "units", EMPTY)
+        what, cost, stated = "purchase", cost_of(units), getattr(item, "total", None)
+    else:
+        bought = getattr(item, "declared", None)
+        dice = bought if bought is not None else len(getattr(item, "dice", ()))
+        units, what, cost, stated = EMPTY, "tech", dice * TECH_DIE_COST, getattr(item, "ipcs", None)
+    treasury.spends.append(Spend(seq, getattr(item, "at", None), turn, power, what, units, cost,
+                                 purse.of(power), stated, board.control_of(capitals[power])))
+    # What was bought is spent, even beyond the treasury: the finding says so, the ledger
+    # keeps counting from what the record did.
+    purse.add(seq, power, -cost)
+
+
+def _captures(treasury: TreasuryWalk, purse: _Purse, walk: BoardWalk, record: object,
+              capitals: dict[str, str]) -> None:
+    seq: int = getattr(record, "last_seq", 0)
+    territory: str = getattr(record, "territory", "")
+    for owner, capital in capitals.items():
+        if capital != territory:
+            continue
+        before, after = walk.before(seq).control_of(capital), walk.before(seq + 1).control_of(capital)
+        if after is None or after == before or allied(after, owner):
+            continue
+        if before is not None and not allied(before, owner):
+            continue  # taken from another enemy: the owner's IPCs were gone already
+        amount = purse.of(owner)
+        treasury.captures.append(Capture(seq, getattr(record, "turn", ""), capital, owner, after, amount))
+        purse.add(seq, owner, -amount)
+        purse.add(seq, after, amount)

@@ -1,0 +1,242 @@
+"""The treasury and the new units checked: purchases against the IPCs on hand, placements against
+the purchases and the industrial complexes, map updates against the territories that changed hands.
+
+Each is a finding with the rule cited (Classic rulebook, MB 2nd edition, and the 2008 2nd Edition
+Unabridged Rules' Rules Clarifications, Bidding and Post Combat Orders):
+
+- ``purchase_overspent``: units bought for more than the power's IPCs, or while an enemy holds its
+  capital (2008 Income Collection and Spending);
+- ``treasury_wrong``: the IPCs a purchase says the power had differ from the treasury as computed
+  (a number whose digits are the treasury's transposed is a ``typo``, 2008 Section VI);
+- ``placement_unpurchased``: units placed that were not bought that turn;
+- ``placement_illegal``: land and air units placed where the power had no industrial complex at
+  the start of its turn, naval units in a sea zone next to none, a fighter placed on a carrier,
+  more units than a bid IC produces (2008 Placement of New Units; Bidding);
+- ``units_unplaced``: units bought and not placed by the end of the turn (noted, not an error);
+- ``map_update_incomplete``: a map update that leaves out a territory the power took that turn,
+  or lists one the board shows an enemy holding (Post Combat Orders: the map update lists "all
+  territories that said country has units in and/or possesses").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.entries import BoardNote, allied
+from domain.record.game import Game
+from domain.record.treasury import Spend, TreasuryWalk
+from domain.review.rolling_errors import Issue
+from domain.review.views import Purse
+from domain.rules.board import Board
+from domain.rules.forces import EMPTY, Force
+from domain.rules.units import UnitType
+
+_PLACEMENT = "2008 Rules Clarifications, Placement of New Units"
+_SPENDING = "2008 Rules Clarifications, Income Collection and Spending"
+_CLASSIC_PURCHASE = "Classic rulebook (MB 2nd edition), Purchase Units"
+_CLASSIC_PLACE = "Classic rulebook (MB 2nd edition), Place New Units"
+
+
+def audit_treasury(game: Game, walk: BoardWalk, rolled: BoardWalk,
+                   treasury: TreasuryWalk) -> list[tuple[str, Issue]]:
+    """Every treasury, placement and map-update finding of the game, each with its turn."""
+    found: list[tuple[str, Issue]] = []
+    for spend in treasury.spends:
+        if spend.what == "purchase":
+            found += [(spend.turn, issue) for issue in _purchase(spend)]
+    if walk.from_setup:
+        found += _placements(game, walk, treasury)
+    found += _map_updates(game, walk, rolled, treasury)
+    return found
+
+
+def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ...]:
+    """Each power's IPCs and income just before record ``seq`` (none when the record does not
+    know the treasury), in turn order."""
+    if not treasury.known:
+        return ()
+    ipcs, income = treasury.before(seq), treasury.income_before(seq)
+    return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+
+
+# -- purchases ------------------------------------------------------------------------------------
+def _purchase(spend: Spend) -> list[Issue]:
+    found: list[Issue] = []
+    if spend.stated is not None and spend.stated != spend.available:
+        if _transposed(spend.stated, spend.available):
+            found.append(Issue("typo", f"{spend.power} had {spend.stated} IPCs, read as {spend.available} "
+                               "(digits transposed; 2008 Section VI)", at=spend.at, effective=False))
+        else:
+            found.append(Issue("treasury_wrong", f"the purchase says {spend.power} had {spend.stated} IPCs, "
+                               f"the treasury as the record moved it gives {spend.available} (starting "
+                               "IPCs, income collected at the end of each turn, purchases spent; "
+                               "Classic rulebook, Collect Income)", at=spend.at))
+    held = spend.capital_holder
+    if held is not None and not allied(held, spend.power) and spend.cost:
+        found.append(Issue("purchase_overspent", f"{spend.power} bought {spend.units} while {held} holds its "
+                           f"capital: no new units may be purchased then ({_SPENDING})", at=spend.at))
+    elif spend.cost > spend.available:
+        found.append(Issue("purchase_overspent", f"{spend.power} bought {spend.units} for {spend.cost} IPCs "
+                           f"with {spend.available} IPCs in its treasury ({_CLASSIC_PURCHASE}: no more "
+                           "than the IPCs on hand)", at=spend.at))
+    return found
+
+
+def _transposed(written: int, meant: int) -> bool:
+    return sorted(str(written)) == sorted(str(meant))
+
+
+# -- placements -----------------------------------------------------------------------------------
+def _placements(game: Game, walk: BoardWalk, treasury: TreasuryWalk) -> list[tuple[str, Issue]]:
+    """Placements against the turn's purchases and the ICs the power had at the start of it."""
+    found: list[tuple[str, Issue]] = []
+    bought: dict[str, Force] = {}
+    placed: dict[str, Force] = {}
+    limits = _bid_ics(game, walk.board)
+    listed = any(n.kind == "placement" for n in game.board_log)
+    turns: list[str] = []
+    for note in game.board_log:
+        if note.kind not in ("purchase", "placement"):
+            continue
+        if note.turn not in turns:
+            turns.append(note.turn)
+        if note.kind == "purchase":
+            bought[note.turn] = bought.get(note.turn, EMPTY) + note.units
+            continue
+        start = walk.before(treasury.turn_starts.get(note.turn, note.seq))
+        now = walk.before(note.seq)
+        power = note.turn.rsplit(" ", 1)[0]
+        left = bought.get(note.turn, EMPTY).minus_available(placed.get(note.turn, EMPTY))
+        for entry in note.placed:
+            extra = entry.units.minus_available(left)
+            left = left.minus_available(entry.units)
+            placed[note.turn] = placed.get(note.turn, EMPTY) + entry.units
+            if extra:
+                found.append((note.turn, Issue(
+                    "placement_unpurchased", f"{power} placed {extra} in {entry.territory} that it did not "
+                    f"buy in {note.turn} ({_CLASSIC_PLACE}: the units purchased this turn)", at=note.at)))
+            why = _misplaced(power, entry.territory, entry.units, start, now, limits)
+            if why:
+                found.append((note.turn, Issue(
+                    "placement_illegal", f"{entry.units} placed in {entry.territory}: {why}", at=note.at)))
+    if listed:
+        found += _unplaced(game, turns, bought, placed, treasury)
+    return found
+
+
+def _misplaced(power: str, territory: str, units: Force, start: BoardAt, now: BoardAt,
+               limits: dict[str, int]) -> str:
+    """Why a placement is illegal ("" when it is legal)."""
+    board = start.walk.board
+    place = board.territory(territory)
+    if not place.sea:
+        if any(u.is_sea for u in units.types):
+            return f"naval units are placed in a sea zone next to an industrial complex ({_PLACEMENT})"
+        if units.where(lambda u: u is UnitType.IC) == units:
+            # A new IC goes in a territory the power controlled at the start of its turn.
+            held = start.control_of(territory) == power
+            return "" if held else f"{territory} was not {power}'s at the start of its turn " \
+                f"({_CLASSIC_PLACE})"
+        if not _ic_of(power, territory, start, now):
+            return (f"{power} had no industrial complex there at the start of its turn, or no longer "
+                    f"controls it ({_PLACEMENT})")
+        limit = limits.get(territory)
+        count = sum(n for u, n in units.items if u is not UnitType.IC)
+        if limit is not None and count > limit:
+            return (f"a bid IC produces no more than the territory's income ({limit}) a turn "
+                    "(2008 Bidding: bid ICs are not original ICs)")
+        return ""
+    if any(u.is_air for u in units.types):
+        return f"a newly purchased fighter may not be placed on an aircraft carrier ({_PLACEMENT})"
+    if any(u.is_land for u in units.types):
+        return f"land units are placed in a territory with an industrial complex ({_PLACEMENT})"
+    if not any(_ic_of(power, t.name, start, now) for t in board.neighbours(territory) if not t.sea):
+        return (f"the sea zone is not next to an industrial complex {power} controlled at the start of "
+                f"its turn ({_PLACEMENT})")
+    return ""
+
+
+def _ic_of(power: str, territory: str, start: BoardAt, now: BoardAt) -> bool:
+    """2008 Placement of New Units: the power owned the IC at the beginning of its turn and still
+    controls it when placing."""
+    if start.control_of(territory) != power or now.control_of(territory) != power:
+        return False
+    return any(units[UnitType.IC] for units in start.holders(territory).values())
+
+
+def _bid_ics(game: Game, board: Board) -> dict[str, int]:
+    """Territory -> the most units its bid IC may produce a turn (its IPC value; 2008 Bidding)."""
+    limits: dict[str, int] = {}
+    for note in game.board_log:
+        if note.kind == "bid":
+            for entry in note.holdings:
+                if entry.units[UnitType.IC] and entry.territory in board:
+                    limits[entry.territory] = board.territory(entry.territory).ipc
+    return limits
+
+
+def _unplaced(game: Game, turns: Iterable[str], bought: dict[str, Force], placed: dict[str, Force],
+              treasury: TreasuryWalk) -> list[tuple[str, Issue]]:
+    """Units bought and not placed once the turn is over (a later turn began, or its map update)."""
+    found: list[tuple[str, Issue]] = []
+    updated = {n.turn for n in game.board_log if n.kind == "map_update"}
+    order = list(treasury.turn_starts)
+    for turn in turns:
+        over = turn in updated or (turn in order and order.index(turn) < len(order) - 1)
+        left = bought.get(turn, EMPTY).minus_available(placed.get(turn, EMPTY))
+        if over and left:
+            at = max((n.at for n in game.board_log if n.turn == turn and n.at is not None), default=None)
+            found.append((turn, Issue(
+                "units_unplaced", f"{left} bought in {turn} and not placed: the IPCs are spent and the units "
+                f"are not on the board ({_CLASSIC_PLACE}: new units are placed at the end of the turn)",
+                at=at, effective=False)))
+    return found
+
+
+# -- map updates ----------------------------------------------------------------------------------
+def _map_updates(game: Game, walk: BoardWalk, rolled: BoardWalk,
+                 treasury: TreasuryWalk) -> list[tuple[str, Issue]]:
+    """Post Combat Orders: the map update lists every territory the power took that turn; it
+    lists none that an enemy holds. Only what is wrong on the board both as rolled and as
+    corrected is a finding (a line written before a correction is not in error)."""
+    found: list[tuple[str, Issue]] = []
+    if not walk.from_setup:
+        return found
+    for note in game.board_log:
+        if note.kind != "map_update" or not note.holdings or not note.turn:
+            continue
+        power = note.turn.rsplit(" ", 1)[0]
+        start = treasury.turn_starts.get(note.turn, note.seq)
+        left_out = _left_out(note, power, walk, start) & _left_out(note, power, rolled, start)
+        for territory in sorted(left_out):
+            found.append((note.turn, Issue(
+                "map_update_incomplete", f"{power}'s map update leaves out {territory}, which {power} took "
+                "this turn (Post Combat Orders: the map update lists every territory the country has "
+                "units in or possesses)", at=note.at)))
+        claimed = _claimed(note, power, walk) & _claimed(note, power, rolled)
+        for territory, holder in sorted(claimed):
+            found.append((note.turn, Issue(
+                "map_update_incomplete", f"{power}'s map update lists {territory} as its own, the board "
+                f"shows {holder} holding it: it did not change hands (Post Combat Orders)", at=note.at)))
+    return found
+
+
+def _left_out(note: BoardNote, power: str, walk: BoardWalk, start: int) -> set[str]:
+    before, now = walk.before(start), walk.before(note.seq)
+    listed = {h.territory for h in note.holdings if h.power == power}
+    return {t.name for t in walk.board.land
+            if now.control_of(t.name) == power and before.control_of(t.name) != power
+            and t.name not in listed}
+
+
+def _claimed(note: BoardNote, power: str, walk: BoardWalk) -> set[tuple[str, str]]:
+    now = walk.before(note.seq)
+    found = set()
+    for entry in note.holdings:
+        if entry.power != power or not entry.units or walk.board.territory(entry.territory).sea:
+            continue
+        holder = now.control_of(entry.territory)
+        if holder is not None and not allied(holder, power):
+            found.add((entry.territory, holder))
+    return found
