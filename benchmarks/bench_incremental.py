@@ -116,6 +116,9 @@ def measure(n_events: int) -> list[str]:
 
 def run(sizes: tuple[int, ...] = (10_000,)) -> list[str]:
     """One block per game size."""
+    from benchmarks.bench_open import warm_bytecode
+
+    warm_bytecode()
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     lines: list[str] = []
     for n in sizes:
