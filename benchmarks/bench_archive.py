@@ -30,6 +30,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.bench_open import _PAINT_DRIVER, MINISTER, POSTGRES_VARIABLE, _fresh_store, timed_cpu
@@ -126,18 +127,19 @@ def _milestone(store: str, folder: Path, games: int, n_events: int, extra: int) 
             f"(target {TARGET_OPEN_S:.0f} s: {_verdict(paint <= TARGET_OPEN_S)})")
 
 
-def run(games: int = 500, n_events: int = 4000) -> list[str]:
-    """Fill the archive step by step, measuring at each milestone."""
+def run(games: int = 500, n_events: int = 4000) -> Iterator[str]:
+    """Fill the archive step by step, a line per milestone as soon as it is measured."""
     if not os.environ.get(POSTGRES_VARIABLE):
-        return [f"skipped: {POSTGRES_VARIABLE} names no PostgreSQL server"]
+        yield f"skipped: {POSTGRES_VARIABLE} names no PostgreSQL server"
+        return
     from benchmarks.bench_open import warm_bytecode
 
     warm_bytecode()
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
-    lines = [f"club archive in PostgreSQL: up to {games} games of {n_events:,} events "
-             f"({games * n_events:,} events; goal: 500 games, 2,000,000 events); {TEMPLATES} template "
-             "games reviewed for real, the others recorded for real with their template's stored "
-             "review rows cloned (game id replaced; checked against a real review on one clone)"]
+    yield (f"club archive in PostgreSQL: up to {games} games of {n_events:,} events "
+           f"({games * n_events:,} events; goal: 500 games, 2,000,000 events); {TEMPLATES} template "
+           "games reviewed for real, the others recorded for real with their template's stored "
+           "review rows cloned (game id replaced; checked against a real review on one clone)")
     with tempfile.TemporaryDirectory() as folder, _fresh_store(folder, "postgres") as store:
         archive = _Archive(store, n_events)
         start = time.perf_counter()
@@ -147,15 +149,15 @@ def run(games: int = 500, n_events: int = 4000) -> list[str]:
                 while archive.events < milestone * n_events:
                     archive.add(archive.events // n_events + 1)
                 # The imported extra games stay: the archive grows by them too.
-                lines.append(_milestone(store, Path(folder), milestone, n_events, extra))
-                lines[-1] += f" [{archive.events + (extra - 999_999) * n_events:,} events stored]"
+                line = _milestone(store, Path(folder), milestone, n_events, extra)
+                yield line + f" [{archive.events + (extra - 999_999) * n_events:,} events stored]"
                 extra += 1
         finally:
             archive.close()
-        lines.append(f"  (filled in {time.perf_counter() - start:.0f} s)")
-    return lines
+        yield f"  (filled in {time.perf_counter() - start:.0f} s)"
 
 
 if __name__ == "__main__":
     arguments = [int(a) for a in sys.argv[1:3]]
-    print("\n".join(run(*arguments)))
+    for printed in run(*arguments):
+        print(printed, flush=True)
