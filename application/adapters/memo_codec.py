@@ -19,6 +19,7 @@ history (its hash-chain link at the version the memo covers): see :mod:`tui.revi
 
 from __future__ import annotations
 
+import _datetime  # type: ignore[import-not-found]  # the C module: no stub
 import copyreg
 import dataclasses
 import io
@@ -55,6 +56,15 @@ def walk_of(fields: dict[str, Any]) -> BoardWalk:
     return BoardWalk(**fields)
 
 
+def datetime_of(*state: Any) -> Any:
+    """A datetime from its pickled state (see :data:`_DISPATCH`)."""
+    return _datetime.datetime(*state)
+
+
+def _datetime_state(moment: Any) -> Any:
+    return datetime_of, moment.__reduce__()[1]
+
+
 def _board(board: Board) -> Any:
     if board is not Board.classic():
         raise pickle.PicklingError("only walks of the classic board are kept in a memo")
@@ -67,7 +77,10 @@ def _walk(walk: BoardWalk) -> Any:
 
 
 #: By type, looked up in C (a ``reducer_override`` would be a Python call per pickled object).
-_DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, Board: _board, BoardWalk: _walk}
+#: Datetimes by the C type itself: pickle names ``datetime.datetime``, which a frozen clock in a
+#: test (freezegun) replaces with its own class, and pickling then refuses the real ones.
+_DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, Board: _board, BoardWalk: _walk,
+                              _datetime.datetime: _datetime_state}
 
 
 class _Pickler(pickle.Pickler):
