@@ -18,6 +18,7 @@ MODULES = ("benchmarks.bench_engine", "benchmarks.bench_odds", "benchmarks.bench
 def main(argv: list[str]) -> int:
     """Run the benchmarks named in ``argv`` (module suffixes such as ``odds``), or all."""
     wanted = [m for m in MODULES if not argv or any(m.endswith(a) for a in argv)]
+    goals: list[str] = []
     for name in wanted:
         try:
             module = importlib.import_module(name)
@@ -30,7 +31,13 @@ def main(argv: list[str]) -> int:
         print(f"== {name}", flush=True)
         for line in module.run():
             print(f"   {line}", flush=True)
+            if "(target" in line or "target " in line:
+                goals.append(f"{name.removeprefix('benchmarks.')}: {line.strip()}")
         print(f"   ({time.perf_counter() - start:.1f} s)", flush=True)
+    # Every figure with a target, once more, each with its verdict (ok / short).
+    print("== goals (target: ok/short)")
+    for line in goals:
+        print(f"   {line}")
     return 0
 
 

@@ -79,12 +79,13 @@ class FileSource:
 
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""
-        from domain.record.game import Game
-        from domain.review.game_review import review
-
         stored = self._stored_view("view:corrected", progress)
         if stored is not None:
             return stored
+        # The engine only for a replay file: a stored game's review is read, not made.
+        from domain.record.game import Game
+        from domain.review.game_review import review
+
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record: the history as corrected", 0.5)
@@ -92,12 +93,13 @@ class FileSource:
 
     def as_rolled(self, progress: ProgressFn) -> GameView:
         """Review the game as rolled."""
-        from domain.record.game import Game
-        from domain.review.game_review import review
-
         stored = self._stored_view("view:as_rolled", progress)
         if stored is not None:
             return stored
+        # The engine only for a replay file: a stored game's review is read, not made.
+        from domain.record.game import Game
+        from domain.review.game_review import review
+
         game = self._read(progress)
         assert isinstance(game, Game)
         progress("Reviewing the record as rolled", 0.0)

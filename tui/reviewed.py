@@ -17,18 +17,22 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from application.adapters.review_store import Head, head_of, load, save
+from application.adapters.review_store import Head, head_of, load, load_earlier, save
 from application.adapters.timetravel import no_gc
 from domain.review.views import GameView
 
 if TYPE_CHECKING:
     from application.adapters.app import MinisterApplication
     from domain.record.game import Game
+    from domain.review.memo import ReviewMemo
 
 _VIEW = msgspec.msgpack.Decoder(GameView)
 _ENCODER = msgspec.msgpack.Encoder()
 #: The products kept per game (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
 VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING = "view:corrected", "view:as_rolled", "view:opening"
+#: The review memo of the stored review (application/adapters/memo_codec.py): never shown, read
+#: by the next review of the same history.
+MEMO = "memo"
 
 
 def is_stored(ref: str) -> bool:
@@ -43,15 +47,18 @@ def report_kind(*, json: bool, as_rolled: bool) -> str:
     return ("json" if json else "text") + (":as_rolled" if as_rolled else "")
 
 
-def products(game: Game) -> dict[str, bytes]:
-    """Every product of a game: its two reviews, the opening part, and the four reports."""
+def products(game: Game, memo: ReviewMemo | None = None) -> dict[str, bytes]:
+    """Every product of a game: its two reviews, the opening part, and the four reports
+    (``memo``: what an earlier review of the same history worked out, reused where its inputs
+    are unchanged; the result is the same)."""
     from domain.review.game_review import review
     from domain.review.memo import ReviewMemo
     from projections.report import report_json, report_text
     from projections.timeline import opening_part
 
     made: dict[str, bytes] = {}
-    memo = ReviewMemo()  # the record as rolled reuses what the corrected review read and audited
+    if memo is None:
+        memo = ReviewMemo()  # the record as rolled reuses what the corrected review read and audited
     with no_gc():
         for as_rolled in (False, True):
             view = review(game, as_rolled=as_rolled, memo=memo)
@@ -64,12 +71,41 @@ def products(game: Game) -> dict[str, bytes]:
 
 
 def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, dict[str, bytes]]:
-    """A stored game's products made from its current events, and the head they cover."""
+    """A stored game's products made from its current events, and the head they cover.
+
+    The review memo stored with the last review of the same history (a desk command's new
+    event only adds to it) is carried on: only what the new events touch is reviewed again,
+    and the memo is stored back with the products (:data:`MEMO`)."""
+    from application.adapters.memo_codec import MemoUnreadable, dump_memo, extend_memo, known_keys, load_memo
+
     head = head_of(app, game_id)
     if head is None:
         app.game(game_id)  # raises UnknownGameError, naming the game
         raise AssertionError("unreachable")
-    return head, products(app.game(game_id, version=head.version))
+    game = app.game(game_id, version=head.version)
+    earlier = load_earlier(app, game_id, MEMO, head)
+    memo: ReviewMemo | None = None
+    if earlier is not None:
+        try:
+            with no_gc():
+                memo = load_memo(earlier[1])
+        except MemoUnreadable:
+            memo = None
+    if memo is None or earlier is None:
+        from domain.review.memo import ReviewMemo
+
+        memo = ReviewMemo()
+        made = products(game, memo)
+        made[MEMO] = dump_memo(memo)
+    else:
+        known = known_keys(memo)
+        made = products(game, memo)
+        made[MEMO] = extend_memo(memo, earlier[1], known)
+    return head, made
+    known = known_keys(memo)
+    made = products(game, memo)
+    made[MEMO] = extend_memo(memo, earlier[1], known)
+    return head, made
 
 
 def keep(app: MinisterApplication, game_id: str) -> dict[str, bytes]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,12 +28,6 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
-from eventsourcing.postgres import (
-    PostgresAggregateRecorder,
-    PostgresApplicationRecorder,
-    PostgresFactory,
-    PostgresRecorder,
-)
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
     SQLiteApplicationRecorder,
@@ -127,7 +122,7 @@ def explained(*names: str) -> Callable[[_C], _C]:
     return decorate
 
 
-def _versions_where(mark: str, originator_id: object, gt: int | None, lte: int | None, desc: bool,
+def versions_where(mark: str, originator_id: object, gt: int | None, lte: int | None, desc: bool,
                     limit: int | None) -> tuple[str, list[Any]]:
     """The WHERE/ORDER/LIMIT of a select of one aggregate's rows, with its parameters (``mark``:
     the driver's placeholder)."""
@@ -152,7 +147,7 @@ class SQLiteEventRecorder(SQLiteApplicationRecorder):
     def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
                       limit: int | None) -> list[tuple[str, bytes]]:
         """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
-        where, params = _versions_where("?", originator_id.hex, gt, lte, desc, limit)
+        where, params = versions_where("?", originator_id.hex, gt, lte, desc, limit)
         statement = f"SELECT topic, state FROM {self.events_table_name}{where}"
         with self.datastore.transaction(commit=False) as cursor:
             # Plain tuples rather than the connection's sqlite3.Row: they are only unpacked.
@@ -174,83 +169,6 @@ class SQLiteStoreFactory(SQLiteFactory):
     application_recorder_class = SQLiteEventRecorder
 
 
-@explained("select_events", "create_table", "select_notifications")
-class PostgresEventRecorder(PostgresApplicationRecorder):
-    """eventsourcing's PostgreSQL recorder without psycopg's pipeline mode for inserts.
-
-    eventsourcing 9.5.6 sends ``LOCK TABLE``, ``NOTIFY`` and one ``INSERT ... unnest(array)``
-    of all the events in a psycopg pipeline, then waits in ``pipeline.sync()``. With a large
-    insert (10,000+ events: megabytes in one message) that wait never ends in most runs, with
-    psycopg's pure-Python and its C build alike: the server sits idle in ``ClientRead`` while the
-    client waits for results of a message it has not finished sending (psycopg issue 685), and
-    the client holds the table's EXCLUSIVE lock the whole time. The same statements sent one by
-    one in a transaction cost three round trips and cannot deadlock.
-    """
-
-    @translated
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Lock, notify and insert in one transaction, each statement waited for in turn.
-
-        The rows go as four arrays of plain values (uuid, bigint, text, bytea), which psycopg's
-        C build adapts in ~2 s for 50,000 events: eventsourcing's array of composite values is
-        adapted row by row in Python (~10 s on a busy machine), all of it inside the
-        transaction, holding the table lock (and past eventsourcing's 5 s idle-in-transaction
-        timeout, which then drops the connection: see :func:`factory_settings`).
-        """
-        if not stored_events:
-            return None
-        columns = ([e.originator_id for e in stored_events],
-                   [e.originator_version for e in stored_events],
-                   [e.topic for e in stored_events], [e.state for e in stored_events])
-        statement = self._insert_arrays()
-        with self.datastore.get_connection() as conn, conn.cursor() as curs, conn.transaction():
-            self._lock_table(curs)
-            self._notify_channel(curs)
-            curs.execute(statement, columns)
-            return [row["notification_id"] for row in curs.fetchall()]
-
-    def _insert_arrays(self) -> Any:
-        from psycopg import sql
-
-        return sql.SQL("INSERT INTO {}.{} (originator_id, originator_version, topic, state) "
-                       "SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) "
-                       "RETURNING notification_id").format(
-            sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
-
-    @translated
-    def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
-                      limit: int | None) -> list[tuple[str, bytes]]:
-        """(topic, state) of a game's events, straight from the table (no StoredEvent per row)."""
-        from psycopg import sql
-
-        where, params = _versions_where("%s", originator_id, gt, lte, desc, limit)
-        query = sql.SQL("SELECT topic, state FROM {}.{}" + where).format(
-            sql.Identifier(self.datastore.schema), sql.Identifier(self.events_table_name))
-        with self.datastore.transaction(commit=False) as cursor:
-            cursor.execute(query, params, prepare=True)
-            return [(row["topic"], bytes(row["state"])) for row in cursor.fetchall()]
-
-
-@explained("insert_events", "select_events", "create_table")
-class PostgresSnapshotRecorder(PostgresAggregateRecorder):
-    """eventsourcing's PostgreSQL snapshot recorder, its errors explained."""
-
-
-
-class PostgresStoreFactory(PostgresFactory):
-    """``PERSISTENCE_MODULE`` for minister's PostgreSQL stores: timeouts on every connection."""
-
-    aggregate_recorder_class = PostgresSnapshotRecorder
-    application_recorder_class = PostgresEventRecorder
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        # libpq's "options": every statement of every pooled connection is bounded, so no
-        # command waits for ever behind another's lock (the pool has not connected yet).
-        kwargs: Any = self.datastore.pool.kwargs
-        kwargs["options"] = connection_options()
-
-
 def connection_options() -> str:
     """libpq options bounding lock waits and statements (milliseconds)."""
     lock = timeout_seconds(LOCK_TIMEOUT_VARIABLE, DEFAULT_LOCK_TIMEOUT) * 1000
@@ -263,7 +181,7 @@ def factory_settings(kind: str) -> dict[str, str]:
     if kind == "postgres":
         # A dead client's transaction (and its table lock) ends after a minute; eventsourcing's
         # 5 s cut a live 50,000-event insert on a busy machine (adapting its rows takes seconds).
-        return {"PERSISTENCE_MODULE": "application.adapters.eventstore:PostgresStoreFactory",
+        return {"PERSISTENCE_MODULE": "application.adapters.postgres_store:PostgresStoreFactory",
                 "POSTGRES_LOCK_TIMEOUT": str(timeout_seconds(LOCK_TIMEOUT_VARIABLE,
                                                              DEFAULT_LOCK_TIMEOUT)),
                 "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "60"}
@@ -272,48 +190,17 @@ def factory_settings(kind: str) -> dict[str, str]:
     return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
 
 
-@contextmanager
-def postgres_tables(settings: dict[str, str]) -> Iterator[bool]:
-    """Whether the application must create its tables; while it does, others wait.
-
-    Checking costs one query; on a fresh database the first command takes an advisory lock,
-    creates the schema, and (after the ``with`` body built the application with table creation
-    on) releases it; commands started at the same moment wait for it and then find the tables
-    (eventsourcing's own ``CREATE ... IF NOT EXISTS`` races and fails with a duplicate key).
-    """
-    import psycopg
-    from psycopg import sql
-
-    schema = settings.get("POSTGRES_SCHEMA") or "public"
-    try:
-        connection = psycopg.connect(
-            dbname=settings["POSTGRES_DBNAME"], host=settings["POSTGRES_HOST"],
-            port=settings.get("POSTGRES_PORT", "5432"), user=settings["POSTGRES_USER"],
-            password=settings.get("POSTGRES_PASSWORD", ""), autocommit=True, connect_timeout=10,
-            options=connection_options())
-    except psycopg.Error as error:
-        raise StoreError(f"cannot connect: {str(error).strip().splitlines()[0]}") from None
-    with connection:
-        try:
-            if _tables_exist(connection, schema):
-                yield False
-                return
-            connection.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"minister:{schema}",))
-            connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-        except psycopg.Error as error:
-            raise StoreError(explain(error)) from None
-        yield not _tables_exist(connection, schema)
-        connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"minister:{schema}",))
+def _postgres() -> Any:
+    """The PostgreSQL recorders' module once a PostgreSQL store was opened, else None: it imports
+    psycopg, which a command on an SQLite store never needs (a third of the timeline's start)."""
+    return sys.modules.get("application.adapters.postgres_store")
 
 
-def _tables_exist(connection: Any, schema: str) -> bool:
-    from psycopg import sql
-
-    names = [sql.Identifier(schema, name).as_string(connection) for name in
-             (EVENTS_TABLE, SNAPSHOTS_TABLE, f"{EVENTS_TABLE}_notification_id_idx")]
-    row = connection.execute("SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL "
-                             "AND to_regclass(%s) IS NOT NULL", names).fetchone()
-    return bool(row and row[0])
+def _fast(recorder: object) -> bool:
+    """Whether a recorder is one of minister's event recorders (they offer ``select_states``)."""
+    postgres = _postgres()
+    return isinstance(recorder, SQLiteEventRecorder) or (
+        postgres is not None and isinstance(recorder, postgres.PostgresEventRecorder))
 
 
 # -- reading a game ------------------------------------------------------------------------------
@@ -334,12 +221,12 @@ def iter_events(app: Application[UUID], originator_id: UUID, *, gt: int | None =
     """
     mapper, recorder = app.mapper, app.recorder
     fast = (isinstance(mapper, MsgspecMapper) and not mapper.cipher and not mapper.compressor
-            and isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder))
+            and _fast(recorder))
     if not fast:
         found = app.events.get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         return (event for event in found if isinstance(event, GameEvent))
-    assert isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder)
-    rows = recorder.select_states(originator_id, gt, lte, desc, limit)
+    reader: Any = recorder  # one of minister's event recorders (_fast)
+    rows: list[tuple[str, bytes]] = reader.select_states(originator_id, gt, lte, desc, limit)
     decoders = _DECODERS
     # An unknown topic goes through decode_event, which names it in its error.
     return (decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
@@ -350,9 +237,11 @@ def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None =
                 lte: int | None = None) -> list[tuple[str, bytes]]:
     """(topic, state bytes as the mapper encoded them) of a game's events, in order."""
     mapper, recorder = app.mapper, app.recorder
-    if isinstance(recorder, SQLiteEventRecorder | PostgresEventRecorder) and \
+    if _fast(recorder) and \
             isinstance(mapper, MsgspecMapper) and not mapper.cipher and not mapper.compressor:
-        return recorder.select_states(originator_id, gt, lte, False, None)
+        reader: Any = recorder  # one of minister's event recorders (_fast)
+        states: list[tuple[str, bytes]] = reader.select_states(originator_id, gt, lte, False, None)
+        return states
     found = app.events.get(originator_id, gt=gt, lte=lte)
     return [(type(event).TOPIC, encode_event(event)) for event in found
             if isinstance(event, GameEvent)]
@@ -443,7 +332,7 @@ def prune_snapshots(app: Application[UUID], originator_id: UUID, before: int) ->
         with recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id=? "
                            "AND originator_version<?", (originator_id.hex, before))
-    elif isinstance(recorder, PostgresSnapshotRecorder):
+    elif _postgres() is not None and isinstance(recorder, _postgres().PostgresSnapshotRecorder):
         from psycopg import sql
 
         with recorder.datastore.transaction(commit=True) as cursor:
@@ -458,8 +347,11 @@ def store_kind(recorder: object) -> str:
     event store's own subclasses included), else the recorder's module."""
     if isinstance(recorder, SQLiteRecorder):
         return "eventsourcing.sqlite"
-    if isinstance(recorder, PostgresRecorder):
-        return "eventsourcing.postgres"
+    if _postgres() is not None:
+        from eventsourcing.postgres import PostgresRecorder
+
+        if isinstance(recorder, PostgresRecorder):
+            return "eventsourcing.postgres"
     return type(recorder).__module__
 
 
@@ -545,8 +437,10 @@ def delete_raw_rows(app: Application[UUID], originator_id: UUID, version: int | 
 
 def raw_state_bytes(app: Application[UUID], *, snapshots: bool = False) -> int:
     """The bytes of every stored state (events, or snapshots) in the store, summed."""
+    from eventsourcing.popo import POPOAggregateRecorder
+
     recorder = _raw_recorder(app, snapshots)
-    if not isinstance(recorder, SQLiteAggregateRecorder | PostgresAggregateRecorder):
+    if isinstance(recorder, POPOAggregateRecorder):
         return sum(len(row.state) for row in getattr(recorder, "_stored_events", ()))
     found = _raw_sql(recorder, "SELECT COALESCE(SUM(LENGTH(state)), 0) FROM {table}")
     return int(found[0][0])

@@ -93,6 +93,26 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     return zlib.decompress(data)
 
 
+def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head) -> tuple[Head, bytes] | None:
+    """The stored product ``kind`` of a game made by this engine from its events up to ``head``
+    or an earlier version of the same history (its hash-chain link at that version unchanged),
+    and the head it covers; None otherwise. For what stays valid as events are added: the
+    review memo (:mod:`application.adapters.memo_codec`), never a product shown as it is."""
+    row = _table(app).get(game_id, kind)
+    if row is None:
+        return None
+    version, chain, engine, data = row
+    if engine != engine_stamp() or version > head.version:
+        return None
+    if version != head.version:
+        at = read_events(app, game_uuid(game_id), gt=version - 1, lte=version)
+        if len(at) != 1 or (at[0].chain or "") != chain:
+            return None
+    elif chain != head.chain:
+        return None
+    return Head(version, chain), zlib.decompress(data)
+
+
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes]) -> None:
     """Store a game's products as made from its events up to ``head`` (one transaction)."""
     rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}

@@ -34,7 +34,6 @@ from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import (
     StoreError,
     factory_settings,
-    postgres_tables,
     read_events,
     started_games,
 )
@@ -150,6 +149,8 @@ def open_store(spec: str | None = None) -> MinisterApplication:
             return MinisterApplication(env=env)
         # One connection suffices for a command; a club server should not see a pool each.
         env.setdefault("MINISTER_POSTGRES_POOL_SIZE", os.environ.get("POSTGRES_POOL_SIZE", "1"))
+        from application.adapters.postgres_store import postgres_tables
+
         with postgres_tables(parsed.settings) as create:
             env["MINISTER_CREATE_TABLE"] = "yes" if create else "no"
             return MinisterApplication(env=env)

@@ -8,7 +8,6 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -62,11 +61,6 @@ class _Judged:
     finding_id: str
 
 
-#: One token per review pass: the board walk is an input of every battle part the memo keeps,
-#: and a walk is made afresh by each review (so those parts are reused within a pass only).
-_WALKS = itertools.count()
-
-
 #: New objects above which the review promotes what it made (see domain.memory.no_gc): a
 #: review of a few hundred events stays below it (and skips the walk of frozen objects).
 _PROMOTE_OVER = 50_000
@@ -93,19 +87,21 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     policy = edition(game.edition)
     read = _read_all(game, policy, memo)
     outcomes = outcomes_of(rolled for _, rolled in read)
-    rolled_walk = walk_board(game, outcomes)
-    view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk))
+    rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
+    rolled_walk = memo.walk(game, rolled_token, partial(walk_board, game, outcomes))
+    view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token))
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
         corrected = outcomes_of(view.battles)
         if as_rolled or corrected == outcomes:
             break
-        again = walk_board(game, corrected, rolled=rolled_walk)
+        token = memo.walk_token(game, corrected, rolled_outcomes)
+        again = memo.walk(game, token, partial(walk_board, game, corrected, rolled=rolled_walk))
         outcomes = corrected
         if again.same_board(walk):
             break
         walk = again
-        view = _review_on(_Review(game, as_rolled, memo, read, walk, rolled_walk))
+        view = _review_on(_Review(game, as_rolled, memo, read, walk, rolled_walk, token))
     return view
 
 
@@ -146,18 +142,20 @@ class _Review:
 
     def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo,
                  read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
-                 rolled_walk: BoardWalk) -> None:
+                 rolled_walk: BoardWalk, walk_token: str) -> None:
         self.game = game
         self.as_rolled = as_rolled
         self.policy = edition(game.edition)
         self.memo = memo
         self.read, self.walk = read, walk
-        # The turn audit reads the board, which corrections move on: it is not memoised, and
-        # every battle part the memo keeps is keyed by this walk (a fresh token per review).
+        # The turn audit and every battle part the memo keeps read the board, which corrections
+        # move on: they are keyed by the walk's inputs (memo.walk_token). The treasury is made
+        # from the same inputs (the records counted by memo.audit_key and the walk).
+        self.stamp = (memo.stamp(game), walk_token)
         self.treasury = walk_treasury(game, walk)
-        self.turn_audit = audit_declarations(game, self.policy, walk=walk, rolled_walk=rolled_walk,
-                                             treasury=self.treasury)
-        self.stamp = (memo.stamp(game), next(_WALKS))
+        self.turn_audit = memo.turn_audit(game, walk_token, partial(
+            audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
+            treasury=self.treasury))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}

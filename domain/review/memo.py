@@ -18,10 +18,15 @@ in that history (turn, territory, declaration and last record numbers).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
+
 if TYPE_CHECKING:
+    from domain.battle.model import Outcome
+    from domain.record.board_state import BoardWalk
     from domain.record.game import BattleRecord, Game
     from domain.record.recorded_battle import RecordedBattle
     from domain.review.declaration_errors import TurnAudit
@@ -29,6 +34,8 @@ if TYPE_CHECKING:
     from domain.review.views import BattleView
 
 _T = TypeVar("_T")
+#: Deterministic bytes for the walk token (keys survive the process: the memo may be stored).
+_TOKEN_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
 
 def record_key(record: BattleRecord) -> tuple[str, str, int, int]:
@@ -51,7 +58,8 @@ class ReviewMemo:
     """Per-battle parts of a game's review, keyed by their inputs (both histories share it)."""
 
     def __init__(self) -> None:
-        self.turn_audits: dict[tuple[str, tuple[int, int]], TurnAudit] = {}
+        self.walks: dict[tuple[tuple[int, int], str], BoardWalk] = {}
+        self.turn_audits: dict[tuple[str, tuple[int, int], str], TurnAudit] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
         self.audits: dict[tuple[Any, ...], BattleAudit] = {}
         self.corrections: dict[tuple[Any, ...], Any] = {}
@@ -84,9 +92,28 @@ class ReviewMemo:
         """Remember a battle reviewed without any finding (see :meth:`quiet`)."""
         self.quiet_battles[key] = battle
 
-    def turn_audit(self, game: Game, edition: str, make: Callable[[], TurnAudit]) -> TurnAudit:
-        """The game's turn audit, made again only when an event it reads was added."""
-        return self._get(self.turn_audits, (edition, audit_key(game)), make, keep_one=True)
+    def turn_audit(self, game: Game, walk_token: str, make: Callable[[], TurnAudit]) -> TurnAudit:
+        """The game's turn audit on one walk of the board, made again only when an event it
+        reads was added or the walk changed (``walk_token``: :meth:`walk_token`)."""
+        return self._get(self.turn_audits, (game.edition, audit_key(game), walk_token), make)
+
+    def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
+        """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
+        when an event it reads was added or a result changed."""
+        return self._get(self.walks, (audit_key(game), walk_token), make)
+
+    def walk_token(self, game: Game, outcomes: Mapping[str, Outcome | None],
+                   rolled: Mapping[str, Outcome | None] | None) -> str:
+        """What names a walk of the board within one history, the same in every process: the
+        battle records (their places in the history) and the results it moves the board by
+        (``rolled``: the results as rolled too, for a walk as corrected). With
+        :func:`audit_key` (the other records) these are every input of the walk."""
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(_TOKEN_ENCODER.encode([record_key(b) for b in game.battles]))
+        digest.update(_TOKEN_ENCODER.encode(sorted(outcomes.items())))
+        if rolled is not None:
+            digest.update(_TOKEN_ENCODER.encode(sorted(rolled.items())))
+        return digest.hexdigest()
 
     def read(self, record: BattleRecord,
              make: Callable[[], tuple[RecordedBattle, BattleView]]) -> tuple[RecordedBattle, BattleView]:
@@ -103,13 +130,13 @@ class ReviewMemo:
 
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
-        for table in (self.reads, self.audits, self.corrections, self.quiet_battles):
+        for table in (self.walks, self.turn_audits, self.reads, self.audits, self.corrections,
+                      self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
         self._used.clear()
 
-    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T], *,
-             keep_one: bool = False) -> _T:
+    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         self._used.add((id(table), key))
         found: _T | None = table.get(key)
         if found is not None:
@@ -117,8 +144,6 @@ class ReviewMemo:
             return found
         self.computed += 1
         found = make()
-        if keep_one:
-            table.clear()
         table[key] = found
         return found
 
@@ -137,6 +162,10 @@ class NoMemo(ReviewMemo):
     def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
         """Nothing kept."""
 
-    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T], *,
-             keep_one: bool = False) -> _T:
+    def walk_token(self, game: Game, outcomes: Mapping[str, Outcome | None],
+                   rolled: Mapping[str, Outcome | None] | None) -> str:
+        """Not needed: nothing is reused."""
+        return ""
+
+    def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         return make()

@@ -1,0 +1,164 @@
+"""A review memo as bytes, so the next process can carry on where the last review left off.
+
+Each desk command (``minister report``, ``rule``, ``dice``, ``roll`` ...) is a new process: the
+:class:`~domain.review.memo.ReviewMemo` of the review the last command made lives only in that
+process's memory. Stored beside the stored review (:mod:`application.adapters.review_store`,
+kind ``memo``), it lets the next command review only what its new event touches.
+
+The memo holds the review's own objects (records read into rounds, audits, corrections, walks of
+the board), so it is pickled. Two things keep that safe and small:
+
+- Reading back accepts only minister's domain types and a few standard value types
+  (:class:`_Unpickler`): a row someone wrote into the store by hand cannot run code.
+- The classic board is named, not copied (every walk shares it), and a walk's per-process cache
+  (``BoardWalk.boarded``, keyed by object ids) is left out.
+
+The bytes are only ever read by the same engine (the row's engine stamp) for the same game's
+history (its hash-chain link at the version the memo covers): see :mod:`tui.reviewed`.
+"""
+
+from __future__ import annotations
+
+import _datetime  # type: ignore[import-not-found]  # the C module: no stub
+import copyreg
+import dataclasses
+import io
+import pickle
+import zlib
+from typing import Any
+
+from domain.record.board_state import BoardWalk
+from domain.review.memo import ReviewMemo
+from domain.rules.board import Board
+
+#: Modules whose classes a stored memo may name (anything else is refused on reading).
+_ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec")
+_ALLOWED_GLOBALS = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict",
+                                                      "getattr", "object")} | {
+    ("copyreg", "_reconstructor"), ("copyreg", "__newobj__"), ("datetime", "datetime"),
+    ("datetime", "timezone"), ("datetime", "timedelta"), ("datetime", "date"),
+    ("collections", "OrderedDict"), ("collections", "defaultdict"), ("_codecs", "encode"),
+    ("msgspec._core", "Struct"), ("msgspec.structs", "replace"), ("functools", "partial"),
+    ("enum", "Enum"), ("uuid", "UUID")}
+
+
+class MemoUnreadable(Exception):
+    """The stored memo cannot be read back (another version, or not a memo): review in full."""
+
+
+def classic_board() -> Board:
+    """The shared classic board (what a pickled walk names instead of copying it)."""
+    return Board.classic()
+
+
+def walk_of(fields: dict[str, Any]) -> BoardWalk:
+    """A walk of the board rebuilt from its stored fields (its per-process cache empty)."""
+    return BoardWalk(**fields)
+
+
+def datetime_of(*state: Any) -> Any:
+    """A datetime from its pickled state (see :data:`_DISPATCH`)."""
+    return _datetime.datetime(*state)
+
+
+def _datetime_state(moment: Any) -> Any:
+    return datetime_of, moment.__reduce__()[1]
+
+
+def _board(board: Board) -> Any:
+    if board is not Board.classic():
+        raise pickle.PicklingError("only walks of the classic board are kept in a memo")
+    return classic_board, ()
+
+
+def _walk(walk: BoardWalk) -> Any:
+    fields = {f.name: getattr(walk, f.name) for f in dataclasses.fields(walk) if f.name != "boarded"}
+    return walk_of, (fields,)
+
+
+#: By type, looked up in C (a ``reducer_override`` would be a Python call per pickled object).
+#: Datetimes by the C type itself: pickle names ``datetime.datetime``, which a frozen clock in a
+#: test (freezegun) replaces with its own class, and pickling then refuses the real ones.
+_DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, Board: _board, BoardWalk: _walk,
+                              _datetime.datetime: _datetime_state}
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, protocol: int) -> None:
+        super().__init__(file, protocol)
+        self.dispatch_table = _DISPATCH
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith(_ALLOWED_MODULES) or (module, name) in _ALLOWED_GLOBALS:
+            return super().find_class(module, name)
+        raise MemoUnreadable(f"a stored review memo names {module}.{name}, which a memo never holds")
+
+
+#: The memo's tables (attributes of :class:`ReviewMemo`), each key -> part.
+TABLES = ("walks", "turn_audits", "reads", "audits", "corrections", "quiet_battles")
+#: After this many chunks the memo is written whole again (superseded parts pruned).
+MAX_CHUNKS = 16
+_LENGTH = 8
+
+
+def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parts)
+    packed = zlib.compress(buffer.getvalue(), 1)
+    return len(packed).to_bytes(_LENGTH, "big") + packed
+
+
+def _chunks(data: bytes) -> list[bytes]:
+    found, at = [], 0
+    while at < len(data):
+        size = int.from_bytes(data[at:at + _LENGTH], "big")
+        found.append(data[at + _LENGTH:at + _LENGTH + size])
+        at += _LENGTH + size
+    if at != len(data):
+        raise MemoUnreadable("the stored review memo is cut short")
+    return found
+
+
+def dump_memo(memo: ReviewMemo) -> bytes:
+    """The whole memo as bytes: the parts the last review used (the others are superseded:
+    :meth:`ReviewMemo.prune`)."""
+    memo.prune()
+    return _chunk({name: getattr(memo, name) for name in TABLES})
+
+
+def load_memo(data: bytes) -> ReviewMemo:
+    """A memo from stored bytes (a whole memo and the parts added since, in order);
+    :class:`MemoUnreadable` when they are not one."""
+    memo = ReviewMemo()
+    try:
+        for packed in _chunks(data):
+            parts = _Unpickler(io.BytesIO(zlib.decompress(packed))).load()
+            if not isinstance(parts, dict):
+                raise MemoUnreadable("the stored review memo is not a memo")
+            for name in TABLES:
+                getattr(memo, name).update(parts.get(name, {}))
+    except MemoUnreadable:
+        raise
+    except Exception as error:  # a truncated row, another Python's pickle: review in full
+        raise MemoUnreadable(f"the stored review memo cannot be read: {error}") from error
+    return memo
+
+
+def known_keys(memo: ReviewMemo) -> dict[str, set[Any]]:
+    """The keys a memo holds now (what :func:`extend_memo` leaves out)."""
+    return {name: set(getattr(memo, name)) for name in TABLES}
+
+
+def extend_memo(memo: ReviewMemo, stored: bytes, known: dict[str, set[Any]]) -> bytes:
+    """The stored bytes with the parts added since ``known`` appended: writing a memo costs
+    what the last review computed, not the whole game. Every :data:`MAX_CHUNKS` the memo is
+    written whole (and pruned) instead."""
+    if len(_chunks(stored)) >= MAX_CHUNKS:
+        return dump_memo(memo)
+    added = {name: {key: part for key, part in getattr(memo, name).items() if key not in known[name]}
+             for name in TABLES}
+    if not any(added.values()):
+        return stored
+    return stored + _chunk(added)

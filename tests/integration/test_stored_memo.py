@@ -1,0 +1,120 @@
+"""The review memo kept in the store (application/adapters/memo_codec.py, tui/reviewed.py): a desk
+command in a new process carries on from the stored memo, and what it stores is the full review.
+
+On every store: a shipped replay is recorded and its review stored (as ``minister import`` does),
+then random reports, rulings and dice are recorded one at a time, each by a freshly opened
+application (a new process's view of the store: nothing in memory but what the store holds), and
+the stored review refreshed as a desk command refreshes it. Both stored histories must equal a
+review made from scratch, and the refresh must have started from the stored memo.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from application.adapters.app import MinisterApplication
+from application.adapters.memo_codec import MemoUnreadable, load_memo
+from application.adapters.review_store import head_of, load, load_earlier, save
+from application.adapters.stores import open_store
+from application.intake.replayfile import load_replay
+from domain.review.game_review import review
+from tests.integration.store_helpers import postgres_schema
+from tests.unit.test_review_memo import REPLAYS, ROOT, _event, desk_event
+from tui.reviewed import MEMO, VIEW_AS_ROLLED, VIEW_CORRECTED, keep
+
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+@contextmanager
+def _memory() -> Iterator[Callable[[], MinisterApplication]]:
+    app = open_store("memory:")  # one process: the memo still goes through the store's bytes
+    yield lambda: app
+
+
+@contextmanager
+def _sqlite() -> Iterator[Callable[[], MinisterApplication]]:
+    with tempfile.TemporaryDirectory() as folder:
+        yield lambda: open_store(f"sqlite:{Path(folder) / 'minister.sqlite3'}")
+
+
+@contextmanager
+def _postgres() -> Iterator[Callable[[], MinisterApplication]]:
+    with postgres_schema() as spec:
+        yield lambda: open_store(spec)
+
+
+def _check_desk_commands(store: Callable[[], AbstractContextManager[Callable[[], MinisterApplication]]],
+                         path: str, specs: list[tuple[Any, ...]]) -> None:
+    replay = load_replay(ROOT / path)
+    with store() as opened:
+        app = opened()
+        app.record(replay.events)
+        keep(app, replay.game_id)  # minister import: the review and its memo stored
+        for spec in specs:
+            app = opened()  # the next desk command: a new process
+            game = app.game(replay.game_id)
+            app.record([_event(game, spec)])
+            head = head_of(app, replay.game_id)
+            assert head is not None
+            earlier = load_earlier(app, replay.game_id, MEMO, head)
+            assert earlier is not None and earlier[0].version < head.version  # an earlier review's memo
+            keep(app, replay.game_id)
+            game = app.game(replay.game_id)
+            for kind, as_rolled in ((VIEW_CORRECTED, False), (VIEW_AS_ROLLED, True)):
+                assert load(app, replay.game_id, kind) == _ENCODER.encode(review(game, as_rolled=as_rolled))
+
+
+_EXAMPLES = settings(max_examples=12, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@_EXAMPLES
+@given(st.sampled_from(REPLAYS), st.lists(desk_event, min_size=1, max_size=4))
+def test_memory_store_refreshes_incrementally(path: str, specs: list[tuple[Any, ...]]) -> None:
+    _check_desk_commands(_memory, path, specs)
+
+
+@_EXAMPLES
+@given(st.sampled_from(REPLAYS), st.lists(desk_event, min_size=1, max_size=4))
+def test_sqlite_store_refreshes_incrementally(path: str, specs: list[tuple[Any, ...]]) -> None:
+    _check_desk_commands(_sqlite, path, specs)
+
+
+@pytest.mark.postgres
+@_EXAMPLES
+@given(st.sampled_from(REPLAYS), st.lists(desk_event, min_size=1, max_size=4))
+def test_postgres_store_refreshes_incrementally(path: str, specs: list[tuple[Any, ...]]) -> None:
+    _check_desk_commands(_postgres, path, specs)
+
+
+def test_a_memo_naming_other_code_is_refused() -> None:
+    import pickle
+    import zlib
+
+    data = zlib.compress(pickle.dumps({"reads": {1: print}}))
+    with pytest.raises(MemoUnreadable, match=r"builtins\.print"):
+        load_memo(len(data).to_bytes(8, "big") + data)
+
+
+def test_a_broken_memo_means_a_full_review() -> None:
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    save(app, replay.game_id, head, {MEMO: b"\x00\x00\x00\x00\x00\x00\x00\x05junk!"})
+    game = app.game(replay.game_id)
+    app.record([_event(game, ("report", 0, 0, 0, 5, [1]))])
+    keep(app, replay.game_id)
+    game = app.game(replay.game_id)
+    assert load(app, replay.game_id, VIEW_CORRECTED) == _ENCODER.encode(review(game))
