@@ -20,6 +20,7 @@ from domain.review.views import (
     DiceEntry,
     DiceStatus,
 )
+from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
@@ -223,17 +224,17 @@ def fix_aa(ctx: Context, kinds: set[str],
     statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in recorded]
     changed = False
     reroll: set[int] = set()
-    if "aa_ghost" in kinds:
+    if FindingKind.AA_GHOST in kinds:
         statuses = [(v, "voided") for v in recorded]
         changed = any(v == 1 for v in recorded)
-    elif "aa_too_many" in kinds:
+    elif FindingKind.AA_TOO_MANY in kinds:
         statuses = [(v, "kept" if i < shots else "voided") for i, v in enumerate(recorded)]
         changed = any(v == 1 or ctx.edition.extra_shot_missed == "reroll_next_round"
                       for v, s in statuses if s == "voided")
     entries = [DiceEntry(column="AA", values=(v,), status=s, hits=(v == 1,)) for v, s in statuses]
     entries = merged(entries)
     kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
-    if "aa_forgotten" in kinds and shots > len(recorded):
+    if FindingKind.AA_FORGOTTEN in kinds and shots > len(recorded):
         faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction",
                               str(Force.from_units(aircraft.units()[len(recorded):shots])))
         entries.append(DiceEntry(column="AA", values=tuple(faces), status="added",
@@ -277,15 +278,15 @@ def fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry],
     expected = len(ctx.record.support) if r == 1 else 0
     statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in shots]
     changed = False
-    if "bb_ghost" in kinds:
+    if FindingKind.BB_GHOST in kinds:
         statuses = [(v, "voided") for v in shots]
         changed = any(v <= 4 for v in shots)
-    elif "bb_too_many" in kinds:
+    elif FindingKind.BB_TOO_MANY in kinds:
         statuses = [(v, "kept" if i < expected else "voided") for i, v in enumerate(shots)]
         changed = any(v <= 4 or ctx.edition.extra_shot_missed == "reroll_next_round"
                       for v, s in statuses if s == "voided")
     entries = merged([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
-    if "bb_forgotten" in kinds and expected > len(shots):
+    if FindingKind.BB_FORGOTTEN in kinds and expected > len(shots):
         faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction",
                               f"{expected - len(shots)} BB")
         entries.append(DiceEntry(column="BB", values=tuple(faces), status="added",

@@ -12,12 +12,12 @@ from typing import Literal
 import msgspec
 
 from domain.battle.model import Column, Outcome
+from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 
 DiceStatus = Literal["kept", "voided", "added"]
 BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
-FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed", "superseded"]
 RoundOrigin = Literal["as_rolled", "rerolled"]
 
 
@@ -75,7 +75,7 @@ class Finding(msgspec.Struct, frozen=True):
     """Something wrong in the record, the rule that applies, and what became of it."""
 
     id: str
-    kind: str
+    kind: FindingKind
     status: FindingStatus
     rule: str
     detail: str
