@@ -33,7 +33,9 @@ from domain.review.refight import Context, Plan, aa_order_of, setup_of
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.views import (
     Awaiting,
+    BattleStatus,
     BattleView,
+    DiceStatus,
     DrawnDice,
     Finding,
     GameView,
@@ -273,7 +275,7 @@ class Flow:
     def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
         """The flow of a corrected battle, or None when its outcome did not change."""
         before, after = _holder(record, rolled), _holder(record, corrected)
-        if corrected.status != "corrected" or before is None or after is None or before == after:
+        if corrected.status != BattleStatus.CORRECTED or before is None or after is None or before == after:
             return None
         last = max((roll.seq for roll in record.rolls), default=0)
         return cls(last, record.attacker_power, before, after)
@@ -366,8 +368,8 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     settled = _superseded([_settle(item, view, changed) for item in judged], plan)
     open_items = [j for j in settled
                   if j.decision.status == FindingStatus.OPEN and j.decision.waiting_for is not None]
-    if open_items and view.status in ("stands", "corrected"):
-        view = with_fields(view, status="awaiting")
+    if open_items and view.status in (BattleStatus.STANDS, BattleStatus.CORRECTED):
+        view = with_fields(view, status=BattleStatus.AWAITING)
     awaiting = next((_awaiting(j, ctx.record) for j in settled
                      if j.decision.status in (FindingStatus.OPEN, FindingStatus.VOID)
                      and j.decision.waiting_for is WaitingFor.ELECTION), None)
@@ -492,8 +494,8 @@ def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
     voided = [*view.voided, *(VoidedDice(rv.round, side, entry.column, entry.values)
                               for rv in view.rounds
                               for side, seen in (("attacker", rv.attacker), ("defender", rv.defender))
-                              for entry in seen.dice if entry.status != "voided")]
-    return with_fields(view, status="void", rounds=(), result=None, resume_round=None, impact=None,
+                              for entry in seen.dice if entry.status != DiceStatus.VOIDED)]
+    return with_fields(view, status=BattleStatus.VOID, rounds=(), result=None, resume_round=None, impact=None,
                        voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
 
 
