@@ -18,6 +18,7 @@ from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.findings import FindingKind
 from domain.rules.forces import Force
+from domain.rules.turns import turn_of
 from domain.rules.units import AXIS
 
 #: 2008 Rules Clarifications, Magic 84: the Axis IPC count that ends the game.
@@ -120,7 +121,7 @@ def _forfeits(game: Game) -> list[tuple[str, Issue]]:
     for (before, done), (turn, begun) in pairwise(turns):
         gap = begun[0] - done[-1]
         if gap > FORFEIT_AFTER:
-            power = turn.rsplit(" ", 1)[0]
+            power = turn_of(turn).power
             opponent = "Allies" if power in AXIS else "Axis"
             found.append((turn, Issue(
                 FindingKind.FORFEIT_ELIGIBLE, f"{turn} was begun {gap.days} days after {before} ended: from "

@@ -23,6 +23,7 @@ from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
+from domain.rules.turns import turn_of
 from domain.rules.units import UnitType
 
 
@@ -85,7 +86,7 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[in
         update = next((u for u in game.map_updates if u.seq > entry.seq), None)
         if update is None:
             continue
-        power = entry.turn.rsplit(" ", 1)[0]
+        power = turn_of(entry.turn).power
         stated = {(h.territory, h.power): h.units for h in update.holdings}
         for move in entry.moves:
             key = (move.landing or "", power)

@@ -474,7 +474,7 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
 def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
     """Dice-server header fields typed wrong: round numbers, turn number, country."""
     found: list[Issue] = []
-    game_round = int(record.turn.rsplit(" ", 1)[1])
+    game_round = record.turn_value.round
     for rnd in recorded.rounds:
         if rnd.typed_number is not None and rnd.typed_number != rnd.index:
             found.append(Issue(FindingKind.WRONG_ROUND_NUMBER,
