@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from application import replayfile
+from application.intake import replayfile
 from application.intake.replayschema import MAX_LOG_LINES
 from benchmarks.bench_roll_log import roll_log_game
 from domain.errors import ReplayError
