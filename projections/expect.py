@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 #: Keys whose values are forces: a force is one value, compared whole ({} means "nothing left").
@@ -209,5 +210,18 @@ def _equal(expected: Any, actual: Any) -> bool:
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    text = repr(_plain(value))
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as the JSON report writes it: a status or kind (a StrEnum) as its text."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {_plain(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    return value

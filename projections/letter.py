@@ -18,8 +18,9 @@ from typing import Any
 from domain.record.game import Game
 from domain.review.decisions import following_turn
 from domain.review.game_review import awaiting_note
-from domain.review.views import BattleView, Finding, GameView
+from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView
 from domain.rules.editions import edition
+from domain.rules.findings import FindingStatus
 from projections.plain import visible
 
 FORMATS = ("text", "markdown", "html")
@@ -64,7 +65,7 @@ def _claimed(game: Game, seq: int, at: datetime | None) -> str:
 
 def build_letter(game: Game, view: GameView, finding: str | None = None) -> Letter:
     """The letter for the whole game, or for one finding (id or kind)."""
-    findings = [f for f in view.findings if f.status != "ignored"
+    findings = [f for f in view.findings if f.status != FindingStatus.IGNORED
                 and (finding is None or finding in (f.id, f.kind))]
     battles = {f.battle for f in findings if f.battle}
     shown = [b for b in view.battles if b.battle in battles or (finding is None and b.finding_ids)]
@@ -130,17 +131,17 @@ def _findings(findings: list[Finding], view: GameView) -> Section:
 
 
 def _remedy(finding: Finding, battle: BattleView | None) -> str:
-    if finding.status in ("stands", "fixed"):
+    if finding.status in (FindingStatus.STANDS, FindingStatus.FIXED):
         return "none: the record stands"
     if battle is None:
         return "as the rule cited says"
-    if battle.status == "awaiting":
+    if battle.status == BattleStatus.AWAITING:
         return awaiting_note(battle) or "awaiting an election or a ruling"
-    if battle.status in ("void", "not_fought"):
+    if battle.status in (BattleStatus.VOID, BattleStatus.NOT_FOUGHT):
         return f"the battle is {battle.status.replace('_', ' ')}: none of its dice count"
     parts = ["the valid dice stand"]
     for rv in battle.rounds:
-        added = [v for side in (rv.attacker, rv.defender) for e in side.dice if e.status == "added"
+        added = [v for side in (rv.attacker, rv.defender) for e in side.dice if e.status == DiceStatus.ADDED
                  for v in e.values]
         if added and rv.origin == "as_rolled":
             parts.append(f"round {rv.round}: {len(added)} dice added ({' '.join(map(str, added))})")
@@ -188,7 +189,7 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
 def _results(battles: list[BattleView]) -> Section:
     section = Section("Corrected result")
     for b in battles:
-        if b.result is None or b.status == "awaiting":
+        if b.result is None or b.status == BattleStatus.AWAITING:
             section.lines.append(f"{b.turn}, {b.battle}: {b.status} — no result yet")
             continue
         winner = b.result.winner.value if b.result.winner else "none"
@@ -219,13 +220,13 @@ def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Sec
     section = Section("Still open")
     policy = edition(game.edition)
     for f in findings:
-        if f.status != "open":
+        if f.status != FindingStatus.OPEN:
             continue
         until = (f"until {following_turn(f.turn)} is rolled (2008 Section VII)"
                  if policy.time_limit and f.turn else "no time limit (Part 14)")
         section.lines.append(f"{f.id} {f.kind}: {f.detail} — {until}")
     for b in battles:
-        if b.status == "awaiting" and b.needed is not None:
+        if b.status == BattleStatus.AWAITING and b.needed is not None:
             section.lines.append(f"{b.battle}: {awaiting_note(b)}")
     if not section.lines:
         section.lines.append("Nothing: every finding is settled.")

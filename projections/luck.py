@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from domain.battle.columns import hit_value
 from domain.odds.distributions import expected_hits, hit_distribution, luck_percentile
-from domain.review.views import BattleView, DiceEntry, SideRound
+from domain.review.views import BattleView, DiceEntry, DiceStatus, SideRound
 
 #: A side's dice as (value hit on, number of dice), one entry per value.
 Columns = tuple[tuple[int, int], ...]
@@ -78,7 +78,7 @@ def side_luck(rounds: Iterable[SideRound]) -> SideLuck:
     hits = 0
     for side_round in rounds:
         for entry in side_round.dice:
-            if entry.status == "voided" or not entry.values:
+            if entry.status == DiceStatus.VOIDED or not entry.values:
                 continue
             value = hit_value(entry.column)
             counts[value] = counts.get(value, 0) + len(entry.values)

@@ -13,7 +13,16 @@ import msgspec
 from domain.battle.model import Outcome, Side, Winner
 from domain.review.game_review import awaiting_note
 from domain.review.impact import round_luck
-from domain.review.views import BattleView, DiceEntry, Finding, GameView, RoundView, SideRound
+from domain.review.views import (
+    BattleStatus,
+    BattleView,
+    DiceEntry,
+    DiceStatus,
+    Finding,
+    GameView,
+    RoundView,
+    SideRound,
+)
 from domain.rules.forces import Force
 from projections.plain import visible
 from projections.timeline_text import result_text
@@ -220,7 +229,8 @@ def report_text(view: GameView) -> str:
         for v in battle.voided:
             out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
                        + "".join(str(x) for x in v.values))
-        out.append("  Result: " + (_result_text(battle.result) if battle.status not in ("void", "not_fought")
+        unfought = battle.status in (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+        out.append("  Result: " + (_result_text(battle.result) if not unfought
                                    else result_text(battle)))
     return "\n".join(out) + "\n"
 
@@ -228,7 +238,7 @@ def report_text(view: GameView) -> str:
 def _dice_text(entry: DiceEntry) -> str:
     faces = "".join(f"{v}*" if (entry.hits[i] if i < len(entry.hits) else False) else str(v)
                     for i, v in enumerate(entry.values))
-    mark = {"kept": "", "voided": " voided", "added": " added"}[entry.status]
+    mark = {DiceStatus.KEPT: "", DiceStatus.VOIDED: " voided", DiceStatus.ADDED: " added"}[entry.status]
     strike = " first strike" if entry.first_strike else ""
     return f"[{entry.column}{strike}{mark}: {faces}]"
 

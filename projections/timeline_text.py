@@ -12,7 +12,15 @@ from typing import Literal
 
 from domain.battle.columns import hit_value
 from domain.battle.model import Column
-from domain.review.views import BattleView, DiceEntry, RoundView, SideRound, VoidedDice
+from domain.review.views import (
+    BattleStatus,
+    BattleView,
+    DiceEntry,
+    DiceStatus,
+    RoundView,
+    SideRound,
+    VoidedDice,
+)
 from domain.rules.forces import Force
 from projections.luck import entry_hits
 
@@ -93,8 +101,10 @@ def battle_spans(battle: BattleView) -> list[Span]:
 def result_text(battle: BattleView) -> str:
     """Who won, briefly."""
     outcome = battle.result
-    if battle.status in ("void", "not_fought", "awaiting") and not battle.rounds:
-        text = {"void": "void", "not_fought": "not fought", "awaiting": "awaiting"}[battle.status]
+    unfought = {BattleStatus.VOID: "void", BattleStatus.NOT_FOUGHT: "not fought",
+                BattleStatus.AWAITING: "awaiting"}
+    if battle.status in unfought and not battle.rounds:
+        text = unfought[battle.status]
         return text + (f" ({awaiting_text(battle)})" if battle.awaiting is not None else "")
     if outcome is None or outcome.winner is None:
         return "unfinished"
@@ -151,7 +161,7 @@ def column_spans(battle: BattleView, rnd: RoundView, side: SideName, column: Col
     spans: list[Span] = [(column_name(side, column, first_strike), "title"), (": ", "text")]
     spans.extend(column_dice_spans(battle, rnd, side, column, first_strike))
     hits = sum(entry_hits(e) for e in column_entries(side_round, column, first_strike)
-               if e.status != "voided")
+               if e.status != DiceStatus.VOIDED)
     spans.append((f" = {hits} hit{'s' if hits != 1 else ''}", "dim"))
     return spans
 
@@ -171,11 +181,11 @@ def column_dice_spans(battle: BattleView, rnd: RoundView, side: SideName, column
     side_round = rnd.attacker if side == "attacker" else rnd.defender
     entries = column_entries(side_round, column, first_strike)
     spans: list[Span] = []
-    listed = {e.values for e in entries if e.status == "voided"}
+    listed = {e.values for e in entries if e.status == DiceStatus.VOIDED}
     if voided_first_strike(side_round, column) == first_strike:
         for voided in round_voided(battle, rnd, side):
             if voided.column == column and voided.values not in listed:
-                spans.extend(_dice_run(voided.values, None, column, "voided"))
+                spans.extend(_dice_run(voided.values, None, column, DiceStatus.VOIDED))
                 if entries:
                     spans.append(("→ ", "dim"))  # the re-rolled dice replace them
     for entry in entries:
@@ -188,13 +198,13 @@ def column_dice_spans(battle: BattleView, rnd: RoundView, side: SideName, column
 
 
 def _dice_run(values: tuple[int, ...], hits: tuple[bool, ...] | None, column: Column,
-              status: str) -> list[Span]:
+              status: DiceStatus) -> list[Span]:
     threshold = hit_value(column)
     marks = hits if hits is not None and len(hits) == len(values) else tuple(v <= threshold for v in values)
     faces = [f"{v}*" if m else str(v) for v, m in zip(values, marks, strict=True)]
-    if status == "voided":
+    if status == DiceStatus.VOIDED:
         return [("✗(" + " ".join(faces) + ")", "voided"), (" ", "text")]
-    if status == "added":
+    if status == DiceStatus.ADDED:
         return [("+(" + " ".join(faces) + ")", "added"), (" ", "text")]
     spans: list[Span] = []
     for face, mark in zip(faces, marks, strict=True):

@@ -37,6 +37,7 @@ from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, MapCount, Move
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
+from domain.rules.turns import Power, turn_of
 from domain.rules.units import UnitType
 
 if TYPE_CHECKING:
@@ -325,7 +326,7 @@ class _Walker:
 
     def end_turn(self, next_turn: str | None, at: datetime | None) -> None:
         del next_turn
-        if self.turn is not None and self.turn.startswith("USA "):
+        if self.turn is not None and turn_of(self.turn).power is Power.USA:
             self.round_ends.append((self.turn, self.turn_at or at, self.seq))
 
     def run(self, step: _Step) -> None:
@@ -403,7 +404,7 @@ class _Walker:
         elif note.kind == "map_update":
             self.map_update(note)
         elif note.kind == "purchase":
-            power = note.turn.rsplit(" ", 1)[0]
+            power = turn_of(note.turn).power
             self.state.pending[power] = self.state.pending.get(power, EMPTY) + note.units
         elif note.kind == "placement":
             self.placement(note)
@@ -458,7 +459,7 @@ class _Walker:
 
     def placement(self, note: BoardNote) -> None:
         self.listed = True
-        power = note.turn.rsplit(" ", 1)[0]
+        power = turn_of(note.turn).power
         for entry in note.placed:
             self._add(note.seq, entry.territory, power, entry.units)
             left = self.state.pending.get(power, EMPTY)
@@ -479,7 +480,7 @@ class _Walker:
         turn: str = getattr(entry, "turn", "")
         self.enter_turn(turn, getattr(entry, "at", None))
         self.listed = True
-        power = turn.rsplit(" ", 1)[0]
+        power = turn_of(turn).power if turn else ""
         for move in moves:
             here = self.state.of(move.origin, power)
             short = move.units.minus_available(here)

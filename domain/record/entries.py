@@ -23,6 +23,7 @@ from domain.notation.special_orders import SpecialOrders
 from domain.record.events import Holding, MapCount, Move, Placed
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
+from domain.rules.turns import Turn, turn_of
 from domain.rules.units import AXIS, UnitType
 
 
@@ -103,6 +104,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
     ``position`` and ``available`` are read-only.
     """
 
+    #: The turn's label ("USSR 3"): the battle's key in stored states and reports; the rules
+    #: read :attr:`turn_value`.
     turn: str
     territory: str
     written: str
@@ -139,6 +142,11 @@ class BattleRecord(msgspec.Struct, frozen=True):
     def key(self) -> str:
         """"USSR 3 / East Europe": a battle is known by its turn and territory."""
         return f"{self.turn} / {self.territory}"
+
+    @property
+    def turn_value(self) -> Turn:
+        """The turn as a value (its power and game round), read from the label made at intake."""
+        return turn_of(self.turn)
 
     def chosen(self, round_number: int, side: Side, *, before: int | None = None) -> list[Force]:
         """Casualties the side named for a round, in the order named (only those recorded

@@ -25,7 +25,7 @@ from domain.review.as_rolled import TypedDie, order_in_force
 from domain.review.dice_fixes import fix_columns, sub_hits
 from domain.review.refight import Context, awaiting, ended_after, refight, voided_from
 from domain.review.rolling_errors import side_dice
-from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
+from domain.review.views import BattleStatus, BattleView, DiceEntry, DiceStatus, RoundView, SideRound
 from domain.rules.forces import Force
 
 
@@ -46,7 +46,7 @@ def apply_onward(ctx: Context, start: int, kept: list[RoundView], attacker: Forc
         ended = ended_after(ctx, r, attacker, defender)
         if ended is not None:
             return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
-                              status="corrected", rounds=tuple(rounds), result=ended,
+                              status=BattleStatus.CORRECTED, rounds=tuple(rounds), result=ended,
                               voided=voided_from(ctx, r + 1), attacker_start=ctx.attackers,
                               defender_start=ctx.defenders)
     # The record stopped with both corrected sides still there: fight on (Part 13, 6).
@@ -62,7 +62,7 @@ def applied_round(ctx: Context, r: int, attacker: Force, defender: Force) -> Rou
     defender_order = order_in_force(ctx.record, ctx.orders, Side.DEFENDER, ctx.attackers)
     _, thrown = side_dice(rnd, Side.ATTACKER, attacker)
     attack = applied_dice(ctx, thrown, attacker, True, r)
-    counted = [e for e in attack if e.status != "voided"]
+    counted = [e for e in attack if e.status != DiceStatus.VOIDED]
     attack_hits = sum(sum(e.hits) for e in counted)
     strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
     # Part 13 step 3: first-strike victims leave the game without firing.
@@ -70,7 +70,7 @@ def applied_round(ctx: Context, r: int, attacker: Force, defender: Force) -> Rou
     firing = defender.minus_available(victims)
     _, thrown = side_dice(rnd, Side.DEFENDER, firing)
     defence = applied_dice(ctx, thrown, firing, False, r)
-    regular = [e for e in defence if e.status != "voided"]
+    regular = [e for e in defence if e.status != DiceStatus.VOIDED]
     defence_hits = sum(sum(e.hits) for e in regular)
     defender_losses = victims + defender_order.choose(firing.combatants(), attack_hits - strike_hits)
     attacker_losses = attacker_order.choose(attacker.combatants(), defence_hits,
@@ -114,7 +114,7 @@ def _hits_as_rolled(entries: list[DiceEntry], thrown: list[TypedDie],
         scored.setdefault(after.column, []).append(before.value <= before.column)
     out = []
     for entry in entries:
-        if entry.status == "added":
+        if entry.status == DiceStatus.ADDED:
             out.append(entry)
             continue
         queue = scored.get(entry.column, [])

@@ -22,7 +22,7 @@ from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
-from domain.review.views import BattleView, DiceEntry, RoundView, SideRound
+from domain.review.views import BattleStatus, BattleView, DiceEntry, RoundView, SideRound
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss, default_order
 from domain.rules.units import UnitType
@@ -248,7 +248,7 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     if not recorded.rounds:
         result = Outcome(winner=None, attacker_left=attackers.combatants(),
                          defender_left=defenders.combatants())
-    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status="stands",
+    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=BattleStatus.STANDS,
                       rounds=tuple(rounds), result=result, attacker_start=attackers,
                       defender_start=defenders)
 

@@ -16,12 +16,13 @@ from msgspec.structs import replace
 from domain.battle.model import Outcome
 from domain.record.board_state import BoardWalk
 from domain.record.entries import BattleRecord
-from domain.review.views import BattleView, PlaceView
+from domain.review.views import BattleStatus, BattleView, PlaceView
 
 
 def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
     """Battle key -> the result that stands (None: void, not fought, or unfinished)."""
-    return {f"{view.turn} / {view.battle}": (None if view.status in ("void", "not_fought") else view.result)
+    unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+    return {f"{view.turn} / {view.battle}": (None if view.status in unfought else view.result)
             for view in views}
 
 

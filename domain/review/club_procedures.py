@@ -16,7 +16,9 @@ from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
 from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
+from domain.rules.findings import FindingKind
 from domain.rules.forces import Force
+from domain.rules.turns import turn_of
 from domain.rules.units import AXIS
 
 #: 2008 Rules Clarifications, Magic 84: the Axis IPC count that ends the game.
@@ -47,13 +49,14 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) ->
 # -- bids -----------------------------------------------------------------------------------------
 def _bid(note: BoardNote, state: BoardAt, board: Board) -> list[Issue]:
     """2008 Bidding: where bid units may go, and negative bids not mixed with additions."""
-    found = [Issue("bid_illegal", f"{entry.units} for {entry.power} in {entry.territory}: {why} "
+    found = [Issue(FindingKind.BID_ILLEGAL, f"{entry.units} for {entry.power} in {entry.territory}: {why} "
                    "(2008 Bidding)", at=note.at)
              for entry in note.holdings if (why := _misplaced(entry.power, entry.territory, entry.units,
                                                               state, board))]
     added = note.holdings or any(extra > 0 for _, extra in note.ipcs)
     if note.removed and added:
-        found.append(Issue("bid_illegal", "the bid removes units and adds units or IPCs: negative bids "
+        found.append(Issue(FindingKind.BID_ILLEGAL,
+                           "the bid removes units and adds units or IPCs: negative bids "
                            "may not be combined with additions (2008 Bidding)", at=note.at))
     return found
 
@@ -90,7 +93,7 @@ def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> 
     for turn, at, seq in walk.round_ends:
         axis = walk.before(seq).side_ipcs(sorted(AXIS))
         if axis >= MAGIC_84:
-            found.append((turn, Issue("magic_84", f"after {turn} the Axis IPC count is {axis} "
+            found.append((turn, Issue(FindingKind.MAGIC_84, f"after {turn} the Axis IPC count is {axis} "
                                       f"(at least {MAGIC_84}): the game is over, won by the Axis "
                                       "(2008 Rules Clarifications, Magic 84)", at=at, effective=False)))
             return at
@@ -118,10 +121,10 @@ def _forfeits(game: Game) -> list[tuple[str, Issue]]:
     for (before, done), (turn, begun) in pairwise(turns):
         gap = begun[0] - done[-1]
         if gap > FORFEIT_AFTER:
-            power = turn.rsplit(" ", 1)[0]
+            power = turn_of(turn).power
             opponent = "Allies" if power in AXIS else "Axis"
             found.append((turn, Issue(
-                "forfeit_eligible", f"{turn} was begun {gap.days} days after {before} ended: from "
+                FindingKind.FORFEIT_ELIGIBLE, f"{turn} was begun {gap.days} days after {before} ended: from "
                 f"{(done[-1] + FORFEIT_AFTER).isoformat()} the {opponent} player could request a forfeit "
                 "(2008 Forfeits)", at=begun[0], effective=False)))
     return found
@@ -135,9 +138,11 @@ def _finish(note: BoardNote, ended: datetime | None, game: Game) -> list[tuple[s
     turn = noted[-1] if noted else next(reversed(game.turns), "USSR 1")
     if note.result == "annulled":
         if note.by.lower() in MUTUAL:
-            return [(turn, Issue("annulled", "the game is annulled by mutual agreement: not a draw, no "
+            return [(turn, Issue(FindingKind.ANNULLED,
+                                 "the game is annulled by mutual agreement: not a draw, no "
                                  "ranking or rating points (2008 Annulments)", at=note.at, effective=False))]
-        return [(turn, Issue("annulled", f"an annulment posted by {note.by} alone: a game is annulled only "
+        return [(turn, Issue(FindingKind.ANNULLED,
+                             f"an annulment posted by {note.by} alone: a game is annulled only "
                              "by mutual agreement (2008 Annulments)", at=note.at))]
     side = "Axis" if note.by in AXIS or note.by == "Axis" else "Allies"
     if side == note.result or ended is None or note.at is None:
@@ -145,6 +150,7 @@ def _finish(note: BoardNote, ended: datetime | None, game: Game) -> list[tuple[s
     waited = note.at - ended
     if waited >= LOSER_MAY_POST_AFTER:
         return []
-    return [(turn, Issue("finish_early", f"the {side} (the loser) posted the finish {waited.days} days after "
+    return [(turn, Issue(FindingKind.FINISH_EARLY,
+                         f"the {side} (the loser) posted the finish {waited.days} days after "
                          "the game ended: the loser may post it only after 7 days (2008 Game Completion)",
                          at=note.at))]

@@ -29,6 +29,7 @@ from domain.review.rolling_errors import Issue
 from domain.review.views import (
     BattleStatus,
     BattleView,
+    DiceStatus,
     RoundView,
     SideRound,
 )
@@ -40,7 +41,7 @@ def correct(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
     """The corrected battle, and whether the remedy changed anything."""
     if plan.void or plan.not_fought:
         voided = voided_from(ctx, 1)
-        status: BattleStatus = "not_fought" if plan.not_fought else "void"
+        status: BattleStatus = BattleStatus.NOT_FOUGHT if plan.not_fought else BattleStatus.VOID
         view = BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                           status=status, rounds=(), result=None, voided=voided,
                           attacker_start=ctx.attackers, defender_start=ctx.defenders)
@@ -100,10 +101,10 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
         changed = True
     if not changed:
         rounds_view = (*kept, fixed, *ctx.as_rolled.rounds[r:])
-        return with_rounds(ctx.as_rolled, rounds=rounds_view, status="stands"), False
+        return with_rounds(ctx.as_rolled, rounds=rounds_view, status=BattleStatus.STANDS), False
     if ended is not None:
         return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
-                          status="corrected", rounds=(*kept, fixed), result=ended,
+                          status=BattleStatus.CORRECTED, rounds=(*kept, fixed), result=ended,
                           voided=voided_from(ctx, r + 1), attacker_start=ctx.attackers,
                           defender_start=ctx.defenders), True
     if _applies_onward(ctx, issues, plan):
@@ -134,7 +135,7 @@ def _retreated_at(ctx: Context, when: datetime) -> tuple[BattleView, bool]:
         result = Outcome(Winner.DEFENDER, attacker.combatants(), defender.combatants(), retreated=True,
                          attacker_retreated=attacker.combatants())
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
-                      status="corrected", rounds=tuple(kept), result=result,
+                      status=BattleStatus.CORRECTED, rounds=tuple(kept), result=result,
                       voided=voided_from(ctx, count + 1), attacker_start=ctx.attackers,
                       defender_start=ctx.defenders), True
 
@@ -149,7 +150,7 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     expected_attacker = attack.units
     if plan.pause_round is not None and r == plan.pause_round + 1:
         expected_defender = paused_defenders(ctx, plan.pause_round)
-    counted = [e for e in attack.entries if e.status != "voided"]
+    counted = [e for e in attack.entries if e.status != DiceStatus.VOIDED]
     attack_hits = sum(sum(e.hits) for e in counted)
     strike_hits = sum(sum(e.hits) for e in counted if e.first_strike)
     # Part 13 step 3: first-strike victims leave the game without firing.
@@ -158,7 +159,7 @@ def _fix_round(ctx: Context, r: int, issues: list[Issue], plan: Plan) -> tuple[R
     entries, changed = fix_defence(ctx, r, firing, plan)
     changed |= attack.changed
     defender_entries = [*attack.aa_entries, *entries]
-    regular_defence = [e for e in defender_entries if e.status != "voided" and e.column != "AA"]
+    regular_defence = [e for e in defender_entries if e.status != DiceStatus.VOIDED and e.column != "AA"]
     defence_hits = sum(sum(e.hits) for e in regular_defence)
     defender_losses = victims + defender_order.choose(
         expected_defender.minus_available(victims).combatants(), attack_hits - strike_hits)

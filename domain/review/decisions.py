@@ -21,16 +21,18 @@ from datetime import datetime
 from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
-from domain.review.views import Finding, FindingStatus
+from domain.review.views import Finding
 from domain.rules.editions import CASUALTY_ERRORS, DECLARATION_ERRORS, IGNORED_KINDS, Edition
+from domain.rules.findings import FindingKind, FindingStatus, finding_ref
 from domain.rules.turns import Power, turn_of
 
-#: Elections the rules give, by the kind of issue they answer.
-ELECTIONS: dict[str, tuple[Election, ...]] = {
-    "void": (Election.REROLL, Election.NOT_FIGHT),
-    "pause_skipped": (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
+#: Elections the rules give, by the kind of issue they answer: a void battle's (2008 Section II,
+#: every declaration error) and a skipped pause's (2008 Orders of Loss).
+ELECTIONS: dict[FindingKind, tuple[Election, ...]] = {
+    **dict.fromkeys(sorted(DECLARATION_ERRORS), (Election.REROLL, Election.NOT_FIGHT)),
+    FindingKind.PAUSE_SKIPPED: (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
-OPEN_FOR_MINISTER = frozenset({"retreat_undeclared"})
+OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED})
 
 
 class WaitingFor(enum.StrEnum):
@@ -42,9 +44,9 @@ class WaitingFor(enum.StrEnum):
     MINISTER = "minister"
 
 
-def offered(kind: str) -> tuple[str, ...]:
+def offered(kind: FindingKind) -> tuple[str, ...]:
     """The elections the rules give on a finding of this kind (none for most kinds)."""
-    return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
+    return ELECTIONS.get(kind, ())
 
 
 def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
@@ -52,7 +54,11 @@ def ruling_problem(findings: Sequence[Finding], finding: str, election: str | No
     """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
     one of them (by id or kind), and an election it applies must be one the rule offers on it
     (a dismissal applies none: the record stands whatever it names)."""
-    named = [f for f in findings if finding in (f.id, f.kind)]
+    try:
+        ref = finding_ref(finding)
+    except ValueError as error:
+        return f"finding {error}"
+    named = [f for f in findings if ref in (f.id, f.kind)]
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
         return f"the game has no finding {finding!r} (its findings: {known})"
@@ -93,58 +99,61 @@ def following_turn(turn: str) -> str:
 def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
            finding_id: str) -> Decision:
     """The fate of one issue under the edition, the reports and the rulings of the game."""
-    if issue.kind in IGNORED_KINDS or (issue.kind == "wrong_game_number"
+    if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
-        return Decision("ignored")
+        return Decision(FindingStatus.IGNORED)
     ruling = _ruling(game, issue, finding_id, record)
     if ruling is not None and ruling.decision is Ruling.MUTUAL:
-        return Decision("stands", ruling=_describe(ruling), note="settled by mutual agreement")
+        return Decision(FindingStatus.STANDS, ruling=_describe(ruling), note="settled by mutual agreement")
     if ruling is not None and ruling.decision is Ruling.DISMISS:
-        return Decision("stands", ruling=_describe(ruling))
+        return Decision(FindingStatus.STANDS, ruling=_describe(ruling))
     if not issue.effective:
-        return Decision("stands")
+        return Decision(FindingStatus.STANDS)
     window = _window(issue, record, turn, game, edition)
-    if window is not None and window.status != "corrected":
+    if window is not None and window.status != FindingStatus.CORRECTED:
         return window
-    if issue.kind == "tech_overspent":
+    if issue.kind == FindingKind.TECH_OVERSPENT:
         # 2008 Section IV: "it will be considered a declaration error and will need to be
         # re-declared and re-rolled": the tech roll is void.
-        return Decision("void", apply=True)
-    kind = "void" if issue.kind in DECLARATION_ERRORS else issue.kind
+        return Decision(FindingStatus.VOID, apply=True)
+    kind = issue.kind
     voids = window.voids_turn if window is not None else None
     usa_part = turn_of(turn).power is Power.USA
     if usa_part and edition.time_limit and (ruling is None or ruling.decision is not Ruling.APPLY):
-        return Decision("open", note="an error in the USA part of the USA-USSR turn is adjudicated by the "
+        return Decision(FindingStatus.OPEN,
+                        note="an error in the USA part of the USA-USSR turn is adjudicated by the "
                         "Minister of Law case by case (2008 Section VII)", waiting_for=WaitingFor.MINISTER)
     if kind in ELECTIONS:
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
-            status: FindingStatus = "void" if kind == "void" else "open"
+            status: FindingStatus = FindingStatus.VOID if kind in DECLARATION_ERRORS else FindingStatus.OPEN
             return Decision(status, note=f"awaiting the election of the {_elector(kind, record)}: "
                             + " or ".join(ELECTIONS[kind]), voids_turn=voids, waiting_for=WaitingFor.ELECTION)
-        status = ("corrected" if election not in (Election.NOT_FIGHT, Election.ACCEPT) else
-                  "void" if election == Election.NOT_FIGHT else "stands")
+        status = (FindingStatus.CORRECTED if election not in (Election.NOT_FIGHT, Election.ACCEPT) else
+                  FindingStatus.VOID if election == Election.NOT_FIGHT else FindingStatus.STANDS)
         return Decision(status, apply=True, election=election,
                         ruling=_describe(ruling) if ruling else None, voids_turn=voids)
     if kind in OPEN_FOR_MINISTER and (ruling is None or ruling.decision is not Ruling.APPLY):
-        return Decision("open", note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
+        return Decision(FindingStatus.OPEN,
+                        note="left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
     note = window.note if window is not None else ""
     if issue.kind in CASUALTY_ERRORS and edition.casualty_error == "apply_to_corrected_units":
         # An edition's reading (docs/rulings.md, casualty_error), named in the finding.
         note = _join(note, "the later rounds' dice stand, applied to the corrected units (2008 Orders "
                      "of Loss: \"applying the actual rolls to corrected units\")")
-    return Decision("corrected", apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids,
+    return Decision(FindingStatus.CORRECTED,
+                    apply=True, ruling=_describe(ruling) if ruling else None, voids_turn=voids,
                     note=note)
 
 
-def elector(kind: str) -> str:
+def elector(kind: FindingKind) -> str:
     """Whose election answers an issue: the attacker's for a void battle (2008 Section II:
     "The attacker may then elect"), the defender's for a skipped pause (2008 Orders of Loss:
     "the defender shall have the option")."""
-    return "defender" if kind == "pause_skipped" else "attacker"
+    return "defender" if kind == FindingKind.PAUSE_SKIPPED else "attacker"
 
 
-def _elector(kind: str, record: BattleRecord | None) -> str:
+def _elector(kind: FindingKind, record: BattleRecord | None) -> str:
     side = elector(kind)
     if record is None:
         return side
@@ -157,7 +166,8 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
     report = _report(game, issue, record, turn)
     if not edition.time_limit:
         if report is None:
-            return Decision("open", note="not reported: correctable once reported (Part 14: no time limit)")
+            return Decision(FindingStatus.OPEN,
+                            note="not reported: correctable once reported (Part 14: no time limit)")
         return None
     later = following_turn(turn)
     later_start = game.first_roll_at.get(later)
@@ -165,15 +175,17 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
     deadline = later_start if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
     if report is None:
         if later_start is not None:
-            return Decision("fixed", note=f"not reported before {later} was rolled (2008 Section VII)")
-        return Decision("open", note=f"not reported yet: correctable until {later} is rolled")
+            return Decision(FindingStatus.FIXED,
+                            note=f"not reported before {later} was rolled (2008 Section VII)")
+        return Decision(FindingStatus.OPEN, note=f"not reported yet: correctable until {later} is rolled")
     if deadline is not None and report.at is not None and report.at > deadline:
         if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
             ussr = game.first_roll_at.get(next_turn(later))
             if ussr is None or report.at < ussr:
-                return Decision("open", note=f"reported after {later} was rolled but before the USSR part "
+                return Decision(FindingStatus.OPEN,
+                                note=f"reported after {later} was rolled but before the USSR part "
                                 "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
-        return Decision("fixed", note=f"reported after {later} was rolled (2008 Section VII)")
+        return Decision(FindingStatus.FIXED, note=f"reported after {later} was rolled (2008 Section VII)")
     # Reported in time; corrected when its dice were entered or a ruling named the battle
     # (never, if neither is on record).
     done = _corrected_at(game, record)
@@ -185,18 +197,18 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
             # Whether the turn it made void stays void is an edition's reading.
             voided = later if edition.fixed_error_voids_turn else None
             how = "never corrected" if done is None else "not corrected"
-            return Decision("fixed", voids_turn=voided,
+            return Decision(FindingStatus.FIXED, voids_turn=voided,
                             note=f"reported in time but {how} before {following_turn(later)} was rolled: "
                             "it becomes fixed (2008 Section VII)"
                             + (f"; {later}, rolled before the correction, stays void" if voided else ""))
         if done is None:
             # "it must be corrected before the next turn is rolled. If it is not, then the
             # subsequent turn is void and must be re-done" (2008 Section VII).
-            return Decision("corrected", apply=True, voids_turn=later,
+            return Decision(FindingStatus.CORRECTED, apply=True, voids_turn=later,
                             note=f"reported in time, not corrected before {later} was rolled: {later} is "
                             f"void and must be re-done; fixed if {following_turn(later)} is rolled first "
                             "(2008 Section VII)")
-        return Decision("corrected", apply=True, voids_turn=later,
+        return Decision(FindingStatus.CORRECTED, apply=True, voids_turn=later,
                         note=f"corrected after {later} was rolled: {later} is void and must be re-done "
                         "(2008 Section VII)")
     return None

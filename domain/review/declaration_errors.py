@@ -22,8 +22,10 @@ from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
 from domain.rules.board import Board
 from domain.rules.editions import Edition
+from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
+from domain.rules.turns import turn_of
 from domain.rules.units import UnitType
 
 
@@ -58,7 +60,8 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
             _transports(game, record, battles, edition, board, found, walk)
             _defenders(game, record, edition, found, walk)
             for note in record.typos:
-                found.battles[record.key].append(Issue("typo", note, at=record.declared_at, effective=False))
+                found.battles[record.key].append(Issue(FindingKind.TYPO,
+                                                       note, at=record.declared_at, effective=False))
         _order_of_battles(battles, edition, board, found)
     _tech(game, edition, found)
     flagged = _map_updates(game, edition, found)
@@ -70,9 +73,10 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
         found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)
                        if edition.defines(issue.kind)]
     for entry in game.declarations:
-        if not entry.effective and edition.defines("declaration_after_dice"):
+        if not entry.effective and edition.defines(FindingKind.DECLARATION_AFTER_DICE):
             found.turn.append((entry.turn, Issue(
-                "declaration_after_dice", "combat orders changed after dice were rolled: the change is not "
+                FindingKind.DECLARATION_AFTER_DICE,
+                "combat orders changed after dice were rolled: the change is not "
                 "valid and the original declaration stands", at=entry.at, effective=False)))
     return found
 
@@ -82,20 +86,21 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[in
 
     Returns (update record number, territory, power) of each line found in error."""
     flagged: set[tuple[int, str, str]] = set()
-    if not edition.defines("map_discrepancy"):
+    if not edition.defines(FindingKind.MAP_DISCREPANCY):
         return flagged
     for entry in game.noncombat:
         update = next((u for u in game.map_updates if u.seq > entry.seq), None)
         if update is None:
             continue
-        power = entry.turn.rsplit(" ", 1)[0]
+        power = turn_of(entry.turn).power
         stated = {(h.territory, h.power): h.units for h in update.holdings}
         for move in entry.moves:
             key = (move.landing or "", power)
             if key in stated and not stated[key].contains(move.units):
                 flagged.add((update.seq, key[0], power))
                 found.turn.append((entry.turn, Issue(
-                    "map_discrepancy", f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
+                    FindingKind.MAP_DISCREPANCY,
+                    f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
                     f"{move.landing}, the non-combat move '{move.raw}' puts {move.units} there: the "
                     "non-combat moves take precedence", at=update.at)))
     return flagged
@@ -109,7 +114,7 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
     A line written from a battle's result as rolled, before its correction, is not in error:
     only what disagrees with the board both as rolled and as corrected is a finding.
     """
-    if edition.defines("map_discrepancy"):
+    if edition.defines(FindingKind.MAP_DISCREPANCY):
         as_rolled = {(d.seq, d.territory, d.power) for d in rolled.discrepancies}
         for gap in walk.discrepancies:
             key = (gap.seq, gap.territory, gap.power)
@@ -117,10 +122,11 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
                 continue
             what = "map update" if gap.kind == "map_update" else "position"
             found.turn.append((gap.turn, Issue(
-                "map_discrepancy", f"the {what} shows {gap.stated or 'nothing'} of {gap.power}'s in "
+                FindingKind.MAP_DISCREPANCY,
+                f"the {what} shows {gap.stated or 'nothing'} of {gap.power}'s in "
                 f"{gap.territory}, the moves and battles recorded leave {gap.board or 'nothing'} there: "
                 "the recorded moves take precedence", at=gap.at)))
-    if edition.defines("map_count_wrong"):
+    if edition.defines(FindingKind.MAP_COUNT_WRONG):
         for check in walk.counts:
             stated = check.stated
             if (stated.territories, stated.ipcs) == (check.territories, check.ipcs):
@@ -129,11 +135,12 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
             if _transposed(stated.territories, check.territories) and _transposed(stated.ipcs, check.ipcs):
                 # 2008 Section VI: digits typed in the wrong order, the intent clear: a typo.
                 found.turn.append((check.turn, Issue(
-                    "typo", f"count '{stated.written}' read as {board} (digits transposed)",
+                    FindingKind.TYPO, f"count '{stated.written}' read as {board} (digits transposed)",
                     at=check.at, effective=False)))
                 continue
             found.turn.append((check.turn, Issue(
-                "map_count_wrong", f"count '{stated.written}', the board gives {board}", at=check.at)))
+                FindingKind.MAP_COUNT_WRONG,
+                f"count '{stated.written}', the board gives {board}", at=check.at)))
 
 
 def _transposed(written: int, meant: int) -> bool:
@@ -147,18 +154,20 @@ TECH_DIE_COST = 5
 
 def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
     """2008 Section IV: tech dice rolled against dice bought, and their cost."""
-    if not edition.defines("tech_dice_too_many"):
+    if not edition.defines(FindingKind.TECH_DICE_TOO_MANY):
         return
     for entry in game.tech:
         rolled = len(entry.dice)
         if entry.declared is not None and rolled > entry.declared:
             found.turn.append((entry.turn, Issue(
-                "tech_dice_too_many", f"{rolled} tech dice rolled, {entry.declared} bought: the first "
+                FindingKind.TECH_DICE_TOO_MANY,
+                f"{rolled} tech dice rolled, {entry.declared} bought: the first "
                 f"{entry.declared} count, the rest are ignored, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
         elif entry.declared is not None and rolled < entry.declared:
             found.turn.append((entry.turn, Issue(
-                "tech_dice_too_few", f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
+                FindingKind.TECH_DICE_TOO_FEW,
+                f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
                 f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
         # The dice bought: "the desired amount purchased" is the declaration, if any; an
@@ -166,7 +175,7 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
         bought = entry.declared if entry.declared is not None and edition.tech_cost == "declared" else rolled
         if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
             found.turn.append((entry.turn, Issue(
-                "tech_overspent", f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
+                FindingKind.TECH_OVERSPENT, f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
                 f"{entry.ipcs} were available: a declaration error, to be re-declared and re-rolled",
                 at=entry.at)))
 
@@ -189,7 +198,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
                 # the battle's location, so a wrong origin is always a declaration error.
                 found.battles[record.key].append(Issue(
-                    "units_not_available", f"{short} declared from {origin}, which holds "
+                    FindingKind.UNITS_NOT_AVAILABLE, f"{short} declared from {origin}, which holds "
                     f"{have or 'nothing'} of {record.attacker_power}'s", at=record.declared_at))
             for unit, count in units.items:
                 drawn[(origin, unit)].append((record, count))
@@ -213,7 +222,8 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
         names = ", ".join(r.territory for r in records)
         for record in affected:
             found.battles[record.key].append(Issue(
-                "overcommitted_units", f"{total} {unit.value} sent from {origin} to {names}, which holds "
+                FindingKind.OVERCOMMITTED_UNITS,
+                f"{total} {unit.value} sent from {origin} to {names}, which holds "
                 f"{held}", at=record.declared_at))
 
 
@@ -233,7 +243,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
             reach = min(u.profile.movement for u in land.types)
             if origin is not None and not origin.sea and move.origin != record.territory \
                     and not _over_land(board, move.origin, record.territory, reach):
-                issues.append(Issue("not_enough_transports",
+                issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
                                     f"{land} from {move.origin}, out of reach of {record.territory} "
                                     "over land, with no transports", at=record.declared_at))
             continue
@@ -241,28 +251,31 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
         others = len(land) - land[UnitType.INF]
         # MB 2nd edition: a transport carries 2 INF, or 1 INF and 1 other land unit.
         if len(land) > 2 * capacity or others > capacity:
-            issues.append(Issue("not_enough_transports", f"{land} on {capacity} TRN ({move.raw.strip()})",
+            issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
+                                f"{land} on {capacity} TRN ({move.raw.strip()})",
                                 at=record.declared_at))
         zone = move.transport_zone
         in_zone = _units_at(game, walk, record, zone) if zone is not None else None
         if zone is not None and in_zone is not None:
             here = in_zone.get(record.attacker_power, EMPTY)[UnitType.TRN]
             if here < capacity:
-                issues.append(Issue("not_enough_transports",
+                issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
                                     f"{capacity} TRN declared in {zone}, which holds {here}",
                                     at=record.declared_at))
             enemies = [p for p, units in in_zone.items()
                        if not allied(p, record.attacker_power) and units.combatants()]
             clearing = [b for b in battles if b.territory == zone and b.kind is BattleKind.SEA]
             if enemies and not any(b.attackers[UnitType.TRN] for b in clearing):
-                issues.append(Issue("transports_not_declared",
+                issues.append(Issue(FindingKind.TRANSPORTS_NOT_DECLARED,
                                     f"the transports in {zone} are not declared in its sea-zone "
                                     "clearing battle", at=record.declared_at))
-        if zone is not None and edition.defines("unloading_zone_unclear") and move.unload_zone is None \
+        if zone is not None and edition.defines(FindingKind.UNLOADING_ZONE_UNCLEAR) \
+                and move.unload_zone is None \
                 and not board.adjacent(zone, record.territory):
             choices = _unloading_zones(board, zone, record.territory)
             if len(choices) > 1:
-                issues.append(Issue("unloading_zone_unclear", f"transports from {zone} could unload into "
+                issues.append(Issue(FindingKind.UNLOADING_ZONE_UNCLEAR,
+                                    f"transports from {zone} could unload into "
                                     f"{record.territory} from {', '.join(choices)}; none named",
                                     at=record.declared_at))
 
@@ -318,7 +331,7 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
             found.intent_clear[record.key] = elsewhere
             return
     found.battles[record.key].append(Issue(
-        "defenders_misdeclared", f"{declared} declared, the map shows {actual or 'none'}",
+        FindingKind.DEFENDERS_MISDECLARED, f"{declared} declared, the map shows {actual or 'none'}",
         at=record.declared_at))
 
 
@@ -347,7 +360,7 @@ def _span(record: BattleRecord) -> tuple[datetime, datetime] | None:
 def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Board,
                       found: TurnAudit) -> None:
     """2008: one battle is finished before the next begins; retreats declared before it."""
-    if not edition.defines("battle_order"):
+    if not edition.defines(FindingKind.BATTLE_ORDER):
         return
     spans = [(s, r) for r in battles if (s := _span(r)) is not None]
     spans.sort(key=lambda pair: pair[0][0])
@@ -371,7 +384,7 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
         # after it is re-rolled.
         for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
             found.battles[later.key].append(Issue(
-                "battle_order", f"begun at {later_start.isoformat()} before {record.territory} "
+                FindingKind.BATTLE_ORDER, f"begun at {later_start.isoformat()} before {record.territory} "
                 f"was finished ({end.isoformat()}), whose ground units could not retreat: "
                 f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
                 at=later_start))
@@ -379,7 +392,7 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
         # "Once the next battle begins it is assumed that the previous battle has
         # finished and any surviving attacking units are retreating."
         found.battles[record.key].append(Issue(
-            "battle_order", f"{first.territory} was begun at {first_start.isoformat()} before this "
+            FindingKind.BATTLE_ORDER, f"{first.territory} was begun at {first_start.isoformat()} before this "
             f"battle was finished: its attackers are taken to have retreated then, and its "
             "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
             until=first_start))
@@ -405,7 +418,7 @@ def _retreat_before_next(spans: _Spans, index: int, board: Board, found: TurnAud
                if late else f"{to} is not a legal retreat (it must border {record.territory} and "
                "be where an attacking unit came from)")
         found.battles[spans[index + 1][1].key].append(Issue(
-            "retreat_undeclared", f"{record.territory}: {why}; later battles may be voided at the "
+            FindingKind.RETREAT_UNDECLARED, f"{record.territory}: {why}; later battles may be voided at the "
             "Minister of Law's discretion", round=after, side=Side.ATTACKER, at=retreat_at))
 
 

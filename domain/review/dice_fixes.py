@@ -20,6 +20,7 @@ from domain.review.views import (
     DiceEntry,
     DiceStatus,
 )
+from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
@@ -138,7 +139,7 @@ def fix_columns(ctx: Context, rolled: list[TypedDie], expected: Force, attacking
                       for _ in range(max(0, n - (0 if whole else have[u])))]
             entries.append(_added(ctx, column, owners, missing, f"R{r} {side} column {column}: correction",
                                   strikes))
-        changed |= bool(missing) or any(s == "voided" for _, s in statuses)
+        changed |= bool(missing) or any(s == DiceStatus.VOIDED for _, s in statuses)
     return entries, changed
 
 
@@ -147,15 +148,15 @@ def _column_statuses(dice: list[TypedDie], need: Counter[UnitType],
     """Each die of a column kept or voided, and how many dice are missing: with the ``whole``
     column re-rolled every die is voided; else the first N of each type (left to right) kept."""
     if whole:
-        return [(d, "voided") for d in dice], sum(need.values())
+        return [(d, DiceStatus.VOIDED) for d in dice], sum(need.values())
     statuses: list[tuple[TypedDie, DiceStatus]] = []
     used: Counter[UnitType | None] = Counter()
     for die in dice:
         if die.unit is not None and used[die.unit] < need.get(die.unit, 0):
             used[die.unit] += 1
-            statuses.append((die, "kept"))
+            statuses.append((die, DiceStatus.KEPT))
         else:
-            statuses.append((die, "voided"))
+            statuses.append((die, DiceStatus.VOIDED))
     return statuses, sum(max(0, n - used[u]) for u, n in need.items())
 
 
@@ -163,7 +164,7 @@ def _added(ctx: Context, column: int, owners: list[UnitType], missing: int, purp
            strikes: bool) -> DiceEntry:
     """The ``missing`` dice of a column drawn for a correction."""
     faces = ctx.dice.draw(missing, purpose, str(Force.from_units(owners)))
-    return DiceEntry(column=column, values=tuple(faces), status="added",
+    return DiceEntry(column=column, values=tuple(faces), status=DiceStatus.ADDED,
                      first_strike=strikes and any(u.is_sub for u in owners),
                      hits=tuple(v <= hit_value(column) for v in faces))
 
@@ -185,7 +186,7 @@ def as_thrown(rolled: list[TypedDie]) -> list[DiceEntry]:
     """The record's dice as thrown, every one kept with the hit it scored."""
     by_column: dict[int, list[tuple[TypedDie, DiceStatus]]] = {}
     for die in rolled:
-        by_column.setdefault(die.column, []).append((die, "kept"))
+        by_column.setdefault(die.column, []).append((die, DiceStatus.KEPT))
     return [entry for column in sorted(by_column) for entry in _runs(column, by_column[column], False)]
 
 
@@ -220,23 +221,23 @@ def fix_aa(ctx: Context, kinds: set[str],
     aircraft = ctx.attackers.where(lambda u: u.is_air)
     gun = bool(ctx.defenders[UnitType.AA]) and ctx.record.kind is not BattleKind.SEA
     shots = len(aircraft) if gun else 0
-    statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in recorded]
+    statuses: list[tuple[int, DiceStatus]] = [(v, DiceStatus.KEPT) for v in recorded]
     changed = False
     reroll: set[int] = set()
-    if "aa_ghost" in kinds:
-        statuses = [(v, "voided") for v in recorded]
+    if FindingKind.AA_GHOST in kinds:
+        statuses = [(v, DiceStatus.VOIDED) for v in recorded]
         changed = any(v == 1 for v in recorded)
-    elif "aa_too_many" in kinds:
-        statuses = [(v, "kept" if i < shots else "voided") for i, v in enumerate(recorded)]
+    elif FindingKind.AA_TOO_MANY in kinds:
+        statuses = [(v, DiceStatus.KEPT if i < shots else DiceStatus.VOIDED) for i, v in enumerate(recorded)]
         changed = any(v == 1 or ctx.edition.extra_shot_missed == "reroll_next_round"
-                      for v, s in statuses if s == "voided")
+                      for v, s in statuses if s == DiceStatus.VOIDED)
     entries = [DiceEntry(column="AA", values=(v,), status=s, hits=(v == 1,)) for v, s in statuses]
     entries = merged(entries)
-    kept_hits = sum(1 for v, s in statuses if s == "kept" and v == 1)
-    if "aa_forgotten" in kinds and shots > len(recorded):
+    kept_hits = sum(1 for v, s in statuses if s == DiceStatus.KEPT and v == 1)
+    if FindingKind.AA_FORGOTTEN in kinds and shots > len(recorded):
         faces = ctx.dice.draw(shots - len(recorded), "R1 defender AA shots: correction",
                               str(Force.from_units(aircraft.units()[len(recorded):shots])))
-        entries.append(DiceEntry(column="AA", values=tuple(faces), status="added",
+        entries.append(DiceEntry(column="AA", values=tuple(faces), status=DiceStatus.ADDED,
                                  hits=tuple(v == 1 for v in faces)))
         new_hits = sum(1 for v in faces if v == 1)
         before = order.choose(aircraft, kept_hits, air_only_hits=kept_hits)
@@ -275,20 +276,20 @@ def fix_support(ctx: Context, r: int, kinds: set[str]) -> tuple[list[DiceEntry],
     """Battleship support shots under the edition's remedy."""
     shots = [v for line in ctx.recorded.support_shots(r) for v in line.dice.values]
     expected = len(ctx.record.support) if r == 1 else 0
-    statuses: list[tuple[int, DiceStatus]] = [(v, "kept") for v in shots]
+    statuses: list[tuple[int, DiceStatus]] = [(v, DiceStatus.KEPT) for v in shots]
     changed = False
-    if "bb_ghost" in kinds:
-        statuses = [(v, "voided") for v in shots]
+    if FindingKind.BB_GHOST in kinds:
+        statuses = [(v, DiceStatus.VOIDED) for v in shots]
         changed = any(v <= 4 for v in shots)
-    elif "bb_too_many" in kinds:
-        statuses = [(v, "kept" if i < expected else "voided") for i, v in enumerate(shots)]
+    elif FindingKind.BB_TOO_MANY in kinds:
+        statuses = [(v, DiceStatus.KEPT if i < expected else DiceStatus.VOIDED) for i, v in enumerate(shots)]
         changed = any(v <= 4 or ctx.edition.extra_shot_missed == "reroll_next_round"
-                      for v, s in statuses if s == "voided")
+                      for v, s in statuses if s == DiceStatus.VOIDED)
     entries = merged([DiceEntry(column="BB", values=(v,), status=s, hits=(v <= 4,)) for v, s in statuses])
-    if "bb_forgotten" in kinds and expected > len(shots):
+    if FindingKind.BB_FORGOTTEN in kinds and expected > len(shots):
         faces = ctx.dice.draw(expected - len(shots), f"R{r} attacker support shots: correction",
                               f"{expected - len(shots)} BB")
-        entries.append(DiceEntry(column="BB", values=tuple(faces), status="added",
+        entries.append(DiceEntry(column="BB", values=tuple(faces), status=DiceStatus.ADDED,
                                  hits=tuple(v <= 4 for v in faces)))
         changed |= any(v <= 4 for v in faces)
     return entries, changed

@@ -34,24 +34,27 @@ from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.treasury_review import purses
 from domain.review.views import (
     Awaiting,
+    BattleStatus,
     BattleView,
+    DiceStatus,
     DrawnDice,
     Finding,
-    FindingStatus,
     GameView,
     Impact,
     VoidedDice,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
+from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 #: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
 #: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
-_NO_CHANGE: dict[str, FindingStatus] = {"aa_forgotten": "stands", "bb_forgotten": "stands",
-                                        "aa_ghost": "ignored", "bb_ghost": "ignored",
-                                        "aa_too_many": "ignored", "bb_too_many": "ignored"}
+_NO_CHANGE: dict[FindingKind, FindingStatus] = {
+    FindingKind.AA_FORGOTTEN: FindingStatus.STANDS, FindingKind.BB_FORGOTTEN: FindingStatus.STANDS,
+    FindingKind.AA_GHOST: FindingStatus.IGNORED, FindingKind.BB_GHOST: FindingStatus.IGNORED,
+    FindingKind.AA_TOO_MANY: FindingStatus.IGNORED, FindingKind.BB_TOO_MANY: FindingStatus.IGNORED}
 
 
 @dataclass
@@ -124,7 +127,8 @@ def _review_on(state: _Review) -> GameView:
     for index, record in enumerate(game.battles):
         view, judged_list = state.battle(index, record)
         for judged in judged_list:
-            if judged.decision.voids_turn and (judged.decision.apply or judged.decision.status == "fixed"):
+            if judged.decision.voids_turn and (judged.decision.apply
+                                               or judged.decision.status == FindingStatus.FIXED):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
             findings.append(_finding(judged, state.policy, record.turn, record))
         battles.append(view)
@@ -277,7 +281,7 @@ class Flow:
     def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
         """The flow of a corrected battle, or None when its outcome did not change."""
         before, after = _holder(record, rolled), _holder(record, corrected)
-        if corrected.status != "corrected" or before is None or after is None or before == after:
+        if corrected.status != BattleStatus.CORRECTED or before is None or after is None or before == after:
             return None
         last = max((roll.seq for roll in record.rolls), default=0)
         return cls(last, record.attacker_power, before, after)
@@ -357,7 +361,8 @@ def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> 
     for roll in record.rolls:
         if roll.game_number is not None and roll.game_number != game.game_number:
             first = next((rnd.index for rnd in recorded.rounds if roll in rnd.rolls), None)
-            found.append(Issue("wrong_game_number", f"game number typed as {roll.game_number}, this game is "
+            found.append(Issue(FindingKind.WRONG_GAME_NUMBER,
+                               f"game number typed as {roll.game_number}, this game is "
                                f"{game.game_number}", round=first, at=roll.at))
     return found
 
@@ -367,10 +372,12 @@ def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_J
     plan = _plan(ctx, judged)
     view, changed = correct(ctx, plan)
     settled = _superseded([_settle(item, view, changed) for item in judged], plan)
-    open_items = [j for j in settled if j.decision.status == "open" and j.decision.waiting_for is not None]
-    if open_items and view.status in ("stands", "corrected"):
-        view = with_fields(view, status="awaiting")
-    awaiting = next((_awaiting(j, ctx.record) for j in settled if j.decision.status in ("open", "void")
+    open_items = [j for j in settled
+                  if j.decision.status == FindingStatus.OPEN and j.decision.waiting_for is not None]
+    if open_items and view.status in (BattleStatus.STANDS, BattleStatus.CORRECTED):
+        view = with_fields(view, status=BattleStatus.AWAITING)
+    awaiting = next((_awaiting(j, ctx.record) for j in settled
+                     if j.decision.status in (FindingStatus.OPEN, FindingStatus.VOID)
                      and j.decision.waiting_for is WaitingFor.ELECTION), None)
     if awaiting is not None:
         view = with_fields(view, awaiting=awaiting)
@@ -387,19 +394,20 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
                 plan.refight_from_start = True
             elif election == Election.NOT_FIGHT:
                 plan.not_fought = True
-        elif kind == "battle_order" and item.issue.until is not None:
+        elif kind == FindingKind.BATTLE_ORDER and item.issue.until is not None:
             plan.truncate_at = item.issue.until
-        elif kind in ("battle_order", "retreat_undeclared"):
+        elif kind in (FindingKind.BATTLE_ORDER, FindingKind.RETREAT_UNDECLARED):
             plan.refight_from_start = True
-        elif kind == "wrong_game_number":
+        elif kind == FindingKind.WRONG_GAME_NUMBER:
             start = item.issue.round or 1
             plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
-        elif (kind == "aa_too_many" and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind in ("bb_too_many", "bb_ghost") and ctx.edition.bb_too_many == "reroll_battle"
+        elif (kind == FindingKind.AA_TOO_MANY and ctx.edition.aa_too_many == "reroll_battle") or \
+                (kind in (FindingKind.BB_TOO_MANY, FindingKind.BB_GHOST)
+                 and ctx.edition.bb_too_many == "reroll_battle"
                  and not _missed_ghost_ignored(item.issue, ctx.edition)):
             # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
             plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
-        elif kind == "pause_skipped":
+        elif kind == FindingKind.PAUSE_SKIPPED:
             # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
             # units now shown" leaves the record as it is, whatever casualties the defender
             # named since; only "either of the last two options" re-rolls what follows.
@@ -407,30 +415,32 @@ def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
                 plan.pause_round, plan.pause_election = item.issue.round, election
         else:
             plan.rolling.append(item.issue)
-    if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == "void" for j in judged) \
+    if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == FindingStatus.VOID for j in judged) \
             and not plan.refight_from_start and not plan.not_fought:
         plan.void = True
     plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
-                                  and j.decision.status in ("void", "corrected")), None)
+                                  and j.decision.status in (FindingStatus.VOID, FindingStatus.CORRECTED)),
+                                 None)
     return plan
 
 
 def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
     """A 1999 ghost or left-on support shot that missed, under an edition that ignores it."""
-    return issue.kind == "bb_ghost" and not issue.hits and policy.bb_ghost_miss == "ignore"
+    return issue.kind == FindingKind.BB_GHOST and not issue.hits and policy.bb_ghost_miss == "ignore"
 
 
 def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
     """A finding's status once the remedies are applied: one that changed nothing stands; one
     whose correction waits for dice stays open until they are recorded."""
     decision = item.decision
-    if decision.apply and decision.status == "corrected" and view.needed is not None:
+    if decision.apply and decision.status == FindingStatus.CORRECTED and view.needed is not None:
         # Not corrected until its dice are recorded: say exactly which are awaited.
-        decision = replace(decision, status="open", note=_join(decision.note, awaiting_note(view)))
-    elif decision.apply and decision.status == "corrected":
+        decision = replace(decision, status=FindingStatus.OPEN,
+                           note=_join(decision.note, awaiting_note(view)))
+    elif decision.apply and decision.status == FindingStatus.CORRECTED:
         issue = item.issue
         if not changed:
-            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, "stands"))
+            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, FindingStatus.STANDS))
         elif (view.resume_round is not None and issue.round is not None
               and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
             decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
@@ -439,7 +449,7 @@ def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
 
 
 #: Statuses a finding inside a battle voided by a declaration error no longer keeps.
-_MOOT: frozenset[FindingStatus] = frozenset({"corrected", "open", "stands"})
+_MOOT = frozenset({FindingStatus.CORRECTED, FindingStatus.OPEN, FindingStatus.STANDS})
 
 
 def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
@@ -455,7 +465,7 @@ def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
     out = []
     for item in settled:
         if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
-            moot = replace(item.decision, status="superseded", apply=False,
+            moot = replace(item.decision, status=FindingStatus.SUPERSEDED, apply=False,
                            note=f"superseded by {cause}: {fate}")
             out.append(_Judged(item.issue, moot, item.finding_id))
         else:
@@ -465,10 +475,9 @@ def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
 
 def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
     """Whose election the battle waits for, and the options the rule gives."""
-    kind = "void" if item.issue.kind in DECLARATION_ERRORS else item.issue.kind
     side = elector(item.issue.kind)
     by = record.defender_power if side == "defender" else record.attacker_power
-    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[kind])
+    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[item.issue.kind])
 
 
 def awaiting_note(view: BattleView) -> str:
@@ -491,8 +500,8 @@ def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
     voided = [*view.voided, *(VoidedDice(rv.round, side, entry.column, entry.values)
                               for rv in view.rounds
                               for side, seen in (("attacker", rv.attacker), ("defender", rv.defender))
-                              for entry in seen.dice if entry.status != "voided")]
-    return with_fields(view, status="void", rounds=(), result=None, resume_round=None, impact=None,
+                              for entry in seen.dice if entry.status != DiceStatus.VOIDED)]
+    return with_fields(view, status=BattleStatus.VOID, rounds=(), result=None, resume_round=None, impact=None,
                        voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
 
 

@@ -12,7 +12,7 @@ from domain.battle.columns import hit_value
 from domain.battle.model import BattleSetup
 from domain.odds.distributions import expected_hits, luck_percentile
 from domain.odds.exact import odds_from_round
-from domain.review.views import BattleView, Chances, Impact, RoundView, SideRound
+from domain.review.views import BattleStatus, BattleView, Chances, DiceStatus, Impact, RoundView, SideRound
 from domain.rules.forces import Force
 from domain.rules.units import UnitType
 
@@ -26,7 +26,7 @@ def chances(setup: BattleSetup, round_number: int, attacker: Force, defender: Fo
 
 def impact(setup: BattleSetup, rolled: BattleView, corrected: BattleView) -> Impact | None:
     """Odds from the first round that differs between the two timelines (None if none does)."""
-    if corrected.status != "corrected" or not rolled.rounds:
+    if corrected.status != BattleStatus.CORRECTED or not rolled.rounds:
         return None
     first = 1
     for before, after in zip(rolled.rounds, corrected.rounds, strict=False):
@@ -57,7 +57,7 @@ def _with_the_gun_that_fired(defender: Force, start: RoundView) -> Force:
     gun that fired is not in its units; as corrected it is. Both timelines get the gun their
     own dice show (a ghost gun's, a forgotten gun's), so they differ only by the error.
     """
-    fired = any(entry.column == "AA" and entry.status != "voided" for entry in start.defender.dice)
+    fired = any(entry.column == "AA" and entry.status != DiceStatus.VOIDED for entry in start.defender.dice)
     has_gun = bool(defender[UnitType.AA])
     if fired and not has_gun:
         return defender + Force.of({UnitType.AA: 1})
@@ -71,7 +71,7 @@ def side_luck(side: SideRound) -> float | None:
     columns: dict[int, int] = {}
     hits = 0
     for entry in side.dice:
-        if entry.status == "voided" or entry.column == "AA":
+        if entry.status == DiceStatus.VOIDED or entry.column == "AA":
             continue
         value = hit_value(entry.column)
         columns[value] = columns.get(value, 0) + len(entry.values)
@@ -84,7 +84,7 @@ def side_luck(side: SideRound) -> float | None:
 def side_expected(side: SideRound) -> float:
     """The hits a side's counting dice score on average."""
     columns = [(hit_value(e.column), len(e.values)) for e in side.dice
-               if e.status != "voided" and e.column != "AA"]
+               if e.status != DiceStatus.VOIDED and e.column != "AA"]
     return expected_hits(columns)
 
 

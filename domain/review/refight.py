@@ -28,6 +28,7 @@ from domain.review.views import (
     BattleStatus,
     BattleView,
     DiceEntry,
+    DiceStatus,
     RoundOrigin,
     RoundView,
     SideRound,
@@ -119,7 +120,7 @@ def refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
         return awaiting(ctx, kept, start)
     rounds = (*kept, *(engine_round(result) for result in fought.rounds))
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
-                      status="corrected", rounds=rounds, result=fought.outcome, resume_round=start,
+                      status=BattleStatus.CORRECTED, rounds=rounds, result=fought.outcome, resume_round=start,
                       voided=voided, attacker_start=ctx.attackers, defender_start=ctx.defenders)
 
 
@@ -134,7 +135,7 @@ def awaiting(ctx: Context, kept: list[RoundView], start: int | None, *, then: st
     if need is not None and then:
         need = with_fields(need, then=then)
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
-                      status="awaiting", rounds=tuple(kept), result=None, resume_round=start,
+                      status=BattleStatus.AWAITING, rounds=tuple(kept), result=None, resume_round=start,
                       voided=voided_from(ctx, start) if start is not None else (),
                       attacker_start=ctx.attackers, defender_start=ctx.defenders, needed=need)
 
@@ -167,7 +168,7 @@ def engine_round(result: RoundResult, origin: RoundOrigin = "rerolled") -> Round
     hits = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     for volley in result.volleys:
         sides[volley.side].append(DiceEntry(column=volley.column, values=tuple(volley.values),
-                                            status="added", first_strike=volley.first_strike,
+                                            status=DiceStatus.ADDED, first_strike=volley.first_strike,
                                             hits=tuple(d.hit for d in volley.dice)))
         if volley.column != "AA":
             hits[volley.side] += volley.hits

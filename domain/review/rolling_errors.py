@@ -25,6 +25,7 @@ from domain.record.recorded_battle import RecordedBattle, RecordedRound
 from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_dice
 from domain.review.views import BattleView, SideRound
 from domain.rules.editions import Edition
+from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
@@ -34,7 +35,7 @@ from domain.rules.units import UnitType
 class Issue:
     """A mistake found in the record, before the edition and time limits decide its fate."""
 
-    kind: str
+    kind: FindingKind
     detail: str
     round: int | None = None
     side: Side | None = None
@@ -172,11 +173,11 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
             start = _carry(rnd, as_rolled, position, starts[-1])
         starts.append(start)
         issues.extend(_audit_support(record, recorded, rnd.index, when))
-        ghost_aa_hits = sum(i.hits for i in issues if i.kind == "aa_ghost") if rnd.index == 1 else 0
+        ghost_aa_hits = sum(i.hits for i in issues if i.kind == FindingKind.AA_GHOST) if rnd.index == 1 else 0
         issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
                                    edition.casualty_error == "wrong_units"))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
-        if edition.defines("pause_skipped"):
+        if edition.defines(FindingKind.PAUSE_SKIPPED):
             issues.extend(_pause(record, recorded, as_rolled, position, when))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
@@ -266,15 +267,16 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
     for unit, n in extra.items():
         column = _column_of(unit, counts)
         if unit in wrong and missing:
-            found.append(Issue("wrong_units", f"{n} {unit.value if unit else '?'} dice rolled for units that "
+            found.append(Issue(FindingKind.WRONG_UNITS,
+                               f"{n} {unit.value if unit else '?'} dice rolled for units that "
                                f"are not there; missing: {_names(missing)}", 1, side, column, when))
         else:
-            found.append(Issue("too_many_units", f"{_dice_units(unit, n, side)} rolled too many "
+            found.append(Issue(FindingKind.TOO_MANY_UNITS, f"{_dice_units(unit, n, side)} rolled too many "
                                f"(should be {_units_of(counts.expected, unit, side is Side.ATTACKER)})",
                                1, side, column, when))
-    if missing and not (wrong and any(i.kind == "wrong_units" for i in found)):
+    if missing and not (wrong and any(i.kind == FindingKind.WRONG_UNITS for i in found)):
         for unit, n in missing.items():
-            found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled", 1, side,
+            found.append(Issue(FindingKind.TOO_FEW_UNITS, f"{_dice_units(unit, n, side)} not rolled", 1, side,
                                _column_of(unit, counts), when))
     return found
 
@@ -301,7 +303,8 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
         units_now = _units_of(counts.rolled, unit, attacking)
         if unit is None or units_now > previous_side.units[unit]:
             # More units than the side had: they were entered, not left alive.
-            found.append(Issue("too_many_units", f"{_dice_units(unit, n, side)} rolled too many", k, side,
+            found.append(Issue(FindingKind.TOO_MANY_UNITS,
+                               f"{_dice_units(unit, n, side)} rolled too many", k, side,
                                _column_of(unit, counts), when))
         else:
             should_have_died[unit] = -(-n // (unit.profile.attack_dice if attacking else 1))
@@ -323,7 +326,8 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
         # Section III, Wrong Units), and the battle re-rolled from round k+1.
         parts = ([f"{_names(should_have_died)} listed though lost in round {k - 1}"] if should_have_died
                  else []) + ([f"{_names(removed)} left out though alive"] if removed else [])
-        found.append(Issue("wrong_units", f"round {k} lists {typed if typed is not None else 'other units'}: "
+        found.append(Issue(FindingKind.WRONG_UNITS,
+                           f"round {k} lists {typed if typed is not None else 'other units'}: "
                            + " and ".join(parts) + "; their dice are corrected in this round",
                            k, side, None, when))
     elif should_have_died or removed:
@@ -332,11 +336,11 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
             parts.append(f"{_names(should_have_died)} should have been lost")
         if removed:
             parts.append(f"{_names(removed)} removed that should have survived")
-        found.append(Issue("wrong_casualties", f"round {k - 1}: " + " and ".join(parts)
+        found.append(Issue(FindingKind.WRONG_CASUALTIES, f"round {k - 1}: " + " and ".join(parts)
                            + f" (round {k} lists {typed if typed is not None else 'other units'})",
                            k - 1, side, None, when))
     for unit, n in not_rolled.items():
-        found.append(Issue("too_few_units", f"{_dice_units(unit, n, side)} not rolled",
+        found.append(Issue(FindingKind.TOO_FEW_UNITS, f"{_dice_units(unit, n, side)} not rolled",
                            k, side, _column_of(unit, counts), when))
     return found
 
@@ -391,7 +395,7 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
             start = view.defender if side is Side.ATTACKER else view.attacker
             losses = view.defender_losses if side is Side.ATTACKER else view.attacker_losses
             effective = target.typed_units is not None and target.units != start.units.minus_available(losses)
-        found.append(Issue("miscounted_hits", f"{claimed} hits stated, the dice show {regular}",
+        found.append(Issue(FindingKind.MISCOUNTED_HITS, f"{claimed} hits stated, the dice show {regular}",
                            rnd.index, side, None, when, effective=effective))
     return found
 
@@ -408,14 +412,15 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
     victims = first.aa_losses if first is not None else EMPTY
     found: list[Issue] = []
     if dice and not gun:
-        found.append(Issue("aa_ghost", f"AA rolled {len(dice)} dice ({hits} hits) where no AA gun is present",
+        found.append(Issue(FindingKind.AA_GHOST,
+                           f"AA rolled {len(dice)} dice ({hits} hits) where no AA gun is present",
                            1, Side.DEFENDER, "AA", when, hits=hits))
         victims = EMPTY
     elif len(dice) > expected:
-        found.append(Issue("aa_too_many", f"{len(dice)} AA dice for {aircraft} attacking aircraft",
+        found.append(Issue(FindingKind.AA_TOO_MANY, f"{len(dice)} AA dice for {aircraft} attacking aircraft",
                            1, Side.DEFENDER, "AA", when, hits=hits))
     elif len(dice) < expected:
-        found.append(Issue("aa_forgotten", f"{expected - len(dice)} AA shots not rolled "
+        found.append(Issue(FindingKind.AA_FORGOTTEN, f"{expected - len(dice)} AA shots not rolled "
                            f"({aircraft} attacking aircraft)", 1, Side.DEFENDER, "AA", when))
     return found, victims
 
@@ -427,16 +432,18 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
     hits = sum(1 for v in shots if v <= 4)
     expected = len(record.support) if k == 1 else 0
     if k > 1 and shots:
-        return [Issue("bb_ghost", f"support shot left on in round {k} ({hits} hits)", k, Side.ATTACKER,
+        return [Issue(FindingKind.BB_GHOST,
+                      f"support shot left on in round {k} ({hits} hits)", k, Side.ATTACKER,
                       "BB", when, hits=hits)]
     if shots and not expected:
-        return [Issue("bb_ghost", f"{len(shots)} support shots with no battleship ({hits} hits)", k,
+        return [Issue(FindingKind.BB_GHOST, f"{len(shots)} support shots with no battleship ({hits} hits)", k,
                       Side.ATTACKER, "BB", when, hits=hits)]
     if len(shots) > expected:
-        return [Issue("bb_too_many", f"{len(shots)} support shots for {expected} battleships", k,
+        return [Issue(FindingKind.BB_TOO_MANY, f"{len(shots)} support shots for {expected} battleships", k,
                       Side.ATTACKER, "BB", when, hits=hits)]
     if len(shots) < expected:
-        return [Issue("bb_forgotten", f"{expected - len(shots)} support shots not rolled", k, Side.ATTACKER,
+        return [Issue(FindingKind.BB_FORGOTTEN,
+                      f"{expected - len(shots)} support shots not rolled", k, Side.ATTACKER,
                       "BB", when)]
     return []
 
@@ -460,17 +467,18 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
     asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
     if not must or asked:
         return []
-    return [Issue("pause_skipped", f"round {view.round + 1} rolled without asking the defender for "
+    return [Issue(FindingKind.PAUSE_SKIPPED, f"round {view.round + 1} rolled without asking the defender for "
                   f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
 
 
 def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
     """Dice-server header fields typed wrong: round numbers, turn number, country."""
     found: list[Issue] = []
-    game_round = int(record.turn.rsplit(" ", 1)[1])
+    game_round = record.turn_value.round
     for rnd in recorded.rounds:
         if rnd.typed_number is not None and rnd.typed_number != rnd.index:
-            found.append(Issue("wrong_round_number", f"round typed as {rnd.typed_number}, rolled as round "
+            found.append(Issue(FindingKind.WRONG_ROUND_NUMBER,
+                               f"round typed as {rnd.typed_number}, rolled as round "
                                f"{rnd.index} (the time stamp orders the rounds)", rnd.index, None, None,
                                _when(rnd), effective=False))
     seen: set[int] = set()
@@ -479,10 +487,12 @@ def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
             continue
         seen.add(roll.seq)
         if roll.turn_number is not None and roll.turn_number != game_round:
-            found.append(Issue("wrong_turn_number", f"turn number typed as {roll.turn_number}, the turn is "
+            found.append(Issue(FindingKind.WRONG_TURN_NUMBER,
+                               f"turn number typed as {roll.turn_number}, the turn is "
                                f"{record.turn}", None, None, None, roll.at, effective=False))
         if roll.country is not None and _power(roll.country) != record.attacker_power:
-            found.append(Issue("wrong_country", f"country typed as {roll.country!r}, the attacker is "
+            found.append(Issue(FindingKind.WRONG_COUNTRY,
+                               f"country typed as {roll.country!r}, the attacker is "
                                f"{record.attacker_power}", None, None, None, roll.at, effective=False))
     return found
 

@@ -29,6 +29,7 @@ from domain.record.treasury import Spend, TreasuryWalk
 from domain.review.rolling_errors import Issue
 from domain.review.views import Purse
 from domain.rules.board import Board
+from domain.rules.findings import FindingKind as K
 from domain.rules.forces import EMPTY, Force
 from domain.rules.units import UnitType
 
@@ -65,19 +66,19 @@ def _purchase(spend: Spend) -> list[Issue]:
     found: list[Issue] = []
     if spend.stated is not None and spend.stated != spend.available:
         if _transposed(spend.stated, spend.available):
-            found.append(Issue("typo", f"{spend.power} had {spend.stated} IPCs, read as {spend.available} "
+            found.append(Issue(K.TYPO, f"{spend.power} had {spend.stated} IPCs, read as {spend.available} "
                                "(digits transposed; 2008 Section VI)", at=spend.at, effective=False))
         else:
-            found.append(Issue("treasury_wrong", f"the purchase says {spend.power} had {spend.stated} IPCs, "
+            found.append(Issue(K.TREASURY_WRONG, f"the purchase says {spend.power} had {spend.stated} IPCs, "
                                f"the treasury as the record moved it gives {spend.available} (starting "
                                "IPCs, income collected at the end of each turn, purchases spent; "
                                "Classic rulebook, Collect Income)", at=spend.at))
     held = spend.capital_holder
     if held is not None and not allied(held, spend.power) and spend.cost:
-        found.append(Issue("purchase_overspent", f"{spend.power} bought {spend.units} while {held} holds its "
+        found.append(Issue(K.PURCHASE_OVERSPENT, f"{spend.power} bought {spend.units} while {held} holds its "
                            f"capital: no new units may be purchased then ({_SPENDING})", at=spend.at))
     elif spend.cost > spend.available:
-        found.append(Issue("purchase_overspent", f"{spend.power} bought {spend.units} for {spend.cost} IPCs "
+        found.append(Issue(K.PURCHASE_OVERSPENT, f"{spend.power} bought {spend.units} for {spend.cost} IPCs "
                            f"with {spend.available} IPCs in its treasury ({_CLASSIC_PURCHASE}: no more "
                            "than the IPCs on hand)", at=spend.at))
     return found
@@ -114,12 +115,12 @@ def _placements(game: Game, walk: BoardWalk, treasury: TreasuryWalk) -> list[tup
             placed[note.turn] = placed.get(note.turn, EMPTY) + entry.units
             if extra:
                 found.append((note.turn, Issue(
-                    "placement_unpurchased", f"{power} placed {extra} in {entry.territory} that it did not "
+                    K.PLACEMENT_UNPURCHASED, f"{power} placed {extra} in {entry.territory} that it did not "
                     f"buy in {note.turn} ({_CLASSIC_PLACE}: the units purchased this turn)", at=note.at)))
             why = _misplaced(power, entry.territory, entry.units, start, now, limits)
             if why:
                 found.append((note.turn, Issue(
-                    "placement_illegal", f"{entry.units} placed in {entry.territory}: {why}", at=note.at)))
+                    K.PLACEMENT_ILLEGAL, f"{entry.units} placed in {entry.territory}: {why}", at=note.at)))
     if listed:
         found += _unplaced(game, turns, bought, placed, treasury)
     return found
@@ -188,7 +189,7 @@ def _unplaced(game: Game, turns: Iterable[str], bought: dict[str, Force], placed
         if over and left:
             at = max((n.at for n in game.board_log if n.turn == turn and n.at is not None), default=None)
             found.append((turn, Issue(
-                "units_unplaced", f"{left} bought in {turn} and not placed: the IPCs are spent and the units "
+                K.UNITS_UNPLACED, f"{left} bought in {turn} and not placed: the IPCs are spent and the units "
                 f"are not on the board ({_CLASSIC_PLACE}: new units are placed at the end of the turn)",
                 at=at, effective=False)))
     return found
@@ -211,13 +212,13 @@ def _map_updates(game: Game, walk: BoardWalk, rolled: BoardWalk,
         left_out = _left_out(note, power, walk, start) & _left_out(note, power, rolled, start)
         for territory in sorted(left_out):
             found.append((note.turn, Issue(
-                "map_update_incomplete", f"{power}'s map update leaves out {territory}, which {power} took "
+                K.MAP_UPDATE_INCOMPLETE, f"{power}'s map update leaves out {territory}, which {power} took "
                 "this turn (Post Combat Orders: the map update lists every territory the country has "
                 "units in or possesses)", at=note.at)))
         claimed = _claimed(note, power, walk) & _claimed(note, power, rolled)
         for territory, holder in sorted(claimed):
             found.append((note.turn, Issue(
-                "map_update_incomplete", f"{power}'s map update lists {territory} as its own, the board "
+                K.MAP_UPDATE_INCOMPLETE, f"{power}'s map update lists {territory} as its own, the board "
                 f"shows {holder} holding it: it did not change hands (Post Combat Orders)", at=note.at)))
     return found
 

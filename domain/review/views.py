@@ -7,17 +7,36 @@ These values are the contract between the domain (analysis, corrections) and the
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Literal
 
 import msgspec
 
 from domain.battle.model import Column, Outcome
+from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 
-DiceStatus = Literal["kept", "voided", "added"]
-BattleStatus = Literal["stands", "corrected", "void", "not_fought", "awaiting"]
-FindingStatus = Literal["corrected", "void", "stands", "ignored", "open", "fixed", "superseded"]
+
+class DiceStatus(StrEnum):
+    """Whether a run of dice counts: as rolled, no longer (re-rolled or extra), or added by a
+    correction."""
+
+    KEPT = "kept"
+    VOIDED = "voided"
+    ADDED = "added"
+
+
+class BattleStatus(StrEnum):
+    """What became of a battle: as rolled, corrected, null and void, not fought (the attacker's
+    election), or awaiting dice or an election."""
+
+    STANDS = "stands"
+    CORRECTED = "corrected"
+    VOID = "void"
+    NOT_FOUGHT = "not_fought"
+    AWAITING = "awaiting"
+
 RoundOrigin = Literal["as_rolled", "rerolled"]
 
 
@@ -26,7 +45,7 @@ class DiceEntry(msgspec.Struct, frozen=True):
 
     column: Column
     values: tuple[int, ...]
-    status: DiceStatus = "kept"
+    status: DiceStatus = DiceStatus.KEPT
     first_strike: bool = False
     #: Hit marks as the record typed them (a claim; hits are recomputed from the dice).
     marked: tuple[bool, ...] | None = None
@@ -75,7 +94,7 @@ class Finding(msgspec.Struct, frozen=True):
     """Something wrong in the record, the rule that applies, and what became of it."""
 
     id: str
-    kind: str
+    kind: FindingKind
     status: FindingStatus
     rule: str
     detail: str

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Literal, get_args, get_type_hints
 
+from domain.rules.findings import FindingKind
+
 TooManyUnits = Literal["reroll_column", "keep_first"]
 CasualtyError = Literal["reroll_next_round", "wrong_units", "apply_to_corrected_units"]
 ReportDeadline = Literal["first_roll", "turn_finished"]
@@ -35,35 +37,20 @@ ExtraShots = Literal["reroll_battle", "keep_first"]
 OvercommitScope = Literal["country", "origin"]
 
 #: Every finding kind of the rules matrix.
-KINDS: tuple[str, ...] = (
-    "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
-    "unloading_zone_unclear", "defenders_misdeclared", "declaration_after_dice",
-    "too_few_units", "too_many_units", "wrong_units", "miscounted_hits", "wrong_casualties",
-    "aa_too_many", "aa_ghost", "aa_forgotten", "bb_too_many", "bb_ghost", "bb_forgotten",
-    "pause_skipped", "battle_order", "retreat_undeclared",
-    "tech_dice_too_many", "tech_dice_too_few", "tech_overspent",
-    "wrong_game_number", "wrong_round_number", "wrong_turn_number", "wrong_country",
-    "map_discrepancy", "typo",
-    # The board and the club's procedures (2008: Bidding, Post Combat Orders, Magic 84, Forfeits
-    # and Annulments, Game Completion).
-    "map_count_wrong", "bid_illegal", "magic_84", "forfeit_eligible", "finish_early", "annulled",
-    # The treasury and new units (Classic rulebook; 2008 Rules Clarifications, Income Collection
-    # and Spending, Placement of New Units; Post Combat Orders).
-    "purchase_overspent", "treasury_wrong", "placement_unpurchased", "placement_illegal",
-    "units_unplaced", "map_update_incomplete",
-)
+KINDS: tuple[FindingKind, ...] = tuple(FindingKind)
 
+K = FindingKind  # short: the sets and citation tables below name many kinds
 #: Declaration errors: the battle is null and void (1999 "Sending Errors"; 2008 Section II).
 DECLARATION_ERRORS = frozenset({
-    "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
-    "unloading_zone_unclear", "defenders_misdeclared",
+    K.UNITS_NOT_AVAILABLE, K.OVERCOMMITTED_UNITS, K.NOT_ENOUGH_TRANSPORTS, K.TRANSPORTS_NOT_DECLARED,
+    K.UNLOADING_ZONE_UNCLEAR, K.DEFENDERS_MISDECLARED,
 })
 #: Header slips that are ignored and corrected as soon as possible.
-IGNORED_KINDS = frozenset({"wrong_round_number", "wrong_turn_number", "wrong_country", "typo",
-                           "declaration_after_dice"})
+IGNORED_KINDS = frozenset({K.WRONG_ROUND_NUMBER, K.WRONG_TURN_NUMBER, K.WRONG_COUNTRY, K.TYPO,
+                           K.DECLARATION_AFTER_DICE})
 #: Casualties taken wrong (a wrong type or number, or hits miscounted): the kinds whose remedy
 #: ``Edition.casualty_error`` chooses.
-CASUALTY_ERRORS = frozenset({"wrong_casualties", "miscounted_hits"})
+CASUALTY_ERRORS = frozenset({K.WRONG_CASUALTIES, K.MISCOUNTED_HITS})
 
 
 @dataclass(frozen=True)
@@ -80,8 +67,8 @@ class Edition:
     time_limit: bool
     wrong_game_number_voids_roll: bool
     #: Kinds this edition's texts define at all (others are not detected under it).
-    kinds: frozenset[str]
-    citations: dict[str, str] = field(default_factory=dict)
+    kinds: frozenset[FindingKind]
+    citations: dict[FindingKind, str] = field(default_factory=dict)
     # -- readings the texts leave open (docs/rulings.md gives each one's argument) -------------
     #: A casualty error seen in the next round's units: re-roll from the next round (Part 14),
     #: correct the next round in place as wrong units (2008 Section III, Wrong Units), or keep
@@ -116,11 +103,11 @@ class Edition:
     #: corrected units' columns (hits recomputed), or the hits as rolled stand.
     applied_rolls: AppliedRolls = "faces_to_new_columns"
 
-    def cite(self, kind: str) -> str:
+    def cite(self, kind: FindingKind) -> str:
         """"iaapa-2008 Section III, Too many units": the edition and section applied."""
         return f"{self.name} {self.citations[kind]}"
 
-    def defines(self, kind: str) -> bool:
+    def defines(self, kind: FindingKind) -> bool:
         """Whether this edition has a rule for ``kind``."""
         return kind in self.kinds
 
@@ -139,34 +126,34 @@ IAAPA_1999 = Edition(
     time_limit=False,
     wrong_game_number_voids_roll=False,
     kinds=frozenset({
-        "units_not_available", "overcommitted_units", "not_enough_transports", "transports_not_declared",
-        "defenders_misdeclared", "too_few_units", "too_many_units", "wrong_units", "miscounted_hits",
-        "wrong_casualties", "aa_too_many", "aa_ghost", "aa_forgotten", "bb_too_many", "bb_ghost",
-        "bb_forgotten", "wrong_game_number", "wrong_round_number", "wrong_turn_number", "wrong_country",
-        "typo",
+        K.UNITS_NOT_AVAILABLE, K.OVERCOMMITTED_UNITS, K.NOT_ENOUGH_TRANSPORTS, K.TRANSPORTS_NOT_DECLARED,
+        K.DEFENDERS_MISDECLARED, K.TOO_FEW_UNITS, K.TOO_MANY_UNITS, K.WRONG_UNITS, K.MISCOUNTED_HITS,
+        K.WRONG_CASUALTIES, K.AA_TOO_MANY, K.AA_GHOST, K.AA_FORGOTTEN, K.BB_TOO_MANY, K.BB_GHOST,
+        K.BB_FORGOTTEN, K.WRONG_GAME_NUMBER, K.WRONG_ROUND_NUMBER, K.WRONG_TURN_NUMBER, K.WRONG_COUNTRY,
+        K.TYPO,
     }),
     citations={
-        "units_not_available": _1999_SENDING,
-        "overcommitted_units": f"{_1999_SENDING} (several battles: every battle of the affected units)",
-        "not_enough_transports": _1999_SENDING,
-        "transports_not_declared": _1999_SENDING,
-        "defenders_misdeclared": _1999_SENDING,
-        "too_few_units": f"{_1999_GM} (too few units rolled)",
-        "too_many_units": f"{_1999_GM} (too many units: the entire column is re-rolled)",
-        "wrong_units": f"{_1999_GM} (incorrectly rolled battles)",
-        "miscounted_hits": f"{_1999_GM} (incorrect number of casualties)",
-        "wrong_casualties": f"{_1999_GM} (incorrect number of casualties)",
-        "aa_too_many": f"{_1999_GM}, AA guns 1 (entire battle re-rolled)",
-        "aa_ghost": f"{_1999_GM}, AA guns 1a (ghost AA)",
-        "aa_forgotten": f"{_1999_GM}, AA guns 2 (too few fired: Rnd 1 3s column re-rolled)",
-        "bb_too_many": f"{_1999_GM}, BB support shot 3.1 (entire battle re-rolled)",
-        "bb_ghost": f"{_1999_GM}, BB support shot 3.1 (shot with no battleship)",
-        "bb_forgotten": f"{_1999_GM}, BB support shot 3.2 (too few fired)",
-        "wrong_game_number": f"{_1999_CALC} 1 (the rolls still count)",
-        "wrong_round_number": f"{_1999_CALC} 2 (continue the sequence; the time stamp orders rounds)",
-        "wrong_turn_number": f"{_1999_CALC} 3 (ignore it, correct it as soon as possible)",
-        "wrong_country": f"{_1999_CALC} 3 (by analogy: ignore it)",
-        "typo": "(Part 14 sets no rule; a misspelling is not an error, cf. 2008 Section VI)",
+        K.UNITS_NOT_AVAILABLE: _1999_SENDING,
+        K.OVERCOMMITTED_UNITS: f"{_1999_SENDING} (several battles: every battle of the affected units)",
+        K.NOT_ENOUGH_TRANSPORTS: _1999_SENDING,
+        K.TRANSPORTS_NOT_DECLARED: _1999_SENDING,
+        K.DEFENDERS_MISDECLARED: _1999_SENDING,
+        K.TOO_FEW_UNITS: f"{_1999_GM} (too few units rolled)",
+        K.TOO_MANY_UNITS: f"{_1999_GM} (too many units: the entire column is re-rolled)",
+        K.WRONG_UNITS: f"{_1999_GM} (incorrectly rolled battles)",
+        K.MISCOUNTED_HITS: f"{_1999_GM} (incorrect number of casualties)",
+        K.WRONG_CASUALTIES: f"{_1999_GM} (incorrect number of casualties)",
+        K.AA_TOO_MANY: f"{_1999_GM}, AA guns 1 (entire battle re-rolled)",
+        K.AA_GHOST: f"{_1999_GM}, AA guns 1a (ghost AA)",
+        K.AA_FORGOTTEN: f"{_1999_GM}, AA guns 2 (too few fired: Rnd 1 3s column re-rolled)",
+        K.BB_TOO_MANY: f"{_1999_GM}, BB support shot 3.1 (entire battle re-rolled)",
+        K.BB_GHOST: f"{_1999_GM}, BB support shot 3.1 (shot with no battleship)",
+        K.BB_FORGOTTEN: f"{_1999_GM}, BB support shot 3.2 (too few fired)",
+        K.WRONG_GAME_NUMBER: f"{_1999_CALC} 1 (the rolls still count)",
+        K.WRONG_ROUND_NUMBER: f"{_1999_CALC} 2 (continue the sequence; the time stamp orders rounds)",
+        K.WRONG_TURN_NUMBER: f"{_1999_CALC} 3 (ignore it, correct it as soon as possible)",
+        K.WRONG_COUNTRY: f"{_1999_CALC} 3 (by analogy: ignore it)",
+        K.TYPO: "(Part 14 sets no rule; a misspelling is not an error, cf. 2008 Section VI)",
     },
 )
 
@@ -184,53 +171,53 @@ IAAPA_2008 = Edition(
     wrong_game_number_voids_roll=True,
     kinds=frozenset(KINDS),
     citations={
-        "units_not_available": f"{_2008_CDE}: incorrect number or type of attacking units",
-        "overcommitted_units": f"{_2008_CDE}: more than the available units from one territory",
-        "not_enough_transports": f"{_2008_CDE}: not enough transports",
-        "transports_not_declared": f"{_2008_CDE}: transports not in the sea zone clearing battle",
-        "unloading_zone_unclear": f"{_2008_CDE}: unloading sea zone not disclosed",
-        "defenders_misdeclared": f"{_2008_CDE}.3: listed defending units not 100% correct",
-        "declaration_after_dice": "Amendments and Special Orders (no changes once combat dice are rolled)",
-        "too_few_units": f"{_2008_ROLL}, Too few units",
-        "too_many_units": f"{_2008_ROLL}, Too many units (first N dice kept, left to right)",
-        "wrong_units": f"{_2008_ROLL}, Wrong Units",
-        "miscounted_hits": f"{_2008_ROLL} (general principles: unaffected rolls stand)",
-        "wrong_casualties": f"{_2008_ROLL} (general principles) and Default Orders of Loss",
-        "aa_too_many": f"{_2008_ROLL}, AA Guns (treated as too many units)",
-        "aa_ghost": f"{_2008_ROLL}, AA Guns (AA rolled in error)",
-        "aa_forgotten": f"{_2008_ROLL}, AA Guns (forgotten: aircraft removed right to left)",
-        "bb_too_many": f"{_2008_ROLL}, BB Support Shots (ghost rule per extra shot)",
-        "bb_ghost": f"{_2008_ROLL}, BB Support Shots (shot rolled in error or left on)",
-        "bb_forgotten": f"{_2008_ROLL}, BB Support Shots (forgotten)",
-        "pause_skipped": "Orders of Loss, exceptions (the attacker MUST pause)",
-        "battle_order": "Combat Resolution and Order of Battles",
-        "retreat_undeclared": "Rules Clarifications, Retreats (Minister of Law's discretion)",
-        "tech_dice_too_many": "Section IV (Tech Rolls): extra dice ignored",
-        "tech_dice_too_few": "Section IV (Tech Rolls): missing dice rolled",
-        "tech_overspent": "Section IV (Tech Rolls): a declaration error",
-        "wrong_game_number": "Using the Dice Server (wrong Game Number: the roll is void)",
-        "wrong_round_number": "Using the Dice Server (wrong Round Number: continue the sequence)",
-        "wrong_turn_number": "Using the Dice Server (wrong Turn Number: ignore it)",
-        "wrong_country": "Using the Dice Server (wrong country: ignore it)",
-        "map_discrepancy": "Section V (non-combat moves take precedence over the map)",
-        "typo": "Section VI (typographical errors are not errors)",
-        "map_count_wrong": "Post Combat Orders (territory and IPC count, e.g. UK 30/$32)",
-        "bid_illegal": "Bidding (where bid units may be placed; negative bids not mixed)",
-        "magic_84": "Rules Clarifications, Magic 84 (Axis IPC count after the United States' turn)",
-        "forfeit_eligible": "Forfeits and Annulments, Forfeits (no turn within 5 days)",
-        "finish_early": "Game Completion (the loser may post the finish 7 days after the end)",
-        "annulled": "Forfeits and Annulments, Annulments (by mutual agreement)",
-        "purchase_overspent": "Rules Clarifications, Income Collection and Spending; Classic rulebook, "
+        K.UNITS_NOT_AVAILABLE: f"{_2008_CDE}: incorrect number or type of attacking units",
+        K.OVERCOMMITTED_UNITS: f"{_2008_CDE}: more than the available units from one territory",
+        K.NOT_ENOUGH_TRANSPORTS: f"{_2008_CDE}: not enough transports",
+        K.TRANSPORTS_NOT_DECLARED: f"{_2008_CDE}: transports not in the sea zone clearing battle",
+        K.UNLOADING_ZONE_UNCLEAR: f"{_2008_CDE}: unloading sea zone not disclosed",
+        K.DEFENDERS_MISDECLARED: f"{_2008_CDE}.3: listed defending units not 100% correct",
+        K.DECLARATION_AFTER_DICE: "Amendments and Special Orders (no changes once combat dice are rolled)",
+        K.TOO_FEW_UNITS: f"{_2008_ROLL}, Too few units",
+        K.TOO_MANY_UNITS: f"{_2008_ROLL}, Too many units (first N dice kept, left to right)",
+        K.WRONG_UNITS: f"{_2008_ROLL}, Wrong Units",
+        K.MISCOUNTED_HITS: f"{_2008_ROLL} (general principles: unaffected rolls stand)",
+        K.WRONG_CASUALTIES: f"{_2008_ROLL} (general principles) and Default Orders of Loss",
+        K.AA_TOO_MANY: f"{_2008_ROLL}, AA Guns (treated as too many units)",
+        K.AA_GHOST: f"{_2008_ROLL}, AA Guns (AA rolled in error)",
+        K.AA_FORGOTTEN: f"{_2008_ROLL}, AA Guns (forgotten: aircraft removed right to left)",
+        K.BB_TOO_MANY: f"{_2008_ROLL}, BB Support Shots (ghost rule per extra shot)",
+        K.BB_GHOST: f"{_2008_ROLL}, BB Support Shots (shot rolled in error or left on)",
+        K.BB_FORGOTTEN: f"{_2008_ROLL}, BB Support Shots (forgotten)",
+        K.PAUSE_SKIPPED: "Orders of Loss, exceptions (the attacker MUST pause)",
+        K.BATTLE_ORDER: "Combat Resolution and Order of Battles",
+        K.RETREAT_UNDECLARED: "Rules Clarifications, Retreats (Minister of Law's discretion)",
+        K.TECH_DICE_TOO_MANY: "Section IV (Tech Rolls): extra dice ignored",
+        K.TECH_DICE_TOO_FEW: "Section IV (Tech Rolls): missing dice rolled",
+        K.TECH_OVERSPENT: "Section IV (Tech Rolls): a declaration error",
+        K.WRONG_GAME_NUMBER: "Using the Dice Server (wrong Game Number: the roll is void)",
+        K.WRONG_ROUND_NUMBER: "Using the Dice Server (wrong Round Number: continue the sequence)",
+        K.WRONG_TURN_NUMBER: "Using the Dice Server (wrong Turn Number: ignore it)",
+        K.WRONG_COUNTRY: "Using the Dice Server (wrong country: ignore it)",
+        K.MAP_DISCREPANCY: "Section V (non-combat moves take precedence over the map)",
+        K.TYPO: "Section VI (typographical errors are not errors)",
+        K.MAP_COUNT_WRONG: "Post Combat Orders (territory and IPC count, e.g. UK 30/$32)",
+        K.BID_ILLEGAL: "Bidding (where bid units may be placed; negative bids not mixed)",
+        K.MAGIC_84: "Rules Clarifications, Magic 84 (Axis IPC count after the United States' turn)",
+        K.FORFEIT_ELIGIBLE: "Forfeits and Annulments, Forfeits (no turn within 5 days)",
+        K.FINISH_EARLY: "Game Completion (the loser may post the finish 7 days after the end)",
+        K.ANNULLED: "Forfeits and Annulments, Annulments (by mutual agreement)",
+        K.PURCHASE_OVERSPENT: "Rules Clarifications, Income Collection and Spending; Classic rulebook, "
                               "Purchase Units (no more than the IPCs on hand)",
-        "treasury_wrong": "Rules Clarifications, Income Collection and Spending; Classic rulebook, Collect "
+        K.TREASURY_WRONG: "Rules Clarifications, Income Collection and Spending; Classic rulebook, Collect "
                           "Income (the IPCs a power has)",
-        "placement_unpurchased": "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
+        K.PLACEMENT_UNPURCHASED: "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
                                  "(the units purchased this turn)",
-        "placement_illegal": "Rules Clarifications, Placement of New Units (ICs owned at the start of the "
+        K.PLACEMENT_ILLEGAL: "Rules Clarifications, Placement of New Units (ICs owned at the start of the "
                              "turn; shipping next to them; no fighter on a carrier); Bidding (bid IC limit)",
-        "units_unplaced": "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
+        K.UNITS_UNPLACED: "Post Combat Orders (placements) and the Classic rulebook, Place New Units "
                           "(units bought are placed at the end of the turn)",
-        "map_update_incomplete": "Post Combat Orders (the map update lists all territories the country has "
+        K.MAP_UPDATE_INCOMPLETE: "Post Combat Orders (the map update lists all territories the country has "
                                  "units in and/or possesses)",
     },
 )

@@ -145,3 +145,14 @@ def test_a_ruling_must_name_a_finding_of_the_game(tmp_path: Path,
     spec = _store(tmp_path, GAME)
     assert main(["rule", "desk", "--finding", "F99", "--decision", "apply", "--store", spec]) == 2
     assert "--finding 'F99': game 'desk' has no such finding" in capsys.readouterr().err
+
+
+def test_a_ruling_naming_no_finding_kind_is_refused_naming_the_kinds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _store(tmp_path, GAME)
+    with pytest.raises(SystemExit) as exit_:
+        main(["rule", "desk", "--finding", "too_few_unit", "--decision", "apply", "--store", spec])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --finding: 'too_few_unit' is neither a finding id" in err
+    assert "allowed kinds: units_not_available," in err and "too_few_units" in err

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from application.intake.replayfile import load_replay
 from domain.rules.turns import Power, Turn, turn_of
+from tests.conftest import REPLAYS
 
 
 def test_a_label_names_a_power_and_a_round() -> None:
@@ -30,3 +32,12 @@ def test_the_usa_and_the_following_ussr_turn_count_as_one() -> None:
     assert turn_of("UK 1").following() == Turn(Power.JAPAN, 1)
     assert turn_of("USA 1").following() == Turn(Power.GERMANY, 2)
     assert turn_of("USSR 2").following() == Turn(Power.GERMANY, 2)
+
+
+def test_a_battle_record_reads_its_turn_as_a_value_and_keeps_the_label_as_its_key() -> None:
+    game = load_replay(REPLAYS / "games" / "two-turns-board-moves-on-2008.toml").game
+    battle = game.battles[0]
+    assert battle.turn_value == turn_of(battle.turn)
+    assert battle.turn_value.label == battle.turn
+    assert battle.key.startswith(f"{battle.turn} / ")
+    assert {b.turn_value.power for b in game.battles} >= {Power.USSR}

@@ -15,8 +15,19 @@ from application.usecases.desk.bundle import check_bundle, make_bundle, read_bun
 from domain.record.game import Game
 from domain.review.game_review import review
 from domain.review.views import GameView
+from domain.rules.findings import finding_ref
 from projections.letter import FORMATS, build_letter, letter_dict, render
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
+
+
+def finding_arg(text: str) -> str:
+    """``--finding``: a finding's id (F2) or one of the finding kinds, kept as typed; a usage
+    error (exit 2) naming the allowed kinds otherwise."""
+    try:
+        finding_ref(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "the dice and how to verify them, the corrected result, the odds as rolled and "
                     "as corrected, and what is still open.")
     parser.add_argument("game", metavar="GAME", help="a stored game id")
-    parser.add_argument("--finding", help="only this finding (id or kind)")
+    parser.add_argument("--finding", type=finding_arg, help="only this finding (id or kind)")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text for a plain e-mail, markdown or html (default: text)")
     parser.add_argument("--json", action="store_true", help="the letter as JSON (minister-letter/1)")

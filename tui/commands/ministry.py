@@ -22,6 +22,7 @@ from application.usecases.desk import papers
 from application.usecases.desk.common import event_dict, parse_at
 from application.usecases.desk.keys import key_path, keys_dir
 from domain.record.events import GameEvent
+from tui.commands.letter import finding_arg
 from tui.commands.store import EXIT_OK, add_store_option
 from tui.reviewed import keep_quietly
 
@@ -99,7 +100,8 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
-    parser.add_argument("--finding", required=required, help="the finding's id (F2) or kind")
+    parser.add_argument("--finding", required=required, type=finding_arg,
+                        help="the finding's id (F2) or kind")
     parser.add_argument("--decision", required=required, choices=papers.DECISIONS,
                         help="apply: the correction is made, the remedy the edition gives (with "
                              "--election where the rules offer a choice); dismiss: the Minister "

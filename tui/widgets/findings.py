@@ -23,6 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from domain.review.views import Finding, Paper
+from domain.rules.findings import FindingStatus
 from projections.plain import visible
 from tui.widgets.styles import TAG_STYLES
 
@@ -31,13 +32,13 @@ PENDING = Style(bold=True, color="yellow")
 
 #: How each status reads to someone new to the rules (shown in the help).
 STATUS_TEXT = {
-    "corrected": "a remedy was applied",
-    "void": "the battle is null and void",
-    "stands": "no remedy changes the record",
-    "ignored": "harmless (a typo, a ghost roll that missed)",
-    "open": "awaits a ruling, an election or dice",
-    "fixed": "reported too late: the record stands",
-    "superseded": "moot: a declaration error voids or re-fights the battle",
+    FindingStatus.CORRECTED: "a remedy was applied",
+    FindingStatus.VOID: "the battle is null and void",
+    FindingStatus.STANDS: "no remedy changes the record",
+    FindingStatus.IGNORED: "harmless (a typo, a ghost roll that missed)",
+    FindingStatus.OPEN: "awaits a ruling, an election or dice",
+    FindingStatus.FIXED: "reported too late: the record stands",
+    FindingStatus.SUPERSEDED: "moot: a declaration error voids or re-fights the battle",
 }
 
 

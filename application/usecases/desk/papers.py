@@ -24,9 +24,9 @@ from domain.record.events import (
     RulingGiven,
 )
 from domain.record.game import Game
-from domain.review.decisions import ELECTIONS
+from domain.review.decisions import offered
 from domain.review.game_review import review
-from domain.rules.editions import DECLARATION_ERRORS
+from domain.rules.findings import finding_ref
 
 DECISIONS = tuple(r.value for r in Ruling)
 
@@ -54,15 +54,14 @@ def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: s
     return event
 
 
-def offered(kind: str) -> tuple[str, ...]:
-    """The elections the rule of a finding of this kind offers (none: the rule decides)."""
-    return ELECTIONS.get("void" if kind in DECLARATION_ERRORS else kind, ())
-
-
 def _ruling_checks(game: Game, finding: str, decision: str, election: str | None) -> None:
     if decision not in DECISIONS:
         raise MinisterError(f"expected --decision one of {', '.join(DECISIONS)}, found {decision!r}")
-    findings = [f for f in review(game).findings if finding in (f.id, f.kind)]
+    try:
+        ref = finding_ref(finding)
+    except ValueError as error:
+        raise MinisterError(f"--finding {error}") from None
+    findings = [f for f in review(game).findings if ref in (f.id, f.kind)]
     if not findings:
         known = ", ".join(f"{f.id} ({f.kind})" for f in review(game).findings) or "none"
         raise MinisterError(f"--finding {finding!r}: game {game.game_id!r} has no such finding "
