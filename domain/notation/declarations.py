@@ -268,6 +268,12 @@ def _split_origin(head: str, lineno: int, line: str, typos: list[str]) -> tuple[
         except InvalidNotationError as exc:
             first_error = first_error or exc
             continue
+        if any(n == 0 for _, n in units):
+            # "0 FTR" moves nothing: no declaration means it, and its canonical text would
+            # read back differently (the count would be taken for part of the origin).
+            first_error = first_error or InvalidNotationError(
+                "expected a count of at least 1 for each unit", line=lineno, text=line)
+            continue
         typos.extend(notes)
         return origin, units
     if first_error is not None:

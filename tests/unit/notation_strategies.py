@@ -49,6 +49,8 @@ names = st.lists(st.one_of(words, words, words, st.integers(1, 99).map(str)), mi
 unit_types = st.sampled_from(list(UnitType))
 unit_lists = st.lists(st.tuples(unit_types, st.integers(0, 30)), max_size=4).map(tuple)
 nonempty_units = st.lists(st.tuples(unit_types, st.integers(0, 30)), min_size=1, max_size=4).map(tuple)
+#: A move carries at least one of each unit it names ("0 FTR" moves nothing and is refused).
+moved_units = st.lists(st.tuples(unit_types, st.integers(1, 30)), min_size=1, max_size=4).map(tuple)
 
 marked_dice = st.builds(MarkedDie, st.integers(1, 6), st.booleans())
 dice_texts = st.lists(st.lists(marked_dice, min_size=1, max_size=8).map(tuple),
@@ -77,7 +79,7 @@ def declared_moves(draw: st.DrawFn) -> DeclaredMove:
     """A move with or without transports, unloading zone and landing."""
     zone = draw(st.none() | names)
     transports = draw(st.integers(0, 8)) if zone is not None else 0
-    return DeclaredMove(draw(names), draw(nonempty_units), transports, zone,
+    return DeclaredMove(draw(names), draw(moved_units), transports, zone,
                         draw(st.none() | names), draw(st.none() | names))
 
 

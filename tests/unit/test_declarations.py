@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import InvalidNotationError
@@ -173,6 +173,9 @@ def test_declarations_round_trip(declaration: Declaration) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(st.text(), mutated(declarations.map(format_declaration))))
+# Found by this test: a zero count ("0FIA") read as a move of nothing, whose canonical text
+# read back as another declaration.
+@example("0(INA,JAT)\nA 0 TO 0FIA,AA ON 0TRN\nA INF,INF\n0:\nA 0FIA,INA,JAT(LAND 0)\nA INF,INF\n0:")
 def test_arbitrary_text_raises_only_notation_errors(text: str) -> None:
     try:
         declaration = parse_declaration(text)
