@@ -160,8 +160,10 @@ class _Walker:
         self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
-        #: territory -> the record whose changes its units' dict holds (see _own).
+        #: territory -> the record whose changes its units' dict holds (see _set).
         self.owned: dict[str, int] = {}
+        #: territory -> whether it is a sea zone (read for every holding: one look-up).
+        self.sea = {t.name: t.sea for t in board}
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
@@ -197,25 +199,31 @@ class _Walker:
 
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
-        here = self._own(seq, territory)
+        """Set one power's units in a territory for record ``seq`` and log the territory.
+
+        The territory's units are copied once per record: the history shares these dicts (copy
+        on write), so a dict logged for an earlier record is never changed again, and the one
+        logged for ``seq`` is the entry ``seq`` replaces anyway. (The walk's hottest path: the
+        copy and the log are written out here, not called.)
+        """
+        units_of = self.state.units
+        here = units_of.get(territory)
+        if here is None or self.owned.get(territory) != seq:
+            here = dict(here) if here else {}
+            units_of[territory] = here
+            self.owned[territory] = seq
         if units:
             here[power] = units
         else:
             here.pop(power, None)
-        self._log(seq, territory)
-
-    def _own(self, seq: int, territory: str) -> dict[str, Force]:
-        """The territory's units, to change for record ``seq``: copied once per record.
-
-        The history shares these dicts (copy on write): a dict logged for an earlier record is
-        never changed again, and the one logged for ``seq`` is the entry ``seq`` replaces anyway.
-        """
-        here = self.state.units.get(territory)
-        if here is None or self.owned.get(territory) != seq:
-            here = dict(here) if here else {}
-            self.state.units[territory] = here
-            self.owned[territory] = seq
-        return here
+        entry = (seq, here, self.state.control.get(territory))
+        entries = self.history.get(territory)
+        if entries is None:
+            self.history[territory] = [entry]
+        elif entries[-1][0] == seq:
+            entries[-1] = entry
+        else:
+            entries.append(entry)
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
@@ -233,14 +241,17 @@ class _Walker:
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units and territory in self.state.known:
-            self._set(seq, territory, power, self.state.of(territory, power) + units)
+            here = self.state.units.get(territory)
+            self._set(seq, territory, power, (here.get(power, EMPTY) if here else EMPTY) + units)
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units and territory in self.state.known:
-            self._set(seq, territory, power, self.state.of(territory, power).minus_available(units))
+            here = self.state.units.get(territory)
+            have = here.get(power, EMPTY) if here else EMPTY
+            self._set(seq, territory, power, have.minus_available(units))
 
     def _control(self, seq: int, territory: str, power: str) -> None:
-        if self.board.territory(territory).sea or self.state.control.get(territory) == power:
+        if self._is_sea(territory) or self.state.control.get(territory) == power:
             return
         self.state.control[territory] = power
         self._log(seq, territory)
@@ -266,25 +277,33 @@ class _Walker:
             self.checkpoint(note, note.holdings, "position")
             self.listed = False
             return
+        seq, state, adopted = note.seq, self.state, self.adopted
+        written = self.rolled.adopted if self.rolled is not None else None
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
             # replaces what it names (on the board as corrected, only what it changed on the
             # board as rolled, which it was written from).
-            key = (note.seq, entry.territory, entry.power)
-            have = self.state.of(entry.territory, entry.power)
-            self.adopted[key] = have
-            units = entry.units
-            written_on = self.rolled.adopted.get(key) if self.rolled is not None else None
-            if written_on is not None and written_on != have and entry.territory in self.state.known:
+            territory, power, units = entry.territory, entry.power, entry.units
+            key = (seq, territory, power)
+            here = state.units.get(territory)
+            have = here.get(power, EMPTY) if here else EMPTY
+            adopted[key] = have
+            written_on = written.get(key) if written is not None else None
+            if written_on is not None and written_on != have and territory in state.known:
                 units = have.minus_available(written_on.minus_available(units)) + \
                     units.minus_available(written_on)
-            self._know(note.seq, entry.territory)
-            self._set(note.seq, entry.territory, entry.power, units)
-            if entry.units and not self.board.territory(entry.territory).sea:
-                holder = self.state.control.get(entry.territory)
-                if holder is None or holder == NEUTRAL or not self.state.of(entry.territory, holder):
-                    self._control(note.seq, entry.territory, entry.power)
+            self._know(seq, territory)
+            self._set(seq, territory, power, units)
+            if entry.units and not self._is_sea(territory):
+                holder = state.control.get(territory)
+                if holder is None or holder == NEUTRAL or not state.of(territory, holder):
+                    self._control(seq, territory, power)
+
+    def _is_sea(self, territory: str) -> bool:
+        sea = self.sea.get(territory)
+        # A name the board does not know raises as before (Board.territory names it).
+        return self.board.territory(territory).sea if sea is None else sea
 
     def checkpoint(self, note: BoardNote, holdings: Iterable[Holding], kind: str) -> None:
         for entry in holdings:
@@ -343,7 +362,7 @@ class _Walker:
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
         for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
-            lift = Force.of({u: min(n, short[u]) for u, n in units.items})
+            lift = _capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
@@ -426,7 +445,7 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = Force.of({u: min(n, left[u]) for u, n in units.combatants().items})
+            keep = _capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       units.where(lambda u: not u.is_combatant) + keep)
@@ -438,7 +457,7 @@ class _Walker:
         for enemy, units in enemies.items():
             if zone is None or not withdrew:
                 return
-            gone = Force.of({u: min(n, withdrew[u]) for u, n in units.items if u.is_sub})
+            gone = _capped(units.where(lambda u: u.is_sub), withdrew)
             withdrew = withdrew.minus_available(gone)
             self._add(record.last_seq, zone, enemy, gone)
 
@@ -459,7 +478,7 @@ class _Walker:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = Force.of({u: min(n, air[u]) for u, n in move.units.items if u.is_air})
+            lift = _capped(move.units, air)  # air holds aircraft only
             if not lift:
                 continue
             air = air.minus_available(lift)
@@ -476,3 +495,11 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
             # Resolved when the orders were filed (domain.record.game): the review reads no name.
             return entry.withdraw_territory
     return None
+
+
+def _capped(units: Force, cap: Force) -> Force:
+    """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
+    if not cap:
+        return EMPTY
+    most = dict(cap.items)
+    return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
