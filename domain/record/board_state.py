@@ -164,6 +164,11 @@ class _Walker:
         self.owned: dict[str, int] = {}
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
+        #: power -> its capital's name (read at every liberation).
+        self.capitals: dict[str, str] = {}
+        for place in board:
+            if place.capital:
+                self.capitals.setdefault(place.owner, place.name)
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
@@ -294,7 +299,10 @@ class _Walker:
                 units = have.minus_available(written_on.minus_available(units)) + \
                     units.minus_available(written_on)
             self._know(seq, territory)
-            self._set(seq, territory, power, units)
+            if units != have or territory not in self.history:
+                # (A holding that restates the board logs nothing: the territory's last entry
+                # already reads so, and most positions of a long game restate most of it.)
+                self._set(seq, territory, power, units)
             if entry.units and not self._is_sea(territory):
                 holder = state.control.get(territory)
                 if holder is None or holder == NEUTRAL or not state.of(territory, holder):
@@ -381,8 +389,8 @@ class _Walker:
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
         territory = record.territory
-        enemies = {p: u for p, u in self.state.units.get(territory, {}).items()
-                   if not allied(p, record.attacker_power)}
+        here = self.state.units.get(territory)
+        enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -407,7 +415,7 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = move.units[UnitType.BB]
+            ships = move.units[UnitType.BB] if move.units.items else 0
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
@@ -418,7 +426,7 @@ class _Walker:
         stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
         captured = EMPTY
         for enemy, units in enemies.items():
-            captured = captured + units.where(lambda u: not u.is_combatant)
+            captured = captured + units.where(_not_combatant)
             self._set(seq, territory, enemy, EMPTY)
         if record.kind == "sea":
             self._add(seq, territory, power, outcome.attacker_left.where(stay))
@@ -436,7 +444,7 @@ class _Walker:
         owner = self.board.territory(territory).owner
         if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
             return power
-        capital = self.board.capital_of(owner).name
+        capital = self.capitals.get(owner) or self.board.capital_of(owner).name
         holder = self.state.control.get(capital, owner)
         return owner if allied(holder, owner) else power
 
@@ -473,7 +481,7 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = left.where(lambda u: u.is_air)
+        air = left.where(_is_air)
         if not air:
             return
         power = record.attacker_power
@@ -503,3 +511,11 @@ def _capped(units: Force, cap: Force) -> Force:
         return EMPTY
     most = dict(cap.items)
     return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
+
+
+def _not_combatant(unit: UnitType) -> bool:
+    return not unit.is_combatant
+
+
+def _is_air(unit: UnitType) -> bool:
+    return unit.is_air
