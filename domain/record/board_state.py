@@ -298,7 +298,8 @@ class _Walker:
             if written_on is not None and written_on != have and territory in state.known:
                 units = have.minus_available(written_on.minus_available(units)) + \
                     units.minus_available(written_on)
-            self._know(seq, territory)
+            if territory not in state.known:
+                self._know(seq, territory)
             if units != have or territory not in self.history:
                 # (A holding that restates the board logs nothing: the territory's last entry
                 # already reads so, and most positions of a long game restate most of it.)
@@ -404,7 +405,8 @@ class _Walker:
             self._defended(record, outcome, enemies)
             if outcome.retreated and record.retreat is not None:
                 self._retreat(record, outcome)
-        self._withdraw(record, outcome, enemies)
+        if outcome.defender_withdrew and enemies:
+            self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
 
     def _back_home(self, record: BattleRecord) -> None:
