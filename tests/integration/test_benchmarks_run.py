@@ -1,0 +1,28 @@
+"""Every benchmark runs to its end on a small game (a benchmark that crashes goes unnoticed
+otherwise: its figures are read by people, never asserted by the suite). The figures themselves
+are not checked here: targets live in the benchmarks, never in timed tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+
+from benchmarks import bench_incremental, bench_odds, bench_open, bench_roll_log, bench_store, bench_tui
+
+SMALL: dict[str, Callable[[], Iterable[str]]] = {
+    "store": bench_store.run,
+    "incremental": lambda: bench_incremental.run((300,)),
+    "open": lambda: bench_open.run((300,)),
+    "roll_log": lambda: bench_roll_log.run((200, 400)),
+    "tui": lambda: bench_tui.run(300, presses=5),
+    "odds": lambda: bench_odds.run(mc_runs=200),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_the_benchmark_runs_to_its_end(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_store, "N_EVENTS", 300)
+    lines = list(SMALL[name]())
+    assert lines, f"bench_{name} printed nothing"
+    assert all(isinstance(line, str) for line in lines)
