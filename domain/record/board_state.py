@@ -25,16 +25,15 @@ Everything here is a pure function of a Game's records and the battle results, s
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
+from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
 from domain.record.entries import BattleRecord, BoardNote, allied
-from domain.record.events import Holding, MapCount, Move
+from domain.record.events import Holding, Move
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
 from domain.rules.turns import Power, turn_of
@@ -43,34 +42,12 @@ from domain.rules.units import UnitType
 if TYPE_CHECKING:
     from domain.record.game import Game
 
+# The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
+# its names are kept here for the callers that import them with the walk.
+__all__ = ["BoardAt", "BoardState", "BoardWalk", "CountCheck", "Discrepancy", "Entry", "walk_board"]
+
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
-
-
-@dataclass(frozen=True)
-class Discrepancy:
-    """A checkpoint (position or map update) that disagrees with the board as moved on."""
-
-    seq: int
-    at: datetime | None
-    turn: str
-    territory: str
-    power: str
-    stated: Force
-    board: Force
-    kind: str  # position or map_update
-
-
-@dataclass(frozen=True)
-class CountCheck:
-    """A map update's territory/IPC count beside the board's."""
-
-    seq: int
-    at: datetime | None
-    turn: str
-    stated: MapCount
-    territories: int
-    ipcs: int
 
 
 @dataclass
@@ -92,132 +69,6 @@ class BoardState:
     def of(self, territory: str, power: str) -> Force:
         """One power's units in a territory."""
         return self.units.get(territory, {}).get(power, EMPTY)
-
-
-#: One entry of a territory's history: (record number, every power's units, holder).
-Entry = tuple[int, dict[str, Force], str | None]
-
-
-class BoardAt:
-    """The board as it stood before record ``seq`` (read-only; read from the walk's history)."""
-
-    def __init__(self, walk: BoardWalk, seq: int) -> None:
-        self.walk, self.seq = walk, seq
-
-    def _entry(self, territory: str) -> Entry | None:
-        seqs = self.walk.seqs.get(territory)
-        if not seqs:
-            return None
-        index = bisect_left(seqs, self.seq) - 1
-        return self.walk.history[territory][index] if index >= 0 else None
-
-    def knows(self, territory: str) -> bool:
-        """Whether the record lets us know what stood in the territory then."""
-        since = self.walk.known_since.get(territory)
-        return since is not None and since < self.seq
-
-    def holders(self, territory: str) -> dict[str, Force]:
-        """Every power's units in a territory (a copy)."""
-        entry = self._entry(territory)
-        return dict(entry[1]) if entry is not None else {}
-
-    def of(self, territory: str, power: str) -> Force:
-        """One power's units in a territory."""
-        entry = self._entry(territory)
-        return entry[1].get(power, EMPTY) if entry is not None else EMPTY
-
-    def control_of(self, territory: str) -> str | None:
-        """Who held a land territory (its original owner until the record says otherwise)."""
-        entry = self._entry(territory)
-        if entry is not None:
-            return entry[2]
-        return self._owner(territory)
-
-    def look(self, territory: str) -> tuple[str | None, Mapping[str, Force]]:
-        """(who held the territory, every power's units there): one look-up for both; the
-        units are the walk's own (read-only, not a copy)."""
-        entry = self._entry(territory)
-        if entry is not None:
-            return entry[2], entry[1]
-        return self._owner(territory), _NOTHING
-
-    def _owner(self, territory: str) -> str | None:
-        place = self.walk.board.territory(territory)
-        return None if place.owner == NEUTRAL or place.sea else place.owner
-
-    def known_units(self) -> dict[str, dict[str, Force]]:
-        """Every known territory's units."""
-        return {t: self.holders(t) for t in self.walk.history if self.knows(t)}
-
-    def count(self, power: str) -> tuple[int, int]:
-        """(territories, IPCs) the power controls: Post Combat Orders' count."""
-        held = [t for t in self.walk.board.land if self.control_of(t.name) == power]
-        return len(held), sum(t.ipc for t in held)
-
-    def side_ipcs(self, powers: Iterable[str]) -> int:
-        """The IPC value of every territory the powers control (Magic 84's Axis count)."""
-        return sum(self.count(power)[1] for power in powers)
-
-
-@dataclass
-class BoardWalk:
-    """The board walked through a game's records: each territory's history, and the checks."""
-
-    board: Board
-    #: territory -> (record number, units, holder) after each record that changed it (0: start).
-    history: dict[str, list[Entry]]
-    #: territory -> the record number from which the record lets us know it (0: the start).
-    known_since: dict[str, int]
-    discrepancies: list[Discrepancy]
-    counts: list[CountCheck]
-    #: (turn ended, when, the record number the board is read before) after each USA turn:
-    #: Magic 84 is counted there.
-    round_ends: list[tuple[str, datetime | None, int]]
-    #: Whether the start is the full Classic setup (round 1) or only what positions named.
-    from_setup: bool
-    #: (position record, territory, power) -> the units a position replaced.
-    adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
-    #: The record number of the bid (None: no bid recorded).
-    bid_seq: int | None = None
-    #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
-    boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
-    #: territory -> the record numbers of its history's entries (bisected without a key function:
-    #: every look at the board before a record is one bisection).
-    seqs: dict[str, list[int]] = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.seqs = {territory: [entry[0] for entry in entries]
-                     for territory, entries in self.history.items()}
-
-    def before(self, seq: int) -> BoardAt:
-        """The board just before record ``seq``."""
-        return BoardAt(self, seq)
-
-    @property
-    def final(self) -> BoardAt:
-        """The board after every record."""
-        return BoardAt(self, 1 << 62)
-
-    def at_declaration(self, record: BattleRecord) -> BoardAt:
-        """The board a battle's declaration was made on."""
-        return BoardAt(self, record.declared_seq)
-
-    def changed_by(self, seq: int) -> list[str]:
-        """The territories record ``seq`` changed."""
-        found = []
-        for territory, seqs in self.seqs.items():
-            index = bisect_left(seqs, seq)
-            if index < len(seqs) and seqs[index] == seq:
-                found.append(territory)
-        return found
-
-    def same_board(self, other: BoardWalk) -> bool:
-        """Whether two walks give the same board at every record."""
-        return self.history == other.history and self.known_since == other.known_since
-
-
-#: No units (a territory the walk has no entry for).
-_NOTHING: Mapping[str, Force] = MappingProxyType({})
 
 
 # -- the walk -------------------------------------------------------------------------------------
@@ -310,8 +161,15 @@ class _Walker:
         self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
-        #: territory -> the record whose changes its units' dict holds (see _own).
+        #: territory -> the record whose changes its units' dict holds (see _set).
         self.owned: dict[str, int] = {}
+        #: territory -> whether it is a sea zone (read for every holding: one look-up).
+        self.sea = {t.name: t.sea for t in board}
+        #: power -> its capital's name (read at every liberation).
+        self.capitals: dict[str, str] = {}
+        for place in board:
+            if place.capital:
+                self.capitals.setdefault(place.owner, place.name)
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
@@ -347,25 +205,31 @@ class _Walker:
 
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
-        here = self._own(seq, territory)
+        """Set one power's units in a territory for record ``seq`` and log the territory.
+
+        The territory's units are copied once per record: the history shares these dicts (copy
+        on write), so a dict logged for an earlier record is never changed again, and the one
+        logged for ``seq`` is the entry ``seq`` replaces anyway. (The walk's hottest path: the
+        copy and the log are written out here, not called.)
+        """
+        units_of = self.state.units
+        here = units_of.get(territory)
+        if here is None or self.owned.get(territory) != seq:
+            here = dict(here) if here else {}
+            units_of[territory] = here
+            self.owned[territory] = seq
         if units:
             here[power] = units
         else:
             here.pop(power, None)
-        self._log(seq, territory)
-
-    def _own(self, seq: int, territory: str) -> dict[str, Force]:
-        """The territory's units, to change for record ``seq``: copied once per record.
-
-        The history shares these dicts (copy on write): a dict logged for an earlier record is
-        never changed again, and the one logged for ``seq`` is the entry ``seq`` replaces anyway.
-        """
-        here = self.state.units.get(territory)
-        if here is None or self.owned.get(territory) != seq:
-            here = dict(here) if here else {}
-            self.state.units[territory] = here
-            self.owned[territory] = seq
-        return here
+        entry = (seq, here, self.state.control.get(territory))
+        entries = self.history.get(territory)
+        if entries is None:
+            self.history[territory] = [entry]
+        elif entries[-1][0] == seq:
+            entries[-1] = entry
+        else:
+            entries.append(entry)
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
@@ -383,14 +247,17 @@ class _Walker:
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units and territory in self.state.known:
-            self._set(seq, territory, power, self.state.of(territory, power) + units)
+            here = self.state.units.get(territory)
+            self._set(seq, territory, power, (here.get(power, EMPTY) if here else EMPTY) + units)
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units and territory in self.state.known:
-            self._set(seq, territory, power, self.state.of(territory, power).minus_available(units))
+            here = self.state.units.get(territory)
+            have = here.get(power, EMPTY) if here else EMPTY
+            self._set(seq, territory, power, have.minus_available(units))
 
     def _control(self, seq: int, territory: str, power: str) -> None:
-        if self.board.territory(territory).sea or self.state.control.get(territory) == power:
+        if self._is_sea(territory) or self.state.control.get(territory) == power:
             return
         self.state.control[territory] = power
         self._log(seq, territory)
@@ -416,25 +283,37 @@ class _Walker:
             self.checkpoint(note, note.holdings, "position")
             self.listed = False
             return
+        seq, state, adopted = note.seq, self.state, self.adopted
+        written = self.rolled.adopted if self.rolled is not None else None
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
             # replaces what it names (on the board as corrected, only what it changed on the
             # board as rolled, which it was written from).
-            key = (note.seq, entry.territory, entry.power)
-            have = self.state.of(entry.territory, entry.power)
-            self.adopted[key] = have
-            units = entry.units
-            written_on = self.rolled.adopted.get(key) if self.rolled is not None else None
-            if written_on is not None and written_on != have and entry.territory in self.state.known:
+            territory, power, units = entry.territory, entry.power, entry.units
+            key = (seq, territory, power)
+            here = state.units.get(territory)
+            have = here.get(power, EMPTY) if here else EMPTY
+            adopted[key] = have
+            written_on = written.get(key) if written is not None else None
+            if written_on is not None and written_on != have and territory in state.known:
                 units = have.minus_available(written_on.minus_available(units)) + \
                     units.minus_available(written_on)
-            self._know(note.seq, entry.territory)
-            self._set(note.seq, entry.territory, entry.power, units)
-            if entry.units and not self.board.territory(entry.territory).sea:
-                holder = self.state.control.get(entry.territory)
-                if holder is None or holder == NEUTRAL or not self.state.of(entry.territory, holder):
-                    self._control(note.seq, entry.territory, entry.power)
+            if territory not in state.known:
+                self._know(seq, territory)
+            if units != have or territory not in self.history:
+                # (A holding that restates the board logs nothing: the territory's last entry
+                # already reads so, and most positions of a long game restate most of it.)
+                self._set(seq, territory, power, units)
+            if entry.units and not self._is_sea(territory):
+                holder = state.control.get(territory)
+                if holder is None or holder == NEUTRAL or not state.of(territory, holder):
+                    self._control(seq, territory, power)
+
+    def _is_sea(self, territory: str) -> bool:
+        sea = self.sea.get(territory)
+        # A name the board does not know raises as before (Board.territory names it).
+        return self.board.territory(territory).sea if sea is None else sea
 
     def checkpoint(self, note: BoardNote, holdings: Iterable[Holding], kind: str) -> None:
         for entry in holdings:
@@ -493,7 +372,7 @@ class _Walker:
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
         for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
-            lift = Force.of({u: min(n, short[u]) for u, n in units.items})
+            lift = _capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
@@ -512,8 +391,8 @@ class _Walker:
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
         territory = record.territory
-        enemies = {p: u for p, u in self.state.units.get(territory, {}).items()
-                   if not allied(p, record.attacker_power)}
+        here = self.state.units.get(territory)
+        enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -527,7 +406,8 @@ class _Walker:
             self._defended(record, outcome, enemies)
             if outcome.retreated and record.retreat is not None:
                 self._retreat(record, outcome)
-        self._withdraw(record, outcome, enemies)
+        if outcome.defender_withdrew and enemies:
+            self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
 
     def _back_home(self, record: BattleRecord) -> None:
@@ -538,7 +418,7 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = move.units[UnitType.BB]
+            ships = move.units[UnitType.BB] if move.units.items else 0
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
@@ -549,7 +429,7 @@ class _Walker:
         stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
         captured = EMPTY
         for enemy, units in enemies.items():
-            captured = captured + units.where(lambda u: not u.is_combatant)
+            captured = captured + units.where(_not_combatant)
             self._set(seq, territory, enemy, EMPTY)
         if record.kind == "sea":
             self._add(seq, territory, power, outcome.attacker_left.where(stay))
@@ -567,7 +447,7 @@ class _Walker:
         owner = self.board.territory(territory).owner
         if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
             return power
-        capital = self.board.capital_of(owner).name
+        capital = self.capitals.get(owner) or self.board.capital_of(owner).name
         holder = self.state.control.get(capital, owner)
         return owner if allied(holder, owner) else power
 
@@ -576,7 +456,7 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = Force.of({u: min(n, left[u]) for u, n in units.combatants().items})
+            keep = _capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       units.where(lambda u: not u.is_combatant) + keep)
@@ -588,7 +468,7 @@ class _Walker:
         for enemy, units in enemies.items():
             if zone is None or not withdrew:
                 return
-            gone = Force.of({u: min(n, withdrew[u]) for u, n in units.items if u.is_sub})
+            gone = _capped(units.where(lambda u: u.is_sub), withdrew)
             withdrew = withdrew.minus_available(gone)
             self._add(record.last_seq, zone, enemy, gone)
 
@@ -604,12 +484,12 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = left.where(lambda u: u.is_air)
+        air = left.where(_is_air)
         if not air:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = Force.of({u: min(n, air[u]) for u, n in move.units.items if u.is_air})
+            lift = _capped(move.units, air)  # air holds aircraft only
             if not lift:
                 continue
             air = air.minus_available(lift)
@@ -626,3 +506,19 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
             # Resolved when the orders were filed (domain.record.game): the review reads no name.
             return entry.withdraw_territory
     return None
+
+
+def _capped(units: Force, cap: Force) -> Force:
+    """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
+    if not cap:
+        return EMPTY
+    most = dict(cap.items)
+    return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
+
+
+def _not_combatant(unit: UnitType) -> bool:
+    return not unit.is_combatant
+
+
+def _is_air(unit: UnitType) -> bool:
+    return unit.is_air

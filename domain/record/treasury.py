@@ -106,14 +106,16 @@ class TreasuryWalk:
 
     def income_before(self, seq: int) -> dict[str, int]:
         """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
-        index = bisect_left(self.income_steps, seq, key=_SEQ) - 1
+        # (seq,) sorts before every entry of record seq: a bisection on the tuples, no key calls.
+        index = bisect_left(self.income_steps, (seq,)) - 1
         return self.income_steps[index][1] if index >= 0 else {}
 
     def before(self, seq: int) -> dict[str, int]:
         """Every power's IPCs just before record ``seq``."""
         found: dict[str, int] = {}
+        at = (seq,)  # sorts before every entry of record seq (read once per battle: no key calls)
         for power, entries in self.history.items():
-            index = bisect_left(entries, seq, key=_SEQ) - 1
+            index = bisect_left(entries, at) - 1
             if index >= 0:
                 found[power] = entries[index][1]
         return found

@@ -215,14 +215,22 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
     from domain.record import board_state
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
-    log = board_state._Walker._log
+    log, put = board_state._Walker._log, board_state._Walker._set
 
-    def spy(walker: board_state._Walker, seq: int, territory: str) -> None:
-        log(walker, seq, territory)
+    def note(walker: board_state._Walker, seq: int, territory: str) -> None:
         _, units, holder = walker.history[territory][-1]
         logged[(territory, seq)] = (dict(units), holder)
 
+    def spy(walker: board_state._Walker, seq: int, territory: str) -> None:
+        log(walker, seq, territory)
+        note(walker, seq, territory)
+
+    def spy_set(walker: board_state._Walker, seq: int, territory: str, power: str, units: Force) -> None:
+        put(walker, seq, territory, power, units)  # _set logs the territory itself
+        note(walker, seq, territory)
+
     monkeypatch.setattr(board_state._Walker, "_log", spy)
+    monkeypatch.setattr(board_state._Walker, "_set", spy_set)
     walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
     assert len(logged) > 20
     for territory, entries in walk.history.items():
