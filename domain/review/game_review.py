@@ -134,6 +134,7 @@ def _review_on(state: _Review) -> GameView:
         battles.append(view)
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
+        findings = [_moot_in_void_turn(finding, voided_turns) for finding in findings]
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
@@ -503,6 +504,18 @@ def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
                               for entry in seen.dice if entry.status != DiceStatus.VOIDED)]
     return with_fields(view, status=BattleStatus.VOID, rounds=(), result=None, resume_round=None, impact=None,
                        voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
+
+
+def _moot_in_void_turn(finding: Finding, voided_turns: dict[str, list[str]]) -> Finding:
+    """2008 Section VII: a turn rolled before a reported error was corrected "is void and must be
+    re-done", so what was found in it (its declarations, its dice) is superseded by the error
+    that voided it: it is neither open nor corrected, the turn is made again."""
+    causes = voided_turns.get(finding.turn or "")
+    if not causes or finding.id in causes or finding.status not in _MOOT:
+        return finding
+    return with_fields(finding, status=FindingStatus.SUPERSEDED, detail=_join(
+        finding.detail, f"superseded by {', '.join(causes)}: {finding.turn} is void and must be "
+                        f"re-done (2008 Section VII)"))
 
 
 def _join(a: str, b: str) -> str:
