@@ -17,8 +17,7 @@ from typing import Any
 
 from domain.record.game import Game
 from domain.review.decisions import following_turn
-from domain.review.game_review import awaiting_note
-from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView
+from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView, awaiting_note
 from domain.rules.editions import edition
 from domain.rules.findings import FindingStatus
 from projections.plain import visible

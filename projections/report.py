@@ -11,7 +11,6 @@ from typing import Any
 import msgspec
 
 from domain.battle.model import Outcome, Side, Winner
-from domain.review.game_review import awaiting_note
 from domain.review.impact import round_luck
 from domain.review.views import (
     BattleStatus,
@@ -22,6 +21,7 @@ from domain.review.views import (
     GameView,
     RoundView,
     SideRound,
+    awaiting_note,
 )
 from domain.rules.forces import Force
 from projections.plain import visible

@@ -32,7 +32,7 @@ from tui.screens.find import FindScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
-from tui.widgets.findings import FindingsPanel
+from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.styles import spans_text
@@ -354,7 +354,8 @@ class MinisterApp(App[None]):
         view.border_title = f"Timeline · {self._mode(self.as_rolled)}"
         view.show(timeline, index)
         self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
-                                           papers=self.corrected.papers if self.corrected else ())
+                                           papers=self.corrected.papers if self.corrected else (),
+                                           pending=pending_notes(timeline.main))
         self.position = view.cursor
         self._refresh_point()
 

@@ -107,6 +107,5 @@ def check_ruling(game: Game, event: RulingIssued, source: str,
     the lines of its ``finding`` and ``election`` keys)."""
     problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision)
     if problem is not None:
-        key = "election" if problem.startswith("election") else "finding"
-        raise ReplayError(problem, source=source,
-                          line=lines.get(event.originator_version, {}).get(key, event.source_line))
+        raise ReplayError(problem.message, source=source,
+                          line=lines.get(event.originator_version, {}).get(problem.part, event.source_line))

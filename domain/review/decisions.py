@@ -49,24 +49,37 @@ def offered(kind: FindingKind) -> tuple[str, ...]:
     return ELECTIONS.get(kind, ())
 
 
+@dataclass(frozen=True)
+class RulingProblem:
+    """Why a ruling cannot be recorded: which of its parts is wrong, and what was expected."""
+
+    #: The ruling's part at fault: ``"finding"`` (no such finding) or ``"election"`` (not offered).
+    part: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
-                   decision: str = "apply") -> str | None:
+                   decision: str = "apply") -> RulingProblem | None:
     """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
     one of them (by id or kind), and an election it applies must be one the rule offers on it
     (a dismissal applies none: the record stands whatever it names)."""
     try:
         ref = finding_ref(finding)
     except ValueError as error:
-        return f"finding {error}"
+        return RulingProblem("finding", f"finding {error}")
     named = [f for f in findings if ref in (f.id, f.kind)]
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
-        return f"the game has no finding {finding!r} (its findings: {known})"
+        return RulingProblem("finding", f"the game has no finding {finding!r} (its findings: {known})")
     if election is not None and decision != Ruling.DISMISS:
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
             given = f"the rule offers: {', '.join(choices)}" if choices else "the rule offers no election"
-            return f"election {election!r} is not one the rule gives on {finding} ({given})"
+            return RulingProblem("election", f"election {election!r} is not one the rule gives on "
+                                             f"{finding} ({given})")
     return None
 
 

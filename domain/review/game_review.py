@@ -42,6 +42,7 @@ from domain.review.views import (
     GameView,
     Impact,
     VoidedDice,
+    awaiting_note,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
@@ -479,18 +480,6 @@ def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
     side = elector(item.issue.kind)
     by = record.defender_power if side == "defender" else record.attacker_power
     return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[item.issue.kind])
-
-
-def awaiting_note(view: BattleView) -> str:
-    """"awaiting 2 dice: R1 attacker column 3 (2 ARM)…" for a battle waiting for dice."""
-    need = view.needed
-    if need is None:
-        return ""
-    what = need.purpose.removesuffix(": correction")
-    units = f" ({need.units})" if need.units else ""
-    have = f"; {need.on_hand} already recorded" if need.on_hand else ""
-    then = f"; then {need.then}" if need.then else ""
-    return f"awaiting {need.count} {'die' if need.count == 1 else 'dice'}: {what}{units}{have}{then}"
 
 
 def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:

@@ -249,3 +249,15 @@ class GameView(msgspec.Struct, frozen=True):
     papers: tuple[Paper, ...] = ()
     #: Each power's treasury and income after the last record (empty: not known).
     treasury: tuple[Purse, ...] = ()
+
+
+def awaiting_note(view: BattleView) -> str:
+    """"awaiting 2 dice: R1 attacker column 3 (2 ARM)…" for a battle waiting for dice."""
+    need = view.needed
+    if need is None:
+        return ""
+    what = need.purpose.removesuffix(": correction")
+    units = f" ({need.units})" if need.units else ""
+    have = f"; {need.on_hand} already recorded" if need.on_hand else ""
+    then = f"; then {need.then}" if need.then else ""
+    return f"awaiting {need.count} {'die' if need.count == 1 else 'dice'}: {what}{units}{have}{then}"

@@ -32,8 +32,9 @@ def test_neither_an_id_nor_a_kind_is_refused_naming_the_allowed_kinds(text: str)
 
 def test_a_ruling_on_an_unknown_kind_says_so_before_looking_for_it() -> None:
     problem = ruling_problem([], "aa_ghosts", None)
-    assert problem is not None
-    assert problem.startswith("finding 'aa_ghosts' is neither a finding id") and "aa_ghost," in problem
+    assert problem is not None and problem.part == "finding"
+    assert problem.message.startswith("finding 'aa_ghosts' is neither a finding id")
+    assert "aa_ghost," in problem.message
 
 
 def _finding() -> Finding:

@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from domain.review.views import Finding, Paper
+from domain.review.views import Finding, GameView, Paper, awaiting_note
 from domain.rules.findings import FindingStatus
 from projections.plain import visible
 from tui.widgets.styles import TAG_STYLES
@@ -51,9 +51,20 @@ def _wrapped(label: str, text: str, width: int, style: Style | str = "") -> list
     return [first, *(Text(line, style) for line in lines[1:])]
 
 
-def finding_lines(finding: Finding, width: int) -> list[Text]:
+def pending_notes(view: GameView) -> dict[str, str]:
+    """Each finding's note of the dice its battle still awaits (the finding id -> the note the
+    review wrote, from the battle's ``needed`` dice, not from the wording of the detail)."""
+    return {fid: awaiting_note(battle) for battle in view.battles if battle.needed is not None
+            for fid in battle.finding_ids}
+
+
+def _detail_parts(text: str) -> list[str]:
+    return [part for part in text.split("; ") if part]
+
+
+def finding_lines(finding: Finding, width: int, pending: str = "") -> list[Text]:
     """A finding in full, wrapped to ``width`` cells: what and its status, where, the detail,
-    the rule cited, the ruling (dice still awaited are marked)."""
+    the rule cited, the ruling (``pending``: the dice still awaited, marked)."""
     head = Text()
     head.append(f"{finding.id} ", "bold")
     head.append(finding.kind.replace("_", " "), TAG_STYLES["finding"])
@@ -62,9 +73,13 @@ def finding_lines(finding: Finding, width: int) -> list[Text]:
         finding.turn, finding.battle, f"round {finding.round}" if finding.round is not None else None,
         finding.side, f"column {finding.column}" if finding.column is not None else None) if part)
     lines = [head, Text("  " + (where or "the whole game"), TAG_STYLES["dim"])]
-    for part in finding.detail.split("; "):
-        pending = part.startswith("awaiting") and "di" in part
-        lines += _wrapped("  ⏳ " if pending else "  ", part, width, PENDING if pending else "")
+    before, awaited, after = finding.detail.partition(pending) if pending else (finding.detail, "", "")
+    for part in _detail_parts(before):
+        lines += _wrapped("  ", part, width)
+    if awaited:
+        lines += _wrapped("  ⏳ ", awaited, width, PENDING)
+    for part in _detail_parts(after):
+        lines += _wrapped("  ", part, width)
     lines += _wrapped("  Rule: ", finding.rule, width)
     lines += _wrapped("  Ruling: ", finding.ruling or "none recorded", width,
                       "" if finding.ruling else TAG_STYLES["dim"])
@@ -131,6 +146,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         #: The finding highlighted (None when there are none).
         self.highlighted: int | None = None
         self._note = ""
+        self._pending: dict[str, str] = {}
         #: The laid-out lines: (the finding they belong to, or None; the text).
         self._lines: list[tuple[int | None, Text]] = []
         #: The first line of each finding.
@@ -143,9 +159,11 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         return self.findings[self.highlighted].id if self.highlighted is not None else None
 
     def show(self, findings: tuple[Finding, ...], *, as_rolled: bool,
-             papers: tuple[Paper, ...] = ()) -> None:
-        """List these findings (or say there are none), then the reports and rulings in full."""
+             papers: tuple[Paper, ...] = (), pending: dict[str, str] | None = None) -> None:
+        """List these findings (or say there are none), then the reports and rulings in full
+        (``pending``: the dice each finding's battle still awaits, :func:`pending_notes`)."""
         self.findings = findings
+        self._pending = pending or {}
         self.papers = papers
         self._index = {f.id: i for i, f in enumerate(findings)}
         self.highlighted = 0 if findings else None
@@ -166,7 +184,8 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
             lines.append((None, Text(self._note, TAG_STYLES["dim"])))
         for index, finding in enumerate(self.findings):
             starts.append(len(lines))
-            lines += [(index, text) for text in finding_lines(finding, width - 1)]
+            lines += [(index, text) for text in finding_lines(finding, width - 1,
+                                                              self._pending.get(finding.id, ""))]
         if self.papers:
             lines.append((None, Text("")))
             lines.append((None, Text(f"Reports, rulings and dice ({len(self.papers)})", "bold underline")))
