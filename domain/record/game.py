@@ -16,7 +16,6 @@ The records the state is made of are in :mod:`domain.record.entries`.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -93,6 +92,7 @@ from domain.record.intake import (
 from domain.rules.board import Board
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
+from domain.rules.turns import turn_of
 from domain.rules.units import POWERS
 
 __all__ = [
@@ -101,17 +101,15 @@ __all__ = [
     "SuppliedEntry", "TechEntry", "allied", "parse_turn", "project_game", "start_game", "turn_label",
 ]
 
-_TURN = re.compile(r"^\s*(USSR|Germany|UK|Japan|USA)\s+(\d+)\s*$", re.IGNORECASE)
-
-
-@lru_cache(maxsize=4096)
 def parse_turn(text: str) -> tuple[str, int]:
-    """``"USSR 3"`` -> ``("USSR", 3)``: a power and the game round."""
-    match = _TURN.match(text)
-    if not match:
-        raise InvalidNotationError("expected a turn such as 'USSR 3' (power and game round)", text=text)
-    power = next(p for p in POWERS if p.lower() == match.group(1).lower())
-    return power, int(match.group(2))
+    """``"USSR 3"`` -> ``("USSR", 3)``: a power and the game round (read by
+    :func:`domain.rules.turns.turn_of`; a bad turn is a notation error quoting the text)."""
+    try:
+        turn = turn_of(" ".join(text.split()))
+    except ValueError:
+        raise InvalidNotationError("expected a turn such as 'USSR 3' (power and game round)",
+                                   text=text) from None
+    return str(turn.power), turn.round
 
 
 def turn_label(power: str, game_round: int) -> str:
