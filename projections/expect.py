@@ -28,7 +28,7 @@ _SIDE = ("units", "hits", "dice", "stated_hits")
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("format", "game", "as_rolled", "summary", "findings", "battles", "papers", "treasury"),
     "treasury[]": ("power", "ipcs", "income"),
-    "papers[]": ("event", "kind", "at", "by", "about", "text", "status"),
+    "papers[]": ("event", "kind", "at", "entered", "by", "about", "text", "status"),
     "game": ("id", "edition", "title"),
     "summary": ("findings", "finding_status", "battles", "battle_status"),
     "findings[]": ("id", "kind", "turn", "battle", "round", "side", "column", "status", "rule",
