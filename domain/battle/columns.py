@@ -44,7 +44,19 @@ def _layout(force: Force, attacking: bool) -> tuple[BoardColumn, ...]:
 
 def dice_needed(force: Force, attacking: bool) -> int:
     """How many dice ``force`` throws in a regular round."""
-    return sum(len(units) for _, units in layout(force, attacking))
+    return _dice_needed(force, attacking)
+
+
+@lru_cache(maxsize=8192)
+def _dice_needed(force: Force, attacking: bool) -> int:
+    return sum(len(units) for _, units in _layout(force, attacking))
+
+
+@lru_cache(maxsize=8192)
+def dice_by_unit(force: Force, attacking: bool) -> Force:
+    """The dice ``force`` throws in a regular round as a multiset of unit types (each type
+    counted once per die its units throw in their column)."""
+    return Force.from_units(unit for _, units in _layout(force, attacking) for unit in units)
 
 
 def hit_value(column: Column) -> int:

@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from domain.battle.columns import layout
+from domain.battle.columns import dice_by_unit, dice_needed, layout
 from domain.battle.model import Column, Side
-from domain.notation.battle_log import SideLine
+from domain.notation.battle_log import FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord, RollEntry
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
 from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_dice
@@ -88,6 +88,51 @@ def side_dice(rnd: RecordedRound, side: Side, fallback: Force) -> tuple[Force, l
     elif rnd.first_strike is None:
         units = fallback
     return units, dice
+
+
+def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
+    """Whether a side's line(s) rolled exactly the dice ``expected`` throws, per unit type.
+
+    Each line whose dice fill its units' columns exactly gives one die per column slot (see
+    as_rolled.typed_dice), so its dice per unit type are its units' (dice_by_unit); when those
+    add up to the expected units' own, :func:`dice_differences` finds nothing extra or
+    missing, and neither round check has anything to report. Anything else (a line with more
+    or fewer dice than its units throw) is left to the full comparison.
+    """
+    if side is Side.DEFENDER:
+        line = rnd.defender
+        if line is None:
+            return False
+        units = line_units(line, expected)
+        return len(line.dice.dice) == dice_needed(units, False) and \
+            dice_by_unit(units, False) == dice_by_unit(expected, False)
+    fallback = expected
+    total = EMPTY
+    strike = rnd.first_strike
+    if strike is not None:
+        strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
+        if len(strike.dice.dice) != dice_needed(strike_units, True):
+            return False
+        total = dice_by_unit(strike_units, True)
+        fallback = fallback.minus_available(strike_units)
+    line = rnd.attacker
+    if line is not None:
+        units = line_units(line, fallback)
+        if len(line.dice.dice) != dice_needed(units, True):
+            return False
+        total = total + dice_by_unit(units, True)
+    elif strike is None:
+        return False
+    return total == dice_by_unit(expected, True)
+
+
+def _is_sub(unit: UnitType) -> bool:
+    return unit.is_sub
+
+
+def line_units(line: SideLine | FirstStrikeLine, fallback: Force) -> Force:
+    """The units a line typed, else ``fallback``."""
+    return Force.of(line.units) if line.units is not None else fallback
 
 
 def _typed(line: SideLine | None, fallback: Force) -> Force:
@@ -205,6 +250,8 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
                 found.extend(_first_round(counts, side, when, 0) if k == 1 else
                              _later_round(counts, side, k, when, as_rolled, position, None, as_wrong_units))
             continue
+        if _dice_as_expected(rnd, side, expected):
+            continue  # every die rolled for a unit that should roll it: nothing to find
         _, dice = side_dice(rnd, side, expected)
         counts = count_side(expected, dice, side is Side.ATTACKER)
         if k == 1:
