@@ -42,6 +42,10 @@ def _layout(force: Force, attacking: bool) -> tuple[BoardColumn, ...]:
     return tuple((value, tuple(columns[value])) for value in sorted(columns))
 
 
+#: The columns a force fires in, as the remembered tuple (no copy; see :func:`_layout`).
+columns_of = _layout
+
+
 def dice_needed(force: Force, attacking: bool) -> int:
     """How many dice ``force`` throws in a regular round."""
     return _dice_needed(force, attacking)

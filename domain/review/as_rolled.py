@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from domain.battle.columns import hit_value, layout
+from domain.battle.columns import columns_of, hit_value
 from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord
@@ -69,21 +69,13 @@ def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: 
     return default_order(kind, False, air_only_attack=air_only and orders.retreat is None)
 
 
-@dataclass
-class _Assigned:
-    """A typed line's dice assigned to columns and unit types."""
+class _Assigned(NamedTuple):
+    """A typed line's dice assigned to columns and unit types: the report's entries, the hits
+    and the hits by submarines (they never fall on aircraft)."""
 
     entries: list[DiceEntry]
-    #: (unit type, hit) for every die, to restrict submarine hits.
-    dice: list[tuple[UnitType | None, bool]]
-
-    @property
-    def hits(self) -> int:
-        return sum(1 for _, hit in self.dice if hit)
-
-    @property
-    def sub_hits(self) -> int:
-        return sum(1 for unit, hit in self.dice if hit and unit is not None and unit.is_sub)
+    hits: int
+    sub_hits: int
 
 
 class TypedDie(NamedTuple):
@@ -100,17 +92,28 @@ class TypedDie(NamedTuple):
         return self.value <= self.column
 
 
+class TypedColumn(NamedTuple):
+    """A typed line's dice in one battle-board column: per die its unit type, face and mark."""
+
+    column: int
+    units: tuple[UnitType | None, ...]
+    faces: tuple[int, ...]
+    marks: tuple[bool, ...]
+
+
 def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDie]:
     """Give each recorded die its column and unit type, in the order the replay format fixes.
 
     Columns are in ascending order of the columns the units occupy; within a column the dice
     belong to unit types in the order of the unit list (replay format, "IAAPA notation").
     """
-    return list(_typed_dice(units, dice, attacking))
+    return [TypedDie(column, unit, face, mark)
+            for column, units_of, faces, marks in _typed_dice(units, dice, attacking)
+            for unit, face, mark in zip(units_of, faces, marks, strict=True)]
 
 
 #: The lines typed within :func:`typing_once` (None outside it).
-_TYPED: ContextVar[dict[tuple[Force, DiceText, bool], tuple[TypedDie, ...]] | None] = ContextVar(
+_TYPED: ContextVar[dict[tuple[Force, DiceText, bool], tuple[TypedColumn, ...]] | None] = ContextVar(
     "typed_lines", default=None)
 
 
@@ -129,7 +132,7 @@ def typing_once() -> Iterator[None]:
         _TYPED.reset(token)
 
 
-def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
+def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColumn, ...]:
     typed = _TYPED.get()
     if typed is None:
         return _typed_cached(units, dice, attacking)
@@ -140,66 +143,70 @@ def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie
     return found
 
 
-def _type_line(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedDie, ...]:
-    columns = layout(units, attacking)
-    sizes = [len(cols) for _, cols in columns]
-    flat = [(die.value, die.marked) for die in dice.dice]
-    groups: list[list[tuple[int, bool]]]
-    if dice.has_separators and [len(c) for c in dice.columns] == sizes:
-        groups = [[(d.value, d.marked) for d in column] for column in dice.columns]
-    else:
-        # No separators (the short form), or separators that do not fit the units: split the
-        # dice in order by the columns' sizes; surplus dice go to the last column.
-        groups, start = [], 0
-        for size in sizes:
-            groups.append(flat[start:start + size])
-            start += size
-        if start < len(flat):
-            if groups:
-                groups[-1].extend(flat[start:])
-            else:
-                groups.append(flat[start:])
-                columns.append((1, ()))
-    found: list[TypedDie] = []
-    for (value, unit_list), group in zip(columns, groups, strict=False):
-        for index, (face, marked) in enumerate(group):
-            # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
-            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
-            found.append(TypedDie(value, unit, face, marked))
+def _type_line(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColumn, ...]:
+    """The dice in order, split by the columns' sizes; surplus dice go to the last column.
+
+    Separators that fit the units split the dice exactly as the sizes do; separators that do
+    not fit them (or none, the short form) are read the same way.
+    """
+    columns = columns_of(units, attacking)
+    faces = dice.values
+    count = len(faces)
+    if not columns:
+        if not count:
+            return ()
+        return (TypedColumn(1, (None,) * count, faces, tuple([die[1] for die in dice.dice])),)
+    marks = tuple([die[1] for die in dice.dice])
+    found: list[TypedColumn] = []
+    start, last = 0, len(columns) - 1
+    for index, (value, unit_list) in enumerate(columns):
+        if start >= count:
+            break
+        size = len(unit_list)
+        end = count if index == last else min(start + size, count)
+        taken = end - start
+        # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
+        owners = unit_list if taken == size else unit_list[:taken] if taken < size else (
+            unit_list + (unit_list[-1],) * (taken - size))
+        found.append(TypedColumn(value, owners, faces[start:end], marks[start:end]))
+        start = end
     return tuple(found)
 
 
 # Outside a review: the as-rolled rounds and the rolling audit type the same lines.
 _typed_cached = lru_cache(maxsize=8192)(_type_line)
 
+_SUBS = frozenset(unit for unit in UnitType if unit.is_sub)
+
 
 def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 first_strike_line: bool = False) -> _Assigned:
     """The report's dice entries for a typed line (runs per column and first strike)."""
     entries: list[DiceEntry] = []
-    assigned: list[tuple[UnitType | None, bool]] = []
-    sub_strikes = attacking and at_sea
-    # A run: dice of one column, all first strike or none (subs strike first at sea).
-    run: tuple[int, bool] | None = None
-    values: list[int] = []
-    marks: list[bool] = []
-    hits: list[bool] = []
-    for column, unit, value, marked in _typed_dice(units, dice, attacking):
-        key = (column, first_strike_line or (sub_strikes and unit is not None and unit.is_sub))
-        if key != run:
-            if run is not None:
-                entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
-                                         marked=tuple(marks), hits=tuple(hits)))
-            run, values, marks, hits = key, [], [], []
-        hit = value <= column
-        values.append(value)
-        marks.append(marked)
-        hits.append(hit)
-        assigned.append((unit, hit))
-    if run is not None:
-        entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
-                                 marked=tuple(marks), hits=tuple(hits)))
-    return _Assigned(entries, assigned)
+    hits = sub_hits = 0
+    # Subs strike first at sea: within a column, a run is dice all first strike or none.
+    sub_strikes = attacking and at_sea and not first_strike_line
+    for column, owners, faces, marks in _typed_dice(units, dice, attacking):
+        scored = tuple([face <= column for face in faces])
+        hits += scored.count(True)
+        if _SUBS.isdisjoint(owners):
+            entries.append(DiceEntry(column=column, values=faces, first_strike=first_strike_line,
+                                     marked=marks, hits=scored))
+            continue
+        strikes = [unit in _SUBS for unit in owners]
+        sub_hits += sum(1 for strike, hit in zip(strikes, scored, strict=True) if strike and hit)
+        if not sub_strikes:
+            entries.append(DiceEntry(column=column, values=faces, first_strike=first_strike_line,
+                                     marked=marks, hits=scored))
+            continue
+        begin = 0
+        for index in range(1, len(faces) + 1):
+            if index == len(faces) or strikes[index] != strikes[begin]:
+                entries.append(DiceEntry(column=column, values=faces[begin:index],
+                                         first_strike=strikes[begin], marked=marks[begin:index],
+                                         hits=scored[begin:index]))
+                begin = index
+    return _Assigned(entries, hits, sub_hits)
 
 
 def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
