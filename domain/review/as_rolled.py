@@ -10,11 +10,7 @@ units typed are kept beside as the record's claims; the findings compare them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from domain.battle.columns import columns_of, hit_value
@@ -112,39 +108,11 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
             for unit, face, mark in zip(units_of, faces, marks, strict=True)]
 
 
-#: The lines typed within :func:`typing_once` (None outside it).
-_TYPED: ContextVar[dict[tuple[Force, DiceText, bool], tuple[TypedColumn, ...]] | None] = ContextVar(
-    "typed_lines", default=None)
-
-
-@contextmanager
-def typing_once() -> Iterator[None]:
-    """Within the block (one review), each typed line is given its columns once.
-
-    The review analyses every battle as rolled first (the board needs every result), and the
-    rolling audit types the same lines again later: on a big game further apart than a
-    bounded cache reaches (a 10,000-event game has ~14,000 lines).
-    """
-    token = _TYPED.set({})
-    try:
-        yield
-    finally:
-        _TYPED.reset(token)
-
-
 def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColumn, ...]:
-    typed = _TYPED.get()
-    if typed is None:
-        return _typed_cached(units, dice, attacking)
-    key = (units, dice, attacking)
-    found = typed.get(key)
-    if found is None:
-        found = typed[key] = _type_line(units, dice, attacking)
-    return found
-
-
-def _type_line(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColumn, ...]:
     """The dice in order, split by the columns' sizes; surplus dice go to the last column.
+
+    Cheap enough to do again where needed (the rolling audit types only the lines whose dice
+    do not fit their units): no cache keyed by the dice is worth its hashing.
 
     Separators that fit the units split the dice exactly as the sizes do; separators that do
     not fit them (or none, the short form) are read the same way.
@@ -172,9 +140,6 @@ def _type_line(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColu
         start = end
     return tuple(found)
 
-
-# Outside a review: the as-rolled rounds and the rolling audit type the same lines.
-_typed_cached = lru_cache(maxsize=8192)(_type_line)
 
 _SUBS = frozenset(unit for unit in UnitType if unit.is_sub)
 

@@ -20,7 +20,7 @@ from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
-from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of, typing_once
+from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
@@ -82,7 +82,7 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
     """
     # A review makes many small objects and no reference cycles; a big one is promoted whole
     # rather than scanned by the young collection that re-enabling the collector triggers.
-    with no_gc(promote_over=_PROMOTE_OVER), typing_once():
+    with no_gc(promote_over=_PROMOTE_OVER):
         return _review(game, as_rolled, memo if memo is not None else NoMemo())
 
 
