@@ -65,13 +65,9 @@ def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: 
     return default_order(kind, False, air_only_attack=air_only and orders.retreat is None)
 
 
-class _Assigned(NamedTuple):
-    """A typed line's dice assigned to columns and unit types: the report's entries, the hits
-    and the hits by submarines (they never fall on aircraft)."""
-
-    entries: list[DiceEntry]
-    hits: int
-    sub_hits: int
+#: A typed line's dice assigned to columns and unit types: the report's entries, the hits and
+#: the hits by submarines (they never fall on aircraft).
+_Assigned = tuple[list[DiceEntry], int, int]
 
 
 class TypedDie(NamedTuple):
@@ -171,7 +167,7 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                                          first_strike=strikes[begin], marked=marks[begin:index],
                                          hits=scored[begin:index]))
                 begin = index
-    return _Assigned(entries, hits, sub_hits)
+    return entries, hits, sub_hits
 
 
 def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
@@ -225,20 +221,21 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
                       defender_start=defenders)
 
 
-@dataclass
-class _Fire:
-    """One side's fire in a round as the record typed it."""
+#: One side's fire in a round as the record typed it: the side's units at the round's start
+#: (the attacker's after AA fire), the units whose line fired (the defender's without
+#: first-strike victims), the report's dice entries, the hits, the hits restricted (attacker:
+#: first-strike hits; defender: hits by submarines, which never fall on aircraft), and the hits
+#: the record stated for the side, every line of it counted once. A plain tuple: one is made
+#: per side and round.
+_Fire = tuple[Force, Force, list[DiceEntry], int, int, int | None]
 
-    #: The side's units at the round's start (the attacker's after AA fire).
-    units: Force
-    #: The units whose line fired (the defender's without first-strike victims).
-    firing: Force
-    entries: list[DiceEntry]
-    hits: int
-    #: Attacker: first-strike hits; defender: hits by submarines (they never fall on aircraft).
-    sub_hits: int
-    #: The hits the record stated for the side, every line of it counted once.
-    stated: int | None
+
+def _is_air(unit: UnitType) -> bool:
+    return unit.is_air
+
+
+def _is_sub(unit: UnitType) -> bool:
+    return unit.is_sub
 
 
 def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
@@ -246,55 +243,62 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     """One recorded round: both sides' fire, then the casualties each side takes (``in_force``:
     the attacker's and the defender's orders of loss)."""
     attacker_order, defender_order = in_force
-    aa_entries: list[DiceEntry] = []
+    a_line, d_line = rnd.attacker, rnd.defender
+    # The units each line typed (a claim), read once: the report shows them and they fire.
+    a_typed = Force.of(a_line.units) if a_line is not None and a_line.units is not None else None
+    d_typed = Force.of(d_line.units) if d_line is not None and d_line.units is not None else None
+    aa_entries: tuple[DiceEntry, ...] = ()
     aa_losses = EMPTY
     if rnd.index == 1 and recorded.aa is not None:
         entry = shot_entry("AA", recorded.aa.dice)
-        aa_entries.append(entry)
+        aa_entries = (entry,)
+        aa_hits = sum(entry.hits)
         aa_losses = (readings.aa_order or attacker_order).choose(
-            attacker.where(lambda u: u.is_air), sum(entry.hits), air_only_hits=sum(entry.hits))
+            attacker.where(_is_air), aa_hits, air_only_hits=aa_hits)
         # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
-        if rnd.attacker is None or rnd.attacker.units is None:
+        if a_typed is None:
             attacker = attacker.minus_available(aa_losses)
-    attack = _attack(record, recorded, rnd, attacker, readings.subs_every_round or rnd.index == 1)
+    a_units, _, a_entries, a_hits, strike_hits, a_stated = _attack(
+        record, recorded, rnd, attacker, readings.subs_every_round or rnd.index == 1, a_typed)
     # Part 13 step 3: first-strike victims leave the game without firing; hits by
     # submarines never fall on aircraft (2008 OOL; rules matrix).
-    victims = defender_order.choose(defender.combatants(), attack.sub_hits, sub_hits=attack.sub_hits)
-    defence = _defence(record, rnd, defender, victims)
-    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, defence.units, attack.hits)
+    victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits) \
+        if strike_hits > 0 else EMPTY
+    d_units, d_firing, d_entries, d_hits, d_sub_hits, d_stated = _defence(record, rnd, defender, victims,
+                                                                          d_typed)
+    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, a_hits)
     if defender_losses is None:
-        defender_losses = victims + defender_order.choose(defence.firing.combatants(),
-                                                          attack.hits - attack.sub_hits)
-    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, attack.units, defence.hits)
+        defender_losses = victims + defender_order.choose(d_firing.combatants(), a_hits - strike_hits) \
+            if a_hits > strike_hits else victims
+    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, d_hits)
     if attacker_losses is None:
-        attacker_losses = attacker_order.choose(attack.units.combatants(), defence.hits,
-                                                sub_hits=defence.sub_hits)
-    a_line, d_line = rnd.attacker, rnd.defender
+        attacker_losses = attacker_order.choose(a_units.combatants(), d_hits, sub_hits=d_sub_hits) \
+            if d_hits > 0 else EMPTY
     return RoundView(
         round=rnd.index, origin="as_rolled",
-        attacker=SideRound(units=attack.units, hits=attack.hits, dice=tuple(attack.entries),
-                           stated_hits=attack.stated,
-                           typed_units=Force.of(a_line.units) if a_line and a_line.units else None),
-        defender=SideRound(units=defence.units, hits=defence.hits, dice=(*aa_entries, *defence.entries),
-                           stated_hits=defence.stated,
-                           typed_units=Force.of(d_line.units) if d_line and d_line.units else None),
+        attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
+                           typed_units=a_typed if a_line is not None and a_line.units else None),
+        defender=SideRound(units=d_units, hits=d_hits, dice=(*aa_entries, *d_entries), stated_hits=d_stated,
+                           typed_units=d_typed if d_line is not None and d_line.units else None),
         attacker_losses=attacker_losses, defender_losses=defender_losses,
         typed_number=rnd.typed_number, aa_losses=aa_losses)
 
 
 def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
-            subs_strike: bool) -> _Fire:
-    """The attacker's support shots, first strike and line, as typed."""
+            subs_strike: bool, typed: Force | None) -> _Fire:
+    """The attacker's support shots, first strike and line, as typed (``typed``: the units its
+    line typed, if any)."""
     # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
     at_sea = record.kind is BattleKind.SEA and subs_strike
     entries: list[DiceEntry] = []
     # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
     parts: list[tuple[int | None, int]] = []
     # Support shots: before round 1, or (a ghost) left on in a later round.
-    for line in recorded.support_shots(rnd.index):
-        entry = shot_entry("BB", line.dice)
-        entries.append(entry)
-        parts.append((line.stated_hits, sum(entry.hits)))
+    if recorded.bb:
+        for line in recorded.support_shots(rnd.index):
+            entry = shot_entry("BB", line.dice)
+            entries.append(entry)
+            parts.append((line.stated_hits, sum(entry.hits)))
     a_line: SideLine | None = rnd.attacker
     strike: FirstStrikeLine | None = rnd.first_strike
     # The units a line types are the units that fired it: after AA losses for the attacker
@@ -303,39 +307,37 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
     strike_units = EMPTY
     if strike is not None:
         strike_units = (Force.of(strike.units) if strike.units is not None
-                        else attacker.where(lambda u: u.is_sub))
-    if a_line is not None and a_line.units is not None:
-        a_fire = Force.of(a_line.units)
-    else:
-        a_fire = attacker.minus_available(strike_units)
+                        else attacker.where(_is_sub))
+    a_fire = typed if typed is not None else attacker.minus_available(strike_units)
     strike_hits = 0
     if strike is not None:
-        done = assign_dice(strike_units, strike.dice, attacking=True, at_sea=at_sea, first_strike_line=True)
-        entries.extend(done.entries)
-        parts.append((strike.stated_hits, done.hits))
-        strike_hits += done.sub_hits
+        entries_, hits, sub_hits = assign_dice(strike_units, strike.dice, attacking=True, at_sea=at_sea,
+                                               first_strike_line=True)
+        entries.extend(entries_)
+        parts.append((strike.stated_hits, hits))
+        strike_hits += sub_hits
     if a_line is not None:
-        done = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
-        entries.extend(done.entries)
-        parts.append((a_line.stated_hits, done.hits))
+        entries_, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+        entries.extend(entries_)
+        parts.append((a_line.stated_hits, hits))
         if at_sea:
-            strike_hits += done.sub_hits  # attacking subs fire first at sea (Part 13 step 3)
-    return _Fire(a_fire + strike_units, a_fire, entries, sum(h for _, h in parts), strike_hits,
-                 stated_total(parts))
+            strike_hits += sub_hits  # attacking subs fire first at sea (Part 13 step 3)
+    return (a_fire + strike_units, a_fire, entries, sum([h for _, h in parts]), strike_hits,
+            stated_total(parts))
 
 
-def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims: Force) -> _Fire:
-    """The defender's line, as typed (first-strike victims do not fire)."""
+def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims: Force,
+             typed: Force | None) -> _Fire:
+    """The defender's line, as typed (first-strike victims do not fire; ``typed``: the units
+    its line typed, if any)."""
     d_line: SideLine | None = rnd.defender
-    if d_line is not None and d_line.units is not None:
-        d_fire = Force.of(d_line.units)
-    else:
-        d_fire = defender.minus_available(victims)
+    d_fire = typed if typed is not None else defender.minus_available(victims)
     if d_line is None:
-        return _Fire(d_fire + victims, d_fire, [], 0, 0, None)
-    done = assign_dice(d_fire, d_line.dice, attacking=False, at_sea=record.kind is BattleKind.SEA)
-    return _Fire(d_fire + victims, d_fire, done.entries, done.hits, done.sub_hits,
-                 stated_total([(d_line.stated_hits, done.hits)]))
+        return (d_fire + victims, d_fire, [], 0, 0, None)
+    entries, hits, sub_hits = assign_dice(d_fire, d_line.dice, attacking=False,
+                                          at_sea=record.kind is BattleKind.SEA)
+    # One line: what it stated, if anything (stated_total of it alone).
+    return (d_fire + victims, d_fire, entries, hits, sub_hits, d_line.stated_hits)
 
 
 def stated_total(parts: list[tuple[int | None, int]]) -> int | None:
@@ -347,6 +349,8 @@ def stated_total(parts: list[tuple[int | None, int]]) -> int | None:
     own hits plus theirs, not its own hits alone) is not added to again. A line that states
     nothing counts its dice. None when no line stated anything.
     """
+    if len(parts) == 1:
+        return parts[0][0]  # one line: what it stated, if anything
     if all(stated is None for stated, _ in parts):
         return None
     *others, (main_stated, main_hits) = parts
@@ -361,6 +365,8 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
             present: Force, hits: int) -> Force | None:
     """Casualties the side chose for the round, when named before the next round was rolled
     and possible for the hits (a choice named later answers a skipped pause, 2008 OOL)."""
+    if not record.casualties:
+        return None  # none named (most battles)
     combatants = present.combatants()
     following = recorded.rounds[round_number] if round_number < len(recorded.rounds) else None
     before = following.rolls[0].seq if following is not None and following.rolls else None
@@ -372,13 +378,11 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
 
 
 def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
-    attacking = bool(attacker.combatants())
-    defending = bool(defender.combatants())
+    attacking, defending = attacker.combatants(), defender.combatants()
     if not attacking or not defending:
         winner = Winner.ATTACKER if attacking else Winner.DEFENDER if defending else Winner.NONE
-        return Outcome(winner=winner, attacker_left=attacker.combatants(),
-                       defender_left=defender.combatants())
-    if record.retreat is not None and record.retreat[0] == round_number:
+        return Outcome(winner=winner, attacker_left=attacking, defender_left=defending)
+    if record.retreats and record.retreats[-1].after_round == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
         staying = record.amphibious if record.kind is BattleKind.AMPHIBIOUS else EMPTY
         if staying:

@@ -98,8 +98,8 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
     def combatants(self) -> Force:
         """Units that can be hit (without AA guns and industrial complexes)."""
         for unit, _ in self.items:
-            if not unit.is_combatant:
-                return self.where(lambda u: u.is_combatant)
+            if unit in _NOT_COMBATANTS:
+                return Force(tuple([pair for pair in self.items if pair[0] not in _NOT_COMBATANTS]))
         return self
 
     def contains(self, other: Force) -> bool:
@@ -124,9 +124,13 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
         if not other.items:
             return self
         # Removing keeps the canonical order, so no sorting is needed.
-        less = dict(other.items)
-        return Force(tuple((unit, count - less.get(unit, 0)) for unit, count in self.items
-                           if count > less.get(unit, 0)))
+        less = dict(other.items).get
+        kept = []
+        for unit, count in self.items:
+            left = count - less(unit, 0)
+            if left > 0:
+                kept.append((unit, left))
+        return Force(tuple(kept))
 
     # -- output ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, int]:
@@ -222,3 +226,6 @@ def _within_one_edit(a: str, b: str) -> bool:
 
 
 EMPTY = Force()
+
+#: Units that are captured, never hit (see UnitType.is_combatant).
+_NOT_COMBATANTS = frozenset(unit for unit in UnitType if not unit.is_combatant)

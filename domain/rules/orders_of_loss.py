@@ -115,13 +115,20 @@ _SEA_DEFENCE = (U.TRN, U.SUB, U.FTR, U.AC, U.BB)
 def default_order(kind: BattleKind, attacking: bool, *, air_only_attack: bool = False) -> OrderOfLoss:
     """The club default order of loss (2008 "Default Orders of Loss (OOL)")."""
     if not kind.at_sea:
-        return OrderOfLoss(_LAND_ATTACK if attacking else _LAND_DEFENCE)
+        return _DEFAULTS[0] if attacking else _DEFAULTS[1]
     if attacking:
-        return OrderOfLoss(_SEA_ATTACK)
+        return _DEFAULTS[2]
     if air_only_attack:
         # 2008 OOL note: in a no-retreat battle of attacking aircraft only, subs go first.
-        return OrderOfLoss((U.SUB, U.TRN, U.FTR, U.AC, U.BB), source="default (air-only attack)")
-    return OrderOfLoss(_SEA_DEFENCE)
+        return _DEFAULTS[4]
+    return _DEFAULTS[3]
+
+
+#: The default orders, made once (they are immutable): land attack and defence, sea attack and
+#: defence, sea defence against aircraft only.
+_DEFAULTS = (OrderOfLoss(_LAND_ATTACK), OrderOfLoss(_LAND_DEFENCE), OrderOfLoss(_SEA_ATTACK),
+             OrderOfLoss(_SEA_DEFENCE),
+             OrderOfLoss((U.SUB, U.TRN, U.FTR, U.AC, U.BB), source="default (air-only attack)"))
 
 
 #: AA hits removing aircraft "from right to left": the bombers' column (4) before the fighters'
