@@ -26,7 +26,7 @@ from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
 from domain.review.declaration_errors import TurnAudit, audit_declarations
-from domain.review.impact import impact
+from domain.review.impact import has_impact, impact
 from domain.review.memo import NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.refight import Context, Plan, aa_order_of, setup_of
@@ -250,7 +250,9 @@ def _correction(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_
                                                                Impact | None]:
     """A battle corrected: its view, its settled findings, the dice it drew and its impact."""
     view, settled = _corrected(ctx, judged)
-    return view, settled, list(ctx.dice.from_source), impact(setup_of(ctx), ctx.as_rolled, view)
+    # The battle as the engine fights it is made only for odds there are to give.
+    effect = impact(setup_of(ctx), ctx.as_rolled, view) if has_impact(ctx.as_rolled, view) else None
+    return view, settled, list(ctx.dice.from_source), effect
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,

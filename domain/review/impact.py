@@ -24,9 +24,14 @@ def chances(setup: BattleSetup, round_number: int, attacker: Force, defender: Fo
                    round(found.retreat, 12))
 
 
+def has_impact(rolled: BattleView, corrected: BattleView) -> bool:
+    """Whether :func:`impact` has odds to give (a corrected battle that was rolled)."""
+    return corrected.status == BattleStatus.CORRECTED and bool(rolled.rounds)
+
+
 def impact(setup: BattleSetup, rolled: BattleView, corrected: BattleView) -> Impact | None:
     """Odds from the first round that differs between the two timelines (None if none does)."""
-    if corrected.status != BattleStatus.CORRECTED or not rolled.rounds:
+    if not has_impact(rolled, corrected):
         return None
     first = 1
     for before, after in zip(rolled.rounds, corrected.rounds, strict=False):

@@ -104,11 +104,15 @@ def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         if line is None:
             return False
         units = line_units(line, expected)
-        return len(line.dice.dice) == dice_needed(units, False) and \
-            dice_by_unit(units, False) == dice_by_unit(expected, False)
+        return len(line.dice.dice) == dice_needed(units, False) and (
+            units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
     fallback = expected
     total = EMPTY
     strike = rnd.first_strike
+    if strike is None and rnd.attacker is not None:  # one line (most rounds)
+        units = line_units(rnd.attacker, expected)
+        return len(rnd.attacker.dice.dice) == dice_needed(units, True) and (
+            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     if strike is not None:
         strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
         if len(strike.dice.dice) != dice_needed(strike_units, True):
@@ -238,8 +242,10 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
     # types only the units that fire.
     view = as_rolled.rounds[position]
     strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
-    victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
-    firing_defender = expected_defender.minus_available(victims)
+    firing_defender = expected_defender
+    if strike_hits:
+        victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
+        firing_defender = expected_defender.minus_available(victims)
     for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
         line = rnd.attacker if side is Side.ATTACKER else rnd.defender
         if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
@@ -289,9 +295,12 @@ def _carry(rnd: RecordedRound, as_rolled: BattleView, position: int,
     for side, seen, losses, correct in (
             (Side.ATTACKER, previous.attacker, previous.attacker_losses, previous_start[0]),
             (Side.DEFENDER, previous.defender, previous.defender_losses, previous_start[1])):
+        on_record = seen.units.minus_available(losses)
+        if correct == seen.units:
+            carried.append(on_record)  # the record's units were right: both ways agree
+            continue
         as_corrected = correct.minus_available(losses)
         typed = _typed_units(rnd, side)
-        on_record = seen.units.minus_available(losses)
         carried.append(as_corrected if typed is not None and typed == as_corrected.combatants()
                        and typed != on_record.combatants() else on_record)
     return carried[0], carried[1]
@@ -475,6 +484,8 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
 def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
                    when: datetime | None) -> list[Issue]:
     """Battleship support shots: one per supporting BB, before round 1 only."""
+    if k > 1 and not recorded.bb:
+        return []  # no support shot recorded, none due after round 1
     shots = [v for line in recorded.support_shots(k) for v in line.dice.values]
     hits = sum(1 for v in shots if v <= 4)
     expected = len(record.support) if k == 1 else 0
