@@ -128,6 +128,11 @@ class DiceText(msgspec.Struct, frozen=True, array_like=True, dict=True):
         """The faces in the order written."""
         return tuple(die.value for die in self.dice)
 
+    @cached_property
+    def marks(self) -> tuple[bool, ...]:
+        """Whether each die carries a ``*``, in the order written."""
+        return tuple([die.marked for die in self.dice])
+
     @property
     def marked_hits(self) -> int:
         """How many dice carry a ``*``."""

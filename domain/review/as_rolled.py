@@ -107,32 +107,22 @@ def typed_dice(units: Force, dice: DiceText, *, attacking: bool) -> list[TypedDi
 def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedColumn, ...]:
     """The dice in order, split by the columns' sizes; surplus dice go to the last column.
 
-    Cheap enough to do again where needed (the rolling audit types only the lines whose dice
-    do not fit their units): no cache keyed by the dice is worth its hashing.
-
     Separators that fit the units split the dice exactly as the sizes do; separators that do
-    not fit them (or none, the short form) are read the same way.
+    not fit them (or none, the short form) are read the same way. Cheap enough to do again
+    where needed (the rolling audit types only the lines whose dice do not fit their units).
     """
-    columns = columns_of(units, attacking)
-    faces = dice.values
+    faces, marks = dice.values, dice.marks
     count = len(faces)
+    columns = columns_of(units, attacking)
     if not columns:
-        if not count:
-            return ()
-        return (TypedColumn(1, (None,) * count, faces, tuple([die[1] for die in dice.dice])),)
-    marks = tuple([die[1] for die in dice.dice])
+        columns = ((1, ()),) if count else ()
     found: list[TypedColumn] = []
     start, last = 0, len(columns) - 1
     for index, (value, unit_list) in enumerate(columns):
         if start >= count:
             break
-        size = len(unit_list)
-        end = count if index == last else min(start + size, count)
-        taken = end - start
-        # Surplus dice belong to the column's last unit type ("7 dice for 4 ARM").
-        owners = unit_list if taken == size else unit_list[:taken] if taken < size else (
-            unit_list + (unit_list[-1],) * (taken - size))
-        found.append(TypedColumn(value, owners, faces[start:end], marks[start:end]))
+        end = count if index == last else min(start + len(unit_list), count)
+        found.append(TypedColumn(value, _owners(unit_list, end - start), faces[start:end], marks[start:end]))
         start = end
     return tuple(found)
 
@@ -142,38 +132,67 @@ _SUBS = frozenset(unit for unit in UnitType if unit.is_sub)
 
 def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 first_strike_line: bool = False) -> _Assigned:
-    """The report's dice entries for a typed line (runs per column and first strike)."""
+    """The report's dice entries for a typed line (runs per column and first strike).
+
+    The dice are typed as :func:`typed_dice` types them, column by column, without making an
+    object per die: a column's unit types are looked at only when it holds submarines.
+    """
     entries: list[DiceEntry] = []
     hits = sub_hits = 0
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
     sub_strikes = attacking and at_sea and not first_strike_line
-    for column, owners, faces, marks in _typed_dice(units, dice, attacking):
-        scored = tuple([face <= column for face in faces])
+    faces, marks = dice.values, dice.marks
+    count = len(faces)
+    columns = columns_of(units, attacking)
+    if not columns:
+        # Dice with no column to fill (units that do not fire): all in column 1, unassigned.
+        columns = ((1, ()),) if count else ()
+    start, last = 0, len(columns) - 1
+    for index, (column, unit_list) in enumerate(columns):
+        if start >= count:
+            break
+        # Surplus dice go to the last column, and belong to its last unit type.
+        end = count if index == last else min(start + len(unit_list), count)
+        values = faces[start:end]
+        scored = tuple([face <= column for face in values])
         hits += scored.count(True)
-        if _SUBS.isdisjoint(owners):
-            entries.append(DiceEntry(column=column, values=faces, first_strike=first_strike_line,
-                                     marked=marks, hits=scored))
+        if _SUBS.isdisjoint(unit_list):
+            entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
+                                     marked=marks[start:end], hits=scored))
+            start = end
             continue
-        strikes = [unit in _SUBS for unit in owners]
+        strikes = [unit in _SUBS for unit in _owners(unit_list, end - start)]
         sub_hits += sum(1 for strike, hit in zip(strikes, scored, strict=True) if strike and hit)
         if not sub_strikes:
-            entries.append(DiceEntry(column=column, values=faces, first_strike=first_strike_line,
-                                     marked=marks, hits=scored))
+            entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
+                                     marked=marks[start:end], hits=scored))
+            start = end
             continue
         begin = 0
-        for index in range(1, len(faces) + 1):
-            if index == len(faces) or strikes[index] != strikes[begin]:
-                entries.append(DiceEntry(column=column, values=faces[begin:index],
-                                         first_strike=strikes[begin], marked=marks[begin:index],
-                                         hits=scored[begin:index]))
-                begin = index
+        for at in range(1, len(values) + 1):
+            if at == len(values) or strikes[at] != strikes[begin]:
+                entries.append(DiceEntry(column=column, values=values[begin:at], first_strike=strikes[begin],
+                                         marked=marks[start + begin:start + at], hits=scored[begin:at]))
+                begin = at
+        start = end
     return entries, hits, sub_hits
+
+
+def _owners(unit_list: tuple[UnitType, ...], taken: int) -> tuple[UnitType | None, ...]:
+    """The unit type of each of ``taken`` dice in a column: in the column's order, surplus dice
+    to its last unit type ("7 dice for 4 ARM"); none in a column no unit fills."""
+    size = len(unit_list)
+    if not size:
+        return (None,) * taken
+    if taken <= size:
+        return unit_list[:taken]
+    return unit_list + (unit_list[-1],) * (taken - size)
 
 
 def shot_entry(column: Column, dice: DiceText) -> DiceEntry:
     """AA or support shots: every die at the shot's value."""
     threshold = hit_value(column)
-    return DiceEntry(column=column, values=dice.values, marked=tuple(d.marked for d in dice.dice),
+    return DiceEntry(column=column, values=dice.values, marked=dice.marks,
                      hits=tuple(v <= threshold for v in dice.values))
 
 
