@@ -84,9 +84,20 @@ def read_record(record: BattleRecord) -> RecordedBattle:
         battle.typos.extend(log.typos)
         pending_marker: int | None = roll.round_number
         for line in log.lines:
-            if isinstance(line, Comment):
+            # The line kinds are distinct classes: the commonest are tested first.
+            if isinstance(line, SideLine):
+                current = _place_side_line(battle, current, line, roll, pending_marker, new_round)
+                pending_marker = None
+            elif isinstance(line, RoundMarker):
+                # A marker opens a round unless the open round has no dice yet.
+                if current is not None and _empty(current) and current.rolls[-1] is roll:
+                    current.typed_number = line.number
+                else:
+                    current = new_round(line.number, roll)
+                pending_marker = None
+            elif isinstance(line, Comment):
                 continue
-            if isinstance(line, BattleHeader):
+            elif isinstance(line, BattleHeader):
                 battle.header = battle.header or line
             elif isinstance(line, AttackLine):
                 battle.attack_lines.append(line)
@@ -95,20 +106,10 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                     battle.aa = battle.aa or line
                 else:
                     battle.bb.append((_shot_round(current), line))
-            elif isinstance(line, RoundMarker):
-                # A marker opens a round unless the open round has no dice yet.
-                if current is not None and _empty(current) and current.rolls[-1] is roll:
-                    current.typed_number = line.number
-                else:
-                    current = new_round(line.number, roll)
-                pending_marker = None
             elif isinstance(line, FirstStrikeLine):
                 if current is None or current.attacker or current.first_strike or current.defender:
                     current = new_round(line.round if line.round is not None else pending_marker, roll)
                 current.first_strike = line
-            elif isinstance(line, SideLine):
-                current = _place_side_line(battle, current, line, roll, pending_marker, new_round)
-                pending_marker = None
     return battle
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from domain.battle.model import Side
 from domain.record.board_state import BoardWalk
@@ -228,6 +229,12 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
 
 
 # -- transports ----------------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
+def _land_combatants(units: Force) -> Force:
+    """The ground units of a move that transports carry (AA guns and ICs are not moved so)."""
+    return units.where(lambda u: u.is_land and u.is_combatant)
+
+
 def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], edition: Edition,
                 board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
@@ -235,10 +242,10 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
     if record.kind is BattleKind.SEA:
         return
     for move in record.moves:
-        land = move.units.where(lambda u: u.is_land and u.is_combatant)
-        origin = board.get(move.origin)
+        land = _land_combatants(move.units)
         if not land:
             continue
+        origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
             reach = min(u.profile.movement for u in land.types)
             if origin is not None and not origin.sea and move.origin != record.territory \
@@ -313,6 +320,8 @@ def _defenders(game: Game, record: BattleRecord, edition: Edition, found: TurnAu
     """Listed defending units must be 100% correct (2008 Section II.3)."""
     if record.declared_defenders is None or not record.defenders_known:
         return
+    if record.declared_defenders == record.position_defenders:
+        return  # listed exactly as the map has them (most battles)
     air = any(u.is_air for u in record.attackers.types)
     # An AA gun need only be listed when aircraft attack; ICs are never combat units.
     def relevant(force: Force) -> Force:

@@ -112,7 +112,8 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
 def _read_all(game: Game, policy: Edition, memo: ReviewMemo) -> list[tuple[RecordedBattle, BattleView]]:
     """Each battle's record read and analysed as rolled, once (the board needs every result
     before the first declaration is checked; the review reads them again, battle by battle)."""
-    return [memo.read(record, partial(_read, record, policy)) for record in game.battles]
+    readings = readings_of(policy)
+    return [memo.read(record, partial(_read, record, readings)) for record in game.battles]
 
 
 def _review_on(state: _Review) -> GameView:
@@ -239,10 +240,10 @@ class _Review:
         return view, judged_list, flow, bool(draws)
 
 
-def _read(record: BattleRecord, policy: Edition) -> tuple[RecordedBattle, BattleView]:
-    """A battle's records cut into rounds, and analysed as rolled."""
+def _read(record: BattleRecord, readings: Readings) -> tuple[RecordedBattle, BattleView]:
+    """A battle's records cut into rounds, and analysed as rolled (under the edition's readings)."""
     recorded = read_record(record)
-    return recorded, analyse_as_rolled(record, readings_of(policy), recorded)
+    return recorded, analyse_as_rolled(record, readings, recorded)
 
 
 def _correction(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged],
