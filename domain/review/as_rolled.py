@@ -11,6 +11,7 @@ units typed are kept beside as the record's claims; the findings compare them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from domain.battle.columns import columns_of, hit_value
@@ -154,8 +155,8 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
         # Surplus dice go to the last column, and belong to its last unit type.
         end = count if index == last else min(start + len(unit_list), count)
         values = faces[start:end]
-        scored = tuple([face <= column for face in values])
-        hits += scored.count(True)
+        scored, scored_hits = _scored(values, column)
+        hits += scored_hits
         if _SUBS.isdisjoint(unit_list):
             entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
                                      marked=marks[start:end], hits=scored))
@@ -176,6 +177,14 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 begin = at
         start = end
     return entries, hits, sub_hits
+
+
+@lru_cache(maxsize=65536)
+def _scored(faces: tuple[int, ...], column: int) -> tuple[tuple[bool, ...], int]:
+    """Whether each face hits ``column`` (at or under its value), and how many do: a pure
+    function of a few small numbers that recur all game long."""
+    scored = tuple([face <= column for face in faces])
+    return scored, scored.count(True)
 
 
 def _owners(unit_list: tuple[UnitType, ...], taken: int) -> tuple[UnitType | None, ...]:
