@@ -62,7 +62,10 @@ def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: 
         return orders.attacker or default_order(kind, True)
     if orders.defender is not None:
         return orders.defender
-    air_only = bool(attackers.combatants()) and all(u.is_air for u in attackers.combatants().types)
+    if kind is not BattleKind.SEA:
+        return default_order(kind, False)  # the air-only reading is for sea battles only
+    fighting = attackers.combatants()
+    air_only = bool(fighting) and all(u.is_air for u in fighting.types)
     return default_order(kind, False, air_only_attack=air_only and orders.retreat is None)
 
 

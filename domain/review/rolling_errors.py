@@ -512,8 +512,10 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
     if position + 1 >= len(as_rolled.rounds):
         return []
     view = as_rolled.rounds[position]
+    if not view.defender_losses:
+        return []
     survivors = view.defender.units.minus_available(view.defender_losses)
-    if not view.defender_losses or not survivors.combatants():
+    if not survivors.combatants():
         return []
     if record.kind is BattleKind.SEA:
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
