@@ -37,6 +37,8 @@ class Orders:
 
 def orders_of(record: BattleRecord) -> Orders:
     """Special orders filed for the battle, later ones amending earlier ones."""
+    if not record.orders:
+        return _NO_ORDERS  # none filed (most battles)
     attacker = defender = None
     retreat = None
     withdrawal = None
@@ -53,6 +55,9 @@ def orders_of(record: BattleRecord) -> Orders:
         if parsed.sub_withdrawal_after is not None:
             withdrawal = parsed.sub_withdrawal_after
     return Orders(attacker, defender, retreat, withdrawal)
+
+
+_NO_ORDERS = Orders()
 
 
 def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
