@@ -1,0 +1,137 @@
+"""The review's fast paths give what the die-by-die reading gives (issue 13, goal 1).
+
+The as-rolled analysis reads a typed line column by column without an object per die, and the
+rolling audit skips the column-by-column comparison of a side whose lines rolled exactly the
+dice its units throw. Each is checked here against the plain reading it stands for: the report
+entries against the runs made die by die (the algorithm they replaced), and the skip against the
+full comparison finding nothing.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.battle.columns import dice_needed, layout
+from domain.battle.model import Side
+from domain.notation.battle_log import DiceText, FirstStrikeLine, MarkedDie, SideLine
+from domain.record.recorded_battle import RecordedRound
+from domain.review.as_rolled import TypedDie, assign_dice, typed_dice
+from domain.review.rolling_errors import _dice_as_expected, count_side, dice_differences, side_dice
+from domain.review.views import DiceEntry
+from domain.rules.forces import Force
+from domain.rules.units import UnitType
+
+forces = st.lists(st.tuples(st.sampled_from(list(UnitType)), st.integers(0, 4)), max_size=4).map(
+    lambda pairs: Force.of(tuple(pairs)))
+faces = st.lists(st.builds(MarkedDie, st.integers(1, 6), st.booleans()), max_size=14)
+
+
+@st.composite
+def dice_for(draw: st.DrawFn, units: Force, attacking: bool) -> DiceText:
+    """Dice for a line: often exactly what the units throw, split at the columns or not;
+    otherwise any number of dice, split anywhere."""
+    columns = layout(units, attacking)
+    if columns and draw(st.booleans()):
+        dice = [draw(st.builds(MarkedDie, st.integers(1, 6), st.booleans())) for _, cols in columns for _ in cols]
+        if draw(st.booleans()):
+            groups, start = [], 0
+            for _, cols in columns:
+                groups.append(tuple(dice[start:start + len(cols)]))
+                start += len(cols)
+            return DiceText(tuple(groups))
+        return DiceText((tuple(dice),))
+    dice = draw(faces.filter(bool))
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(dice) - 1)), max_size=3))))
+    groups = [tuple(dice[a:b]) for a, b in zip([0, *cuts], [*cuts, len(dice)], strict=True) if dice[a:b]]
+    return DiceText(tuple(groups))
+
+
+def typed_by_die(units: Force, dice: DiceText, attacking: bool) -> list[TypedDie]:
+    """The die-by-die typing the column reading replaced (separators that fit are the columns;
+    otherwise the dice are split by the columns' sizes, surplus to the last column)."""
+    columns = layout(units, attacking)
+    sizes = [len(cols) for _, cols in columns]
+    flat = [(die.value, die.marked) for die in dice.dice]
+    if dice.has_separators and [len(c) for c in dice.columns] == sizes:
+        groups = [[(d.value, d.marked) for d in column] for column in dice.columns]
+    else:
+        groups, start = [], 0
+        for size in sizes:
+            groups.append(flat[start:start + size])
+            start += size
+        if start < len(flat):
+            if groups:
+                groups[-1].extend(flat[start:])
+            else:
+                groups.append(flat[start:])
+                columns.append((1, ()))
+    found = []
+    for (value, unit_list), group in zip(columns, groups, strict=False):
+        for index, (face, marked) in enumerate(group):
+            unit = unit_list[index] if index < len(unit_list) else (unit_list[-1] if unit_list else None)
+            found.append(TypedDie(value, unit, face, marked))
+    return found
+
+
+def entries_by_die(units: Force, dice: DiceText, attacking: bool, at_sea: bool,
+                   strike_line: bool) -> tuple[list[DiceEntry], int, int]:
+    """The report's runs made die by die (one run per column and first-strike flag)."""
+    entries: list[DiceEntry] = []
+    run: tuple[int, bool] | None = None
+    values: list[int] = []
+    marks: list[bool] = []
+    hits: list[bool] = []
+    total = subs = 0
+    for column, unit, value, marked in typed_by_die(units, dice, attacking):
+        key = (column, strike_line or (attacking and at_sea and unit is not None and unit.is_sub))
+        if key != run:
+            if run is not None:
+                entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
+                                         marked=tuple(marks), hits=tuple(hits)))
+            run, values, marks, hits = key, [], [], []
+        hit = value <= column
+        values.append(value)
+        marks.append(marked)
+        hits.append(hit)
+        total += hit
+        subs += hit and unit is not None and unit.is_sub
+    if run is not None:
+        entries.append(DiceEntry(column=run[0], values=tuple(values), first_strike=run[1],
+                                 marked=tuple(marks), hits=tuple(hits)))
+    return entries, total, subs
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), forces, st.booleans(), st.booleans(), st.booleans())
+def test_column_reading_is_the_die_by_die_reading(data: st.DataObject, units: Force, attacking: bool,
+                                                   at_sea: bool, strike_line: bool) -> None:
+    dice = data.draw(dice_for(units, attacking))
+    assert typed_dice(units, dice, attacking=attacking) == typed_by_die(units, dice, attacking)
+    assert assign_dice(units, dice, attacking=attacking, at_sea=at_sea, first_strike_line=strike_line) == \
+        entries_by_die(units, dice, attacking, at_sea, strike_line)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), forces, forces, st.booleans(), st.booleans(), st.booleans())
+def test_skipped_comparison_finds_nothing(data: st.DataObject, expected: Force, typed: Force,
+                                          defending: bool, typed_line: bool, strike: bool) -> None:
+    """Whenever the audit skips a side, the full comparison would have found nothing; and a
+    side that rolled exactly its expected units' dice is skipped."""
+    side = Side.DEFENDER if defending else Side.ATTACKER
+    attacking = not defending
+    units = typed if typed_line else expected
+    line = SideLine("D" if defending else "A", None, units.items if typed_line else None,
+                    data.draw(dice_for(units, attacking)))
+    first = None
+    if strike and attacking:
+        subs = expected.where(lambda u: u.is_sub)
+        first = FirstStrikeLine(None, None, data.draw(dice_for(subs, True)))
+    rnd = RecordedRound(index=1, attacker=None if defending else line, defender=line if defending else None,
+                        first_strike=first)
+    _, dice = side_dice(rnd, side, expected)
+    nothing = dice_differences(count_side(expected, dice, attacking)) == ({}, {})
+    if _dice_as_expected(rnd, side, expected):
+        assert nothing
+    if first is None and not typed_line and len(line.dice) == dice_needed(expected, attacking):
+        assert _dice_as_expected(rnd, side, expected)
