@@ -33,7 +33,8 @@ def dice_for(draw: st.DrawFn, units: Force, attacking: bool) -> DiceText:
     otherwise any number of dice, split anywhere."""
     columns = layout(units, attacking)
     if columns and draw(st.booleans()):
-        dice = [draw(st.builds(MarkedDie, st.integers(1, 6), st.booleans())) for _, cols in columns for _ in cols]
+        die = st.builds(MarkedDie, st.integers(1, 6), st.booleans())
+        dice = [draw(die) for _, cols in columns for _ in cols]
         if draw(st.booleans()):
             groups, start = [], 0
             for _, cols in columns:
