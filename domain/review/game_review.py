@@ -222,13 +222,20 @@ class _Review:
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
-        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders, orders_of(record),
-                      # Only recorded dice count: entered from the dice server or drawn by the
-                      # Minister (a clear dice_seed never draws one: anyone could predict it).
-                      CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-        key = (record_key(record), self.stamp, self.game.edition, audited, attackers, defenders,
-               tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
-        view, judged_list, draws, effect = self.memo.correction(key, partial(_correction, ctx, judged_list))
+        if judged_list:
+            ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                          orders_of(record),
+                          # Only recorded dice count: entered from the dice server or drawn by the
+                          # Minister (a clear dice_seed never draws one: anyone could predict it).
+                          CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
+            key = (record_key(record), self.stamp, self.game.edition, audited, attackers, defenders,
+                   tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
+            view, judged_list, draws, effect = self.memo.correction(
+                key, partial(_correction, ctx, judged_list))
+        else:
+            # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
+            # odds to give (what _correction makes of no findings, without the plan).
+            view, draws, effect = rolled, [], None
         self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
                                 for seq, purpose, faces in draws)
         flow = Flow.of(record, rolled, view)
@@ -285,8 +292,10 @@ class Flow:
     @classmethod
     def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
         """The flow of a corrected battle, or None when its outcome did not change."""
+        if corrected.status != BattleStatus.CORRECTED:
+            return None
         before, after = _holder(record, rolled), _holder(record, corrected)
-        if corrected.status != BattleStatus.CORRECTED or before is None or after is None or before == after:
+        if before is None or after is None or before == after:
             return None
         last = max((roll.seq for roll in record.rolls), default=0)
         return cls(last, record.attacker_power, before, after)
