@@ -53,7 +53,9 @@ class Turn(NamedTuple):
 _BY_NAME = {power.lower(): Power(power) for power in POWERS}
 
 
-@lru_cache(maxsize=1024)
+#: Labels remembered: a long game has more turns than a small cache holds (a 10,000-event
+#: generated game has ~1,300), and one that misses parses every label again.
+@lru_cache(maxsize=16384)
 def turn_of(label: str) -> Turn:
     """The turn a label names: ``"USSR 3"`` (the fold files turns so; any case is accepted)."""
     power, _, number = label.strip().rpartition(" ")
