@@ -521,7 +521,7 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
-        must = any(u.base is UnitType.BMB for u in survivors.types)
+        must = any(unit in _BOMBERS for unit, _ in survivors.items)
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
     asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
@@ -529,6 +529,10 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
         return []
     return [Issue(FindingKind.PAUSE_SKIPPED, f"round {view.round + 1} rolled without asking the defender for "
                   f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
+
+
+#: Bombers, developed or not (a surviving bomber is a choice the defender must be asked for).
+_BOMBERS = frozenset(unit for unit in UnitType if unit.base is UnitType.BMB)
 
 
 def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
