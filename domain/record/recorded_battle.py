@@ -61,7 +61,8 @@ class RecordedBattle:
         """The attackers the attack lines typed, if any were typed."""
         if not self.attack_lines:
             return None
-        return Force.of([pair for line in self.attack_lines for pair in line.units])
+        # As a tuple: Force.of remembers unit lists as typed (they recur all game long).
+        return Force.of(tuple([pair for line in self.attack_lines for pair in line.units]))
 
     @property
     def typed_defenders(self) -> Force | None:
