@@ -28,7 +28,7 @@ import gc
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from domain.battle.model import Outcome, Winner
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
@@ -44,10 +44,22 @@ if TYPE_CHECKING:
 
 # The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
 # its names are kept here for the callers that import them with the walk.
-__all__ = ["BoardAt", "BoardState", "BoardWalk", "CountCheck", "Discrepancy", "Entry", "walk_board"]
+__all__ = ["PENDING", "BattleResult", "BoardAt", "BoardState", "BoardWalk", "CountCheck", "Discrepancy",
+           "Entry", "walk_board"]
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
+
+#: A battle begun and not resolved: a correction awaits its dice (2008 Section III: the missing
+#: dice are rolled, then the rest of the battle re-rolled). Its attackers made their combat move
+#: into the battle and stay there until it is resolved (2008 Declaration and Battle Resolution
+#: Procedures, Combat Resolution and Order of Battles: "once a battle begins it must be resolved
+#: completely"); the defender still holds the place.
+PENDING: Final = "pending"
+
+#: What the walk is given for a battle: its result, None (void, not fought: no portion of the
+#: results stands, 2008 Section II; its attackers stay where they came from), or PENDING.
+BattleResult = Outcome | None | Literal["pending"]
 
 
 @dataclass
@@ -72,7 +84,7 @@ class BoardState:
 
 
 # -- the walk -------------------------------------------------------------------------------------
-def walk_board(game: Game, outcomes: Mapping[str, Outcome | None], board: Board | None = None, *,
+def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
                rolled: BoardWalk | None = None) -> BoardWalk:
     """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
     ``rolled`` the walk as rolled when this one is as corrected."""
@@ -135,7 +147,7 @@ class _Walker:
     """One pass over the records (kept small: each step is one method)."""
 
     def __init__(self, game: Game, board: Board, state: BoardState,
-                 outcomes: Mapping[str, Outcome | None], *, from_setup: bool) -> None:
+                 outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
         self.from_setup = from_setup
         self.discrepancies: list[Discrepancy] = []
@@ -390,6 +402,11 @@ class _Walker:
 
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
+        if isinstance(outcome, str):  # PENDING
+            if record.rolls:
+                self._in_battle(record)
+                return
+            outcome = None
         territory = record.territory
         here = self.state.units.get(territory)
         enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
@@ -409,6 +426,15 @@ class _Walker:
         if outcome.defender_withdrew and enemies:
             self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
+
+    def _in_battle(self, record: BattleRecord) -> None:
+        """A battle awaiting dice: its attackers stand in the battle, beside the defenders (the
+        holder unchanged), until it is resolved; support ships in the zone they fired from."""
+        self._support_ships(record)
+        land = record.kind != "sea"
+        for move in record.moves:
+            units = move.units.where(_not_battleship) if land else move.units
+            self._add(record.last_seq, record.territory, record.attacker_power, units)
 
     def _back_home(self, record: BattleRecord) -> None:
         for move in record.moves:
@@ -514,6 +540,10 @@ def _capped(units: Force, cap: Force) -> Force:
         return EMPTY
     most = dict(cap.items)
     return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
+
+
+def _not_battleship(unit: UnitType) -> bool:
+    return unit is not UnitType.BB
 
 
 def _not_combatant(unit: UnitType) -> bool:

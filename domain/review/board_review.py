@@ -13,17 +13,21 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from domain.battle.model import Outcome
-from domain.record.board_state import BoardWalk
+from domain.record.board_state import PENDING, BattleResult, BoardWalk
 from domain.record.entries import BattleRecord
 from domain.review.views import BattleStatus, BattleView, PlaceView
 
 
-def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
-    """Battle key -> the result that stands (None: void, not fought, or unfinished)."""
+def outcomes_of(views: Iterable[BattleView]) -> dict[str, BattleResult]:
+    """Battle key -> the result that stands: None when void or not fought (2008 Section II: "no
+    portion of the results may stand"; a battle of a turn void under Section VII has no result
+    either, the turn "must be re-done"), PENDING while a correction awaits its dice (its
+    attackers are in the battle, which is not resolved)."""
     unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
-    return {f"{view.turn} / {view.battle}": (None if view.status in unfought else view.result)
-            for view in views}
+    return {f"{view.turn} / {view.battle}": (
+        None if view.status in unfought
+        else PENDING if view.status == BattleStatus.AWAITING and view.result is None
+        else view.result) for view in views}
 
 
 def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:

@@ -238,3 +238,20 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
             assert (units, holder) == logged[(territory, seq)], (territory, seq)
             board = walk.before(seq + 1)
             assert board.look(territory) == (board.control_of(territory), board.holders(territory))
+
+
+def test_a_battle_awaiting_correction_dice_keeps_its_attackers_in_the_battle() -> None:
+    """2008 Declaration and Battle Resolution Procedures, Combat Resolution and Order of Battles:
+    "once a battle begins it must be resolved completely". USSR 3's Ukraine battle awaits a
+    correction die: its attackers made their combat move into Ukraine and stand there beside the
+    defenders, who still hold it; they are not back in Karelia. Germany 3 (void, Section VII)
+    is not fought: its attackers stay in Finland Norway."""
+    game = load_replay(REPLAYS / "fidelity" / "void-turn-findings-superseded-2008.toml").game
+    walk = _walk(game)
+    germany = game.battles[1]
+    board = walk.at_declaration(germany)
+    assert board.holders("Ukraine S.S.R.") == {"Germany": F("2 INF"), "USSR": F("3 INF, 1 ARM")}
+    assert board.control_of("Ukraine S.S.R.") == "Germany"
+    assert board.holders("Karelia S.S.R.") == {"USSR": F("1 INF")}  # what the 19:00 map shows
+    assert walk.final.holders("Finland Norway") == {"Germany": F("2 ARM")}
+    assert walk.final.control_of("Karelia S.S.R.") == "USSR"
