@@ -10,9 +10,8 @@ income. So, in record order:
   power then collects the IPC value of the territories it controls, if it holds its capital
   (2008 Rules Clarifications, Income Collection and Spending: "Any country that ends its turn
   with possession of its capital collects income");
-- a battle that captures a capital gives the captor the owner's unspent IPCs (Classic rulebook,
-  Capturing an Enemy Capital; 2008 Income Collection and Spending speaks of "income from the
-  capture of an enemy's capital").
+- a battle that captures a capital gives the captor the owner's unspent IPCs: see
+  :data:`CAPITAL_RULE` (the seeds hold no text of this rule, only the 2008 reference to it).
 
 Only a record that starts from the setup (round 1, or a bid) knows every power's IPCs; for a
 record that starts mid-game the treasury is unknown (``known`` is False) and nothing is checked.
@@ -34,6 +33,19 @@ from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
     from domain.record.game import Game
+
+#: Where the captured-capital rule comes from. It is not in the club's texts (seeds 000-002):
+#: Parts 13 and 14 (1999) say nothing of capitals, and the 2008 Unabridged Rules only refer to it,
+#: in Rules Clarifications, Income Collection and Spending: "if you have received income from the
+#: capture of an enemy's capital you may spend said income on Weapons Development or the violation
+#: of neutrality". The rule itself is the Milton Bradley 2nd edition rules booklet's (which 2008
+#: Getting Started, Requirements, makes every player keep): an enemy capital captured, the captor
+#: takes the IPCs its owner has on hand. The booklet is not among the seeds, so its wording is not
+#: quoted and its section is named as the club's 2008 text names the event ("the capture of an
+#: enemy's capital"), not from a copy of the booklet.
+CAPITAL_RULE = ("Milton Bradley 2nd edition rules booklet, capturing an enemy capital (the captor takes its "
+                "IPCs; referred to by 2008 Rules Clarifications, Income Collection and Spending: \"income "
+                "from the capture of an enemy's capital\")")
 
 #: 2008 Section IV (Tech Rolls) and MB 2nd edition: each weapons-development die costs 5 IPCs.
 TECH_DIE_COST = 5
@@ -76,7 +88,7 @@ class Income:
 
 @dataclass(frozen=True)
 class Capture:
-    """A capital captured: the captor takes the owner's unspent IPCs."""
+    """A capital captured: the captor takes the owner's unspent IPCs (:data:`CAPITAL_RULE`)."""
 
     seq: int
     turn: str
@@ -293,6 +305,7 @@ def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
 
 def _captures(treasury: TreasuryWalk, purse: _Purse, walk: BoardWalk, record: object,
               capitals: dict[str, str]) -> None:
+    """:data:`CAPITAL_RULE`: the captor of an enemy capital takes the owner's IPCs on hand."""
     seq: int = getattr(record, "last_seq", 0)
     territory: str = getattr(record, "territory", "")
     for owner, capital in capitals.items():

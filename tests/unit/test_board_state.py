@@ -165,12 +165,46 @@ count = "{count}"
 
 @pytest.mark.parametrize(("count", "kinds"), [
     ("USSR 8/$24", []), ("USSR 8/24", []), ("USSR 8/$26", ["map_count_wrong"]),
-    ("USSR 8/$42", ["typo"]), ("USSR 9/$24", ["map_count_wrong"]),
+    # 2008 Section VI: "A number can never be a typographical error", digits transposed too.
+    ("USSR 8/$42", ["map_count_wrong"]), ("USSR 9/$24", ["map_count_wrong"]),
 ])
-def test_a_count_is_checked_against_the_board_and_a_transposition_is_a_typo(count: str,
-                                                                             kinds: list[str]) -> None:
+def test_a_count_is_checked_against_the_board_and_a_number_is_never_a_typo(count: str,
+                                                                           kinds: list[str]) -> None:
     game = parse_replay(COUNT.replace("{count}", count)).game
     assert [f.kind for f in review(game).findings] == kinds
+
+
+TREASURY_IS_NOT_THE_COUNT = """
+format = "minister-replay/1"
+[game]
+id = "count-not-treasury"
+edition = "iaapa-2008"
+[[event]]
+type = "purchase"
+at = 2008-10-01T09:00:00Z
+turn = "USSR 1"
+units = "3 INF"
+[[event]]
+type = "placement"
+at = 2008-10-01T09:30:00Z
+turn = "USSR 1"
+place = ["Russia 3 INF"]
+[[event]]
+type = "map_update"
+at = 2008-10-01T09:35:00Z
+turn = "USSR 1"
+count = "{count}"
+"""
+
+
+@pytest.mark.parametrize(("count", "kinds"), [("USSR 8/$24", []), ("USSR 8/$15", ["map_count_wrong"])])
+def test_the_counts_dollars_are_the_ipc_value_held_not_the_treasury(count: str, kinds: list[str]) -> None:
+    """2008 Post Combat Orders: "give a territory and IPC count ... i.e. UK 30/$32": the IPC count
+    is the IPC value of the territories held ($24), not the IPCs left after buying 3 INF (15)."""
+    game = parse_replay(TREASURY_IS_NOT_THE_COUNT.replace("{count}", count)).game
+    findings = review(game).findings
+    assert [f.kind for f in findings] == kinds
+    assert all("8 territories held, their IPC value $24" in f.detail for f in findings)
 
 
 SUBS = """
