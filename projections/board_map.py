@@ -2,25 +2,32 @@
 what stands there, what the turn changed, and where the record as rolled and the game as
 corrected leave the board differently.
 
-The review tells, for every battle, the territories it touched as the board stood when it was
-declared and after it (:class:`~domain.review.views.PlaceView`, what the board panel lists). This
-projection folds those over the battles in order, starting from the Classic setup, so a place
-shows what the last battle that touched it left there; a place no battle has touched yet shows the
-setup, and says so (``Square.seen`` is empty). Folding is incremental, with a checkpoint every
-:data:`CHECKPOINT_EVERY` battles, so any point of a game of thousands of battles is a short walk.
+The review gives each history's board as its walk moved it, record by record
+(``GameView.board_history``: battles, non-combat moves, placements, the bid, positions), and the
+record numbers of each battle (``board_points``). The map reads the board there
+(:class:`HistoryBoard`, one bisection per place), so what a non-combat move, a placement or the
+bid changed shows from the point of the timeline after it, and each place says which record it
+was last changed by (``Square.seen``; empty while it still shows the Classic setup). A view
+without that history (an older one) is folded from its battles' places (:class:`BoardFold`).
 
-At a turn's line the map is the board as that turn's battles were declared; at a battle (and its
-rounds) it is the board once that battle is over. Pure Python: no Textual here.
+At a turn's line the map is the board as that turn's battles were declared, and "changed" is
+what the records since the last battle changed (the turns before it: non-combat moves,
+placements, turns without battles); at a battle (and its rounds) it is the board once that
+battle is over, and "changed" is measured from the turn's line. A battle still awaiting dice
+leaves its attackers in it beside the defenders: the place is ``contested``. Pure Python: no
+Textual here.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import msgspec
 
-from domain.review.views import BattleView, GameView, PlaceView
+from domain.record.entries import allied
+from domain.review.views import BattleStatus, BattleView, GameView, PlaceView
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import Force
 from projections.timeline import Timeline
@@ -46,6 +53,13 @@ class Square(msgspec.Struct, frozen=True):
     def same_board(self, other: Square | None) -> bool:
         """Whether the other square has the same holder and units (where it was seen aside)."""
         return other is not None and (self.holder, self.units) == (other.holder, other.units)
+
+    @property
+    def contested(self) -> bool:
+        """Whether enemies stand here together: a battle begun and not resolved (its attackers
+        await the dice of a correction beside the defenders)."""
+        powers = [power for power, force in self.units if force]
+        return any(not allied(a, b) for i, a in enumerate(powers) for b in powers[i + 1:])
 
 
 Squares = Mapping[str, Square]
@@ -76,6 +90,10 @@ class MapPoint:
     differs: frozenset[str] = frozenset()
     #: Whether the main line is the record as rolled (the other history then the game as corrected).
     as_rolled: bool = False
+    #: What ``start`` is: "at the turn's start" (at a battle), "after the last battle" (at a turn).
+    since: str = "at the turn's start"
+    #: Places where enemies stand together: a battle there is not resolved.
+    contested: frozenset[str] = frozenset()
 
 
 def _setup(board: Board) -> dict[str, Square]:
@@ -96,8 +114,31 @@ def _square(place: PlaceView, battle: BattleView, *, after: bool) -> Square:
                   f"{when} in {battle.battle} ({battle.turn}){declared}")
 
 
-class BoardFold:
-    """One history's board, battle by battle."""
+class _Turns:
+    """Where a battle's turn begins and which battles it has (shared by both boards)."""
+
+    view: GameView
+
+    def turn_battles(self, b: int) -> list[BattleView]:
+        """The battles of battle ``b``'s turn, in order."""
+        battles = self.view.battles
+        start = self.turn_first(b)
+        end = b
+        while end < len(battles) and battles[end].turn == battles[b].turn:
+            end += 1
+        return list(battles[start:end])
+
+    def turn_first(self, b: int) -> int:
+        """The index of the first battle of battle ``b``'s turn."""
+        battles = self.view.battles
+        while b > 0 and battles[b - 1].turn == battles[b].turn:
+            b -= 1
+        return b
+
+
+class BoardFold(_Turns):
+    """One history's board, battle by battle, from its battles' places (a view without the
+    walk's history)."""
 
     def __init__(self, view: GameView, board: Board | None = None) -> None:
         self.view = view
@@ -135,24 +176,61 @@ class BoardFold:
                     state[place.territory] = _square(place, battle, after=False)
         return state
 
-    def turn_battles(self, b: int) -> list[BattleView]:
-        """The battles of battle ``b``'s turn, in order."""
-        battles = self.view.battles
-        turn = battles[b].turn
-        start = b
-        while start > 0 and battles[start - 1].turn == turn:
-            start -= 1
-        end = b
-        while end < len(battles) and battles[end].turn == turn:
-            end += 1
-        return list(battles[start:end])
 
-    def turn_first(self, b: int) -> int:
-        """The index of the first battle of battle ``b``'s turn."""
-        battles = self.view.battles
-        while b > 0 and battles[b - 1].turn == battles[b].turn:
-            b -= 1
-        return b
+class HistoryBoard(_Turns):
+    """One history's board read from the walk's history the view carries: the board after any
+    record, every place as the last record that changed it left it."""
+
+    def __init__(self, view: GameView, board: Board | None = None) -> None:
+        self.view = view
+        self._setup = _setup(board or Board.classic())
+        self._history = view.board_history
+        self._seqs = {territory: [entry[0] for entry in entries]
+                      for territory, entries in self._history.items()}
+        names = dict(view.board_records)
+        for battle, (declared, last) in zip(view.battles, view.board_points, strict=True):
+            names.setdefault(declared, f"{battle.turn}'s combat moves")
+            begun = battle.status == BattleStatus.AWAITING and battle.result is None
+            waits = " (begun, awaiting dice)" if begun else ""
+            names[last] = f"the battle in {battle.battle} ({battle.turn}){waits}"
+        self._names = names
+
+    def before(self, seq: int) -> dict[str, Square]:
+        """The board just before record ``seq`` (a fresh dict: the caller's to change)."""
+        state = dict(self._setup)
+        for territory, seqs in self._seqs.items():
+            index = bisect_left(seqs, seq) - 1
+            if index < 0:
+                continue
+            at, units, holder = self._history[territory][index]
+            seen = f"after {self._names[at]}" if at in self._names else ""
+            setup = self._setup.get(territory)
+            ipc = setup.ipc if setup is not None else 0
+            state[territory] = Square(territory, ipc, holder, tuple(units.items()), seen)
+        return state
+
+    def after(self, count: int) -> dict[str, Square]:
+        """The board once the first ``count`` battles are over (and every record before the last
+        one's last record)."""
+        if count <= 0:
+            return self.before(1)
+        return self.before(self.view.board_points[count - 1][1] + 1)
+
+    def turn_start(self, first: int) -> dict[str, Square]:
+        """The board as the battles of the turn beginning at battle ``first`` were declared."""
+        count = len(self.turn_battles(first))
+        points = self.view.board_points[first:first + count]
+        return self.before(min(declared for declared, _ in points))
+
+
+_Board = BoardFold | HistoryBoard
+
+
+def board_of(view: GameView, board: Board | None = None) -> _Board:
+    """The board of a history: read from the walk's history when the view carries it."""
+    if view.board_history and len(view.board_points) == len(view.battles):
+        return HistoryBoard(view, board)
+    return BoardFold(view, board)
 
 
 class BoardMaps:
@@ -160,8 +238,8 @@ class BoardMaps:
 
     def __init__(self, timeline: Timeline, board: Board | None = None) -> None:
         self.timeline = timeline
-        self._main = BoardFold(timeline.main, board)
-        self._other = BoardFold(timeline.other, board) if timeline.other is not None else None
+        self._main = board_of(timeline.main, board)
+        self._other = board_of(timeline.other, board) if timeline.other is not None else None
 
     def at(self, index: int) -> MapPoint | None:
         """The board at node ``index`` (None for a game without battles)."""
@@ -175,21 +253,28 @@ class BoardMaps:
         battle = timeline.main.battles[b]
         first = self._main.turn_first(b)
         start = self._main.turn_start(first)
-        squares = start if at_turn else self._main.after(b + 1)
+        if at_turn:
+            # What changed since the last battle: the records between (non-combat moves,
+            # placements, the bid, turns without battles).
+            squares, start = start, self._main.after(first)
+        else:
+            squares = self._main.after(b + 1)
         other = self._other_board(b, at_turn=at_turn)
         touched = frozenset(p.territory for done in self._main.turn_battles(b) for p in done.board)
         changed = frozenset(name for name, square in squares.items()
                             if not square.same_board(start.get(name)))
         differs = frozenset() if other is None else frozenset(
             name for name, square in squares.items() if not square.same_board(other.get(name)))
+        contested = frozenset(name for name, square in squares.items() if square.contested)
         if at_turn:
+            since = "after the last battle" if first else "at the start of the record"
             return MapPoint(f"{battle.turn} · as its battles were declared", battle.turn, squares, other,
                             start, touched=touched, changed=changed, differs=differs,
-                            as_rolled=timeline.as_rolled)
+                            as_rolled=timeline.as_rolled, since=since, contested=contested)
         roles = {p.territory: p.roles for p in battle.board}
         return MapPoint(f"{battle.turn} · after the battle in {battle.battle}", battle.turn, squares, other,
                         start, battle=battle.battle, roles=roles, touched=touched, changed=changed,
-                        differs=differs, as_rolled=timeline.as_rolled)
+                        differs=differs, as_rolled=timeline.as_rolled, contested=contested)
 
     def _other_board(self, b: int, *, at_turn: bool) -> dict[str, Square] | None:
         if self._other is None:

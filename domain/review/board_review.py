@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from domain.record.board_state import PENDING, BattleResult, BoardWalk
 from domain.record.entries import BattleRecord
+from domain.record.game import Game
 from domain.review.views import BattleStatus, BattleView, PlaceView
 
 
@@ -79,4 +80,20 @@ def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
             held_after, units_after = after.look(name)
             found.append(PlaceView(name, walk.board.territory(name).ipc, held_before, held_after,
                                    tuple(units_before.items()), tuple(units_after.items()), tuple(kinds)))
+    return tuple(found)
+
+
+#: What each record that moves the board (other than a battle's) is called on the map.
+_RECORD_NAMES = {"placement": "{turn}'s placements", "map_update": "{turn}'s map update",
+                 "bid": "the bid", "position": "a position"}
+
+
+def board_records(game: Game) -> tuple[tuple[int, str], ...]:
+    """(record number, its name) of every record other than a battle's that may move the board:
+    positions, the bid, placements, map updates, non-combat moves (the map says where a place
+    was last seen)."""
+    found = [(note.seq, _RECORD_NAMES[note.kind].format(turn=note.turn)) for note in game.board_log
+             if note.kind in _RECORD_NAMES]
+    found += [(entry.seq, f"{entry.turn}'s non-combat moves") for entry in game.noncombat]
+    found.sort()
     return tuple(found)

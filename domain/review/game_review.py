@@ -21,7 +21,7 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of, typing_once
-from domain.review.board_review import board_knows, on_board, outcomes_of, places
+from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, places
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
@@ -139,7 +139,11 @@ def _review_on(state: _Review) -> GameView:
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
-                    treasury=purses(state.treasury, state.walk, game.seq + 1))
+                    treasury=purses(state.treasury, state.walk, game.seq + 1),
+                    # The map reads the walk's own history (shared, never changed after the walk).
+                    board_history=state.walk.history,
+                    board_points=tuple((b.declared_seq, b.last_seq) for b in game.battles),
+                    board_records=board_records(game))
 
 
 class _Review:

@@ -249,6 +249,16 @@ class GameView(msgspec.Struct, frozen=True):
     papers: tuple[Paper, ...] = ()
     #: Each power's treasury and income after the last record (empty: not known).
     treasury: tuple[Purse, ...] = ()
+    #: The board as this history's walk moved it (domain.record.board_walk: territory -> (record
+    #: number, every power's units, holder) after each record that changed it; 0: the start), for
+    #: the map at any point of the timeline: battles, non-combat moves, placements, the bid.
+    board_history: dict[str, list[tuple[int, dict[str, Force], str | None]]] = msgspec.field(
+        default_factory=dict)
+    #: (declaration's record number, last record's number) of each battle, as ``battles``.
+    board_points: tuple[tuple[int, int], ...] = ()
+    #: (record number, what it was: "USSR 1's non-combat moves", "the bid" ...) of each record
+    #: other than a battle's that moves the board (where a place on the map was last seen).
+    board_records: tuple[tuple[int, str], ...] = ()
 
 
 def awaiting_note(view: BattleView) -> str:
