@@ -25,10 +25,11 @@ Everything here is a pure function of a Game's records and the battle results, s
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Final, Literal
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from domain.battle.model import Outcome, Winner
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
@@ -98,9 +99,13 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        for seq, _order, step in _steps(game):
+        # One bound method per kind of step (looked up once, not per step).
+        run: dict[str, Callable[[Any], None]] = {
+            "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
+            "noncombat": walker.noncombat}
+        for seq, _order, kind, item in _steps(game):
             walker.seq = seq
-            walker.run(step)
+            run[kind](item)
     finally:
         if paused:
             gc.enable()
@@ -129,18 +134,19 @@ def _start(board: Board, *, full: bool) -> BoardState:
     return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
-_Step = tuple[str, object]
-
-
-def _steps(game: Game) -> list[tuple[int, int, _Step]]:
+def _steps(game: Game) -> list[tuple[int, int, str, object]]:
     """Every record that moves the board, in record order (declarations before results)."""
-    steps: list[tuple[int, int, _Step]] = [(n.seq, 0, ("note", n)) for n in game.board_log]
+    steps: list[tuple[int, int, str, object]] = [(n.seq, 0, "note", n) for n in game.board_log]
     for record in game.battles:
-        steps.append((record.declared_seq, 1, ("declare", record)))
-        steps.append((record.last_seq, 2, ("resolve", record)))
-    steps += [(entry.seq, 0, ("noncombat", entry)) for entry in game.noncombat]
-    steps.sort(key=lambda s: (s[0], s[1]))
+        steps.append((record.declared_seq, 1, "declare", record))
+        steps.append((record.last_seq, 2, "resolve", record))
+    steps += [(entry.seq, 0, "noncombat", entry) for entry in game.noncombat]
+    steps.sort(key=_ORDER)
     return steps
+
+
+#: A step's place in record order: its record number, then declarations before results.
+_ORDER = itemgetter(0, 1)
 
 
 class _Walker:
@@ -199,21 +205,11 @@ class _Walker:
         if self.turn is not None and turn_of(self.turn).power is Power.USA:
             self.round_ends.append((self.turn, self.turn_at or at, self.seq))
 
-    def run(self, step: _Step) -> None:
-        kind, item = step
-        if kind == "note":
-            assert isinstance(item, BoardNote)
-            self.note(item)
-        elif kind == "declare":
-            assert isinstance(item, BattleRecord)
-            self.enter_turn(item.turn, item.declared_at)
-            self.started = True
-            self.declare(item)
-        elif kind == "resolve":
-            assert isinstance(item, BattleRecord)
-            self.resolve(item)
-        else:
-            self.noncombat(item)
+    def declare_step(self, record: BattleRecord) -> None:
+        """A battle's declaration: its turn begins (if not yet), its attackers leave."""
+        self.enter_turn(record.turn, record.declared_at)
+        self.started = True
+        self.declare(record)
 
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:

@@ -25,7 +25,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
@@ -115,6 +115,19 @@ class TreasuryWalk:
     turn_starts: dict[str, int] = field(default_factory=dict)
     #: (record number, every power's income after it), after each record that changed one.
     income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+    #: A stretch of records (see :meth:`marks`) -> the purses the review shows for it
+    #: (review.treasury_review.purses).
+    purses: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    _marks: list[int] | None = field(default=None, compare=False, repr=False)
+
+    def marks(self) -> list[int]:
+        """The record numbers at which some power's IPCs or income change, in order: the
+        treasury and the incomes are the same before any record of one stretch between two."""
+        if self._marks is None:
+            found = {seq for entries in self.history.values() for seq, _ in entries}
+            found.update(seq for seq, _ in self.income_steps)
+            self._marks = sorted(found)
+        return self._marks
 
     def income_before(self, seq: int) -> dict[str, int]:
         """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
@@ -173,6 +186,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
     treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
+    owners = set(capitals.values())
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
@@ -188,7 +202,8 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
                     _collect(treasury, purse, walk.before(seq), current, seq)
                 current, collected = item, False
         elif order == 2:
-            _captures(treasury, purse, walk, item, capitals)
+            if getattr(item, "territory", "") in owners:  # a capital's battle (most are not)
+                _captures(treasury, purse, walk, item, capitals)
         else:
             kind = getattr(item, "kind", "tech")
             if kind == "map_update" and current is not None and not collected:

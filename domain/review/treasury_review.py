@@ -20,6 +20,7 @@ Unabridged Rules' Rules Clarifications, Bidding and Post Combat Orders):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from domain.record.board_state import BoardAt, BoardWalk
@@ -57,8 +58,16 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
     know the treasury), in turn order."""
     if not treasury.known:
         return ()
-    ipcs, income = treasury.before(seq), treasury.income_before(seq)
-    return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+    # Asked for every battle, and most battles of a turn see the same purses: made once for
+    # each stretch of records between two changes of the treasury or the incomes.
+    marks = treasury.marks()
+    stretch = bisect_left(marks, seq)
+    made: tuple[Purse, ...] | None = treasury.purses.get(stretch)
+    if made is None:
+        ipcs, income = treasury.before(seq), treasury.income_before(seq)
+        made = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+        treasury.purses[stretch] = made
+    return made
 
 
 # -- purchases ------------------------------------------------------------------------------------
