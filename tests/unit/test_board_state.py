@@ -289,3 +289,13 @@ def test_a_battle_awaiting_correction_dice_keeps_its_attackers_in_the_battle() -
     assert board.holders("Karelia S.S.R.") == {"USSR": F("1 INF")}  # what the 19:00 map shows
     assert walk.final.holders("Finland Norway") == {"Germany": F("2 ARM")}
     assert walk.final.control_of("Karelia S.S.R.") == "USSR"
+
+
+def test_an_illegal_bid_is_not_fixed_by_the_turns_rolled_after_it() -> None:
+    """2008 Section VII's time limit "will apply to CDEs, rolling errors, and non-combat errors
+    only. All other errors will be adjudicated on a case by case basis by the Minister of Law":
+    the full game's illegal bid, never reported, is still open after Germany 1 was rolled."""
+    game = load_replay(GAMES / "full-game-three-rounds-2008.toml").game
+    [bid] = [f for f in review(game).findings if f.kind == "bid_illegal"]
+    assert bid.status == "open"
+    assert "case by case (2008 Section VII)" in bid.detail
