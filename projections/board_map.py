@@ -7,8 +7,9 @@ The review gives each history's board as its walk moved it, record by record
 record numbers of each battle (``board_points``). The map reads the board there
 (:class:`HistoryBoard`, one bisection per place), so what a non-combat move, a placement or the
 bid changed shows from the point of the timeline after it, and each place says which record it
-was last changed by (``Square.seen``; empty while it still shows the Classic setup). A view
-without that history (an older one) is folded from its battles' places (:class:`BoardFold`).
+was last changed by (``Square.seen``; empty while it still shows the Classic setup). The places
+a battle touched, before and after it (what the board panel lists), are read there too, for the
+battle shown only (:func:`battle_places`): the review does not make them for every battle.
 
 At a turn's line the map is the board as that turn's battles were declared, and "changed" is
 what the records since the last battle changed (the turns before it: non-combat moves,
@@ -31,9 +32,6 @@ from domain.review.views import BattleStatus, BattleView, GameView, PlaceView
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import Force
 from projections.timeline import Timeline
-
-#: Battles between two stored boards of a fold.
-CHECKPOINT_EVERY = 32
 
 Units = tuple[tuple[str, Force], ...]
 
@@ -106,14 +104,6 @@ def _setup(board: Board) -> dict[str, Square]:
     return squares
 
 
-def _square(place: PlaceView, battle: BattleView, *, after: bool) -> Square:
-    holder, units = (place.holder_after, place.after) if after else (place.holder_before, place.before)
-    when = "after the battle" if after else "as the battle"
-    declared = "" if after else " was declared"
-    return Square(place.territory, place.ipc, holder, units,
-                  f"{when} in {battle.battle} ({battle.turn}){declared}")
-
-
 class _Turns:
     """Where a battle's turn begins and which battles it has (shared by both boards)."""
 
@@ -136,47 +126,6 @@ class _Turns:
         return b
 
 
-class BoardFold(_Turns):
-    """One history's board, battle by battle, from its battles' places (a view without the
-    walk's history)."""
-
-    def __init__(self, view: GameView, board: Board | None = None) -> None:
-        self.view = view
-        self._checkpoints: list[dict[str, Square]] = [_setup(board or Board.classic())]
-
-    def after(self, count: int) -> dict[str, Square]:
-        """The board once the first ``count`` battles are over (a fresh dict: the caller's to change)."""
-        count = min(max(0, count), len(self.view.battles))
-        c = count // CHECKPOINT_EVERY
-        while len(self._checkpoints) <= c:
-            last = len(self._checkpoints) - 1
-            state = dict(self._checkpoints[last])
-            for b in range(last * CHECKPOINT_EVERY, (last + 1) * CHECKPOINT_EVERY):
-                self._apply(state, b)
-            self._checkpoints.append(state)
-        state = dict(self._checkpoints[c])
-        for b in range(c * CHECKPOINT_EVERY, count):
-            self._apply(state, b)
-        return state
-
-    def _apply(self, state: dict[str, Square], b: int) -> None:
-        battle = self.view.battles[b]
-        for place in battle.board:
-            state[place.territory] = _square(place, battle, after=True)
-
-    def turn_start(self, first: int) -> dict[str, Square]:
-        """The board as the battles of the turn beginning at battle ``first`` were declared: the
-        board after the battles before it, each place as the turn's first battle there found it."""
-        state = self.after(first)
-        seen: set[str] = set()
-        for battle in self.turn_battles(first):
-            for place in battle.board:
-                if place.territory not in seen:
-                    seen.add(place.territory)
-                    state[place.territory] = _square(place, battle, after=False)
-        return state
-
-
 class HistoryBoard(_Turns):
     """One history's board read from the walk's history the view carries: the board after any
     record, every place as the last record that changed it left it."""
@@ -188,7 +137,7 @@ class HistoryBoard(_Turns):
         self._seqs = {territory: [entry[0] for entry in entries]
                       for territory, entries in self._history.items()}
         names = dict(view.board_records)
-        for battle, (declared, last) in zip(view.battles, view.board_points, strict=True):
+        for battle, (declared, last) in zip(view.battles, view.board_points, strict=False):
             names.setdefault(declared, f"{battle.turn}'s combat moves")
             begun = battle.status == BattleStatus.AWAITING and battle.result is None
             waits = " (begun, awaiting dice)" if begun else ""
@@ -223,14 +172,37 @@ class HistoryBoard(_Turns):
         return self.before(min(declared for declared, _ in points))
 
 
-_Board = BoardFold | HistoryBoard
-
-
-def board_of(view: GameView, board: Board | None = None) -> _Board:
-    """The board of a history: read from the walk's history when the view carries it."""
-    if view.board_history and len(view.board_points) == len(view.battles):
-        return HistoryBoard(view, board)
-    return BoardFold(view, board)
+def battle_places(view: GameView, b: int, board: Board | None = None) -> tuple[PlaceView, ...]:
+    """The territories battle ``b`` of the view touched, before its declaration and after its
+    last record, read from the walk's history the view carries (only the battle shown asks)."""
+    if b >= len(view.board_roles) or b >= len(view.board_points):
+        return ()
+    board = board or Board.classic()
+    declared, after = view.board_points[b][0], view.board_points[b][1] + 1
+    history, known = view.board_history, view.board_known
+    found = []
+    for name, kinds in view.board_roles[b]:
+        since = known.get(name)
+        if since is None or since >= after:
+            continue
+        place = board.territory(name)
+        owner = None if place.owner == NEUTRAL or place.sea else place.owner
+        held_before: str | None = owner
+        held_after: str | None = owner
+        units_before: Units = ()
+        units_after: Units = ()
+        entries = history.get(name, [])
+        seqs = [entry[0] for entry in entries]
+        first = bisect_left(seqs, declared) - 1
+        if first >= 0:
+            _, units, held_before = entries[first]
+            units_before = tuple(units.items())
+        last = bisect_left(seqs, after) - 1
+        if last >= 0:
+            _, units, held_after = entries[last]
+            units_after = tuple(units.items())
+        found.append(PlaceView(name, place.ipc, held_before, held_after, units_before, units_after, kinds))
+    return tuple(found)
 
 
 class BoardMaps:
@@ -238,8 +210,9 @@ class BoardMaps:
 
     def __init__(self, timeline: Timeline, board: Board | None = None) -> None:
         self.timeline = timeline
-        self._main = board_of(timeline.main, board)
-        self._other = board_of(timeline.other, board) if timeline.other is not None else None
+        self.board = board or Board.classic()
+        self._main = HistoryBoard(timeline.main, board)
+        self._other = HistoryBoard(timeline.other, board) if timeline.other is not None else None
 
     def at(self, index: int) -> MapPoint | None:
         """The board at node ``index`` (None for a game without battles)."""
@@ -260,7 +233,8 @@ class BoardMaps:
         else:
             squares = self._main.after(b + 1)
         other = self._other_board(b, at_turn=at_turn)
-        touched = frozenset(p.territory for done in self._main.turn_battles(b) for p in done.board)
+        in_turn = range(first, first + len(self._main.turn_battles(b)))
+        touched = frozenset(p.territory for k in in_turn for p in battle_places(timeline.main, k, self.board))
         changed = frozenset(name for name, square in squares.items()
                             if not square.same_board(start.get(name)))
         differs = frozenset() if other is None else frozenset(
@@ -271,7 +245,7 @@ class BoardMaps:
             return MapPoint(f"{battle.turn} · as its battles were declared", battle.turn, squares, other,
                             start, touched=touched, changed=changed, differs=differs,
                             as_rolled=timeline.as_rolled, since=since, contested=contested)
-        roles = {p.territory: p.roles for p in battle.board}
+        roles = {p.territory: p.roles for p in battle_places(timeline.main, b, self.board)}
         return MapPoint(f"{battle.turn} · after the battle in {battle.battle}", battle.turn, squares, other,
                         start, battle=battle.battle, roles=roles, touched=touched, changed=changed,
                         differs=differs, as_rolled=timeline.as_rolled, contested=contested)

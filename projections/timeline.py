@@ -455,7 +455,8 @@ def opening_part(view: GameView, battles: int = OPENING_BATTLES) -> GameView:
     history = {territory: entries[:bisect_left([e[0] for e in entries], end)]
                for territory, entries in view.board_history.items()}
     return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings,
-                                   board_points=points, board_history=history)
+                                   board_points=points, board_history=history,
+                                   board_roles=view.board_roles[:count])
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -152,6 +152,7 @@ class TreasuryWalk:
 
 
 _SEQ = itemgetter(0)
+_SEQ_ORDER = itemgetter(0, 1)
 
 
 def income_of(board: BoardAt, power: str) -> int:
@@ -191,7 +192,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
     steps += [(b.last_seq, 2, b) for b in game.battles]
-    steps.sort(key=lambda s: (s[0], s[1]))
+    steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
     for seq, order, item in steps:
@@ -199,7 +200,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
             assert isinstance(item, str)
             if item != current:
                 if current is not None and not collected:
-                    _collect(treasury, purse, walk.before(seq), current, seq)
+                    _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
         elif order == 2:
             if getattr(item, "territory", "") in owners:  # a capital's battle (most are not)
@@ -207,7 +208,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
         else:
             kind = getattr(item, "kind", "tech")
             if kind == "map_update" and current is not None and not collected:
-                _collect(treasury, purse, walk.before(seq), current, seq)
+                _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 collected = True
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
@@ -285,12 +286,12 @@ class _Purse:
             entries.append(entry)
 
 
-def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, seq: int) -> None:
+def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, seq: int,
+             capitals: dict[str, str]) -> None:
     power = turn.rsplit(" ", 1)[0]
     if power not in purse.ledger:
         return
-    capital = board.walk.board.capital_of(power).name
-    holder = board.control_of(capital)
+    holder = board.control_of(capitals[power])
     held_by = holder if holder is not None and not allied(holder, power) else None
     amount = treasury.income_before(seq).get(power, 0)  # income_of(board, power), kept step by step
     treasury.incomes.append(Income(seq, turn, power, amount, held_by))

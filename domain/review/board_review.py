@@ -9,7 +9,6 @@ board as moved on by the record, not only the last ``position``.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable
 
 from msgspec.structs import replace
@@ -17,9 +16,7 @@ from msgspec.structs import replace
 from domain.record.board_state import PENDING, BattleResult, BoardWalk
 from domain.record.entries import BattleRecord
 from domain.record.game import Game
-from domain.review.views import BattleStatus, BattleView, PlaceView
-from domain.rules.board import NEUTRAL
-from domain.rules.forces import Force
+from domain.review.views import BattleStatus, BattleView
 
 
 def outcomes_of(views: Iterable[BattleView]) -> dict[str, BattleResult]:
@@ -65,49 +62,23 @@ def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     return walk is not None and walk.at_declaration(record).knows(record.territory)
 
 
-def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
-    """The territories a battle touched, before its declaration and after its last record."""
-    roles: dict[str, list[str]] = {record.territory: ["battle"]}
+def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The places a battle touched and what it did there: where it was fought ("battle"), where
+    its units came from ("origin"), the transports' sea zones ("zone"), where aircraft land
+    ("landing"), where it retreated ("retreat")."""
+    found: dict[str, list[str]] = {record.territory: ["battle"]}
     for move in record.moves:
         for name, role in ((move.origin, "origin"), (move.transport_zone, "zone"),
                            (move.unload_zone, "zone"), (move.landing, "landing")):
             if name:
-                kinds = roles.get(name)
+                kinds = found.get(name)
                 if kinds is None:
-                    roles[name] = [role]
+                    found[name] = [role]
                 elif role not in kinds:
                     kinds.append(role)
     if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
-        roles.setdefault(record.retreats[-1].territory, []).append("retreat")
-    # Read straight from the walk's history (one bisection per place and point: the review asks
-    # this of every battle, so the look-ups BoardAt wraps are written out here).
-    declared, after = record.declared_seq, record.last_seq + 1
-    known_since, seqs_of, history, board = walk.known_since, walk.seqs, walk.history, walk.board
-    found = []
-    for name, kinds in roles.items():
-        since = known_since.get(name)
-        if since is None or since >= after:
-            continue
-        seqs = seqs_of.get(name)
-        place = board.territory(name)
-        owner = None if place.owner == NEUTRAL or place.sea else place.owner
-        held_before: str | None = owner
-        held_after: str | None = owner
-        units_before: tuple[tuple[str, Force], ...] = ()
-        units_after: tuple[tuple[str, Force], ...] = ()
-        if seqs:
-            entries = history[name]
-            first = bisect_left(seqs, declared) - 1
-            if first >= 0:
-                _, units, held_before = entries[first]
-                units_before = tuple(units.items())
-            last = bisect_left(seqs, after, max(first, 0)) - 1
-            if last >= 0:
-                _, units, held_after = entries[last]
-                units_after = units_before if last == first else tuple(units.items())
-        found.append(PlaceView(name, place.ipc, held_before, held_after, units_before, units_after,
-                               tuple(kinds)))
-    return tuple(found)
+        found.setdefault(record.retreats[-1].territory, []).append("retreat")
+    return tuple((name, tuple(kinds)) for name, kinds in found.items())
 
 
 #: What each record that moves the board (other than a battle's) is called on the map.

@@ -21,7 +21,7 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of, typing_once
-from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, places
+from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, roles
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
@@ -143,7 +143,9 @@ def _review_on(state: _Review) -> GameView:
                     # The map reads the walk's own history (shared, never changed after the walk).
                     board_history=state.walk.history,
                     board_points=tuple((b.declared_seq, b.last_seq) for b in game.battles),
-                    board_records=board_records(game))
+                    board_records=board_records(game),
+                    board_roles=tuple(roles(b) for b in game.battles),
+                    board_known=state.walk.known_since)
 
 
 class _Review:
@@ -216,7 +218,6 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                board=places(record, self.walk),
                                 treasury=purses(self.treasury, self.walk, record.last_seq + 1)),
                     judged_list, None, False)
         audited = attackers
@@ -238,7 +239,6 @@ class _Review:
         if flow is not None:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
-                           board=places(record, self.walk),
                            treasury=purses(self.treasury, self.walk, record.last_seq + 1))
         return view, judged_list, flow, bool(draws)
 

@@ -53,7 +53,7 @@ class Turn(NamedTuple):
 _BY_NAME = {power.lower(): Power(power) for power in POWERS}
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1 << 15)  # a long game has thousands of turns, read in cycles: keep them all
 def turn_of(label: str) -> Turn:
     """The turn a label names: ``"USSR 3"`` (the fold files turns so; any case is accepted)."""
     power, _, number = label.strip().rpartition(" ")

@@ -8,16 +8,7 @@ import msgspec
 from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.rules.board import Board
-from projections.board_map import (
-    CHECKPOINT_EVERY,
-    BoardFold,
-    BoardMaps,
-    HistoryBoard,
-    MapPoint,
-    Square,
-    board_of,
-    units_text,
-)
+from projections.board_map import BoardMaps, HistoryBoard, MapPoint, Square, battle_places, units_text
 from projections.timeline import Timeline, opening_part
 from tests.conftest import REPLAYS
 
@@ -147,22 +138,24 @@ def test_without_the_other_history_nothing_is_compared() -> None:
     assert point is not None and point.other is None and point.differs == frozenset()
 
 
-def test_the_fold_gives_the_same_board_by_checkpoints_as_battle_by_battle() -> None:
-    """A long game (the three-round game's battles over and over): jumping about the fold, with
-    its checkpoints, gives what applying every battle in turn gives."""
-    view = review(load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game)
-    long = msgspec.structs.replace(view, battles=view.battles * 25)
-    assert len(long.battles) > 3 * CHECKPOINT_EVERY
-    expected = [BoardFold(long).after(0)]
-    for battle in long.battles:
-        state = dict(expected[-1])
-        for place in battle.board:
-            state[place.territory] = Square(place.territory, place.ipc, place.holder_after, place.after,
-                                            f"after the battle in {battle.battle} ({battle.turn})")
-        expected.append(state)
-    fold = BoardFold(long)
-    for count in (len(long.battles), 5, 3 * CHECKPOINT_EVERY + 1, CHECKPOINT_EVERY, 0, 77):
-        assert fold.after(count) == expected[count], count
+def test_a_battles_places_are_what_the_walk_gives_around_it() -> None:
+    """The places the board panel lists, read from the view's history when shown, are the
+    walk's own board before the declaration and after the battle's last record."""
+    from domain.record.board_state import walk_board
+    from domain.review.board_review import outcomes_of
+
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    view = review(game)
+    walk = walk_board(game, outcomes_of(view.battles))
+    for b, record in enumerate(game.battles):
+        places = battle_places(view, b)
+        assert [p.territory for p in places] == [name for name, _ in view.board_roles[b]]
+        for place in places:
+            before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
+            assert (place.holder_before, dict(place.before)) == (before.control_of(place.territory),
+                                                                  before.holders(place.territory))
+            assert (place.holder_after, dict(place.after)) == (after.control_of(place.territory),
+                                                                after.holders(place.territory))
 
 
 def test_a_game_without_battles_has_no_board_point() -> None:
@@ -175,6 +168,5 @@ def test_the_opening_part_keeps_the_board_up_to_its_last_battle() -> None:
     opening = opening_part(view, battles=2)  # through the first battle with a finding (UK 1)
     count = len(opening.battles)
     assert count < len(view.battles) and len(opening.board_points) == count
-    part, whole = board_of(opening), board_of(view)
-    assert isinstance(part, HistoryBoard)
+    part, whole = HistoryBoard(opening), HistoryBoard(view)
     assert part.after(count) == whole.after(count) and part.turn_start(1) == whole.turn_start(1)
