@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
 # The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
 # its names are kept here for the callers that import them with the walk.
-__all__ = ["PENDING", "BattleResult", "BoardAt", "BoardState", "BoardWalk", "CountCheck", "Discrepancy",
-           "Entry", "walk_board"]
+__all__ = ["PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk", "CountCheck",
+           "Discrepancy", "Entry", "void_turn_key", "walk_board"]
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
@@ -58,9 +58,23 @@ Units = dict[str, dict[str, Force]]
 #: completely"); the defender still holds the place.
 PENDING: Final = "pending"
 
+#: A turn void under 2008 Section VII: "the subsequent turn is void and must be re-done". Its
+#: battles have no result (their attackers stay home) and its non-combat moves, purchases and
+#: placements are undone too; its map update is not checked (the turn is made again).
+VOID_TURN: Final = "void turn"
+
 #: What the walk is given for a battle: its result, None (void, not fought: no portion of the
-#: results stands, 2008 Section II; its attackers stay where they came from), or PENDING.
-BattleResult = Outcome | None | Literal["pending"]
+#: results stands, 2008 Section II; its attackers stay where they came from), or PENDING; and,
+#: under :func:`void_turn_key`, VOID_TURN for a void turn.
+BattleResult = Outcome | None | Literal["pending", "void turn"]
+
+
+def void_turn_key(turn: str) -> str:
+    """The key under which the walk is told a turn is void (no battle's key looks so)."""
+    return turn + _VOID_SUFFIX
+
+
+_VOID_SUFFIX = " / (the turn)"
 
 
 @dataclass
@@ -155,6 +169,9 @@ class _Walker:
     def __init__(self, game: Game, board: Board, state: BoardState,
                  outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
+        #: Turns void under 2008 Section VII: their moves are undone (see VOID_TURN).
+        self.void = {key.removesuffix(_VOID_SUFFIX) for key, result in outcomes.items()
+                     if isinstance(result, str) and result == VOID_TURN}
         self.from_setup = from_setup
         self.discrepancies: list[Discrepancy] = []
         self.counts: list[CountCheck] = []
@@ -274,6 +291,8 @@ class _Walker:
     def note(self, note: BoardNote) -> None:
         if note.turn:
             self.enter_turn(note.turn, note.at)
+            if note.turn in self.void and note.kind in ("purchase", "placement", "map_update"):
+                return  # 2008 Section VII: the turn is void and must be re-done
         if note.kind == "position":
             self.position(note)
         elif note.kind == "map_update":
@@ -366,6 +385,8 @@ class _Walker:
         seq: int = getattr(entry, "seq", 0)
         turn: str = getattr(entry, "turn", "")
         self.enter_turn(turn, getattr(entry, "at", None))
+        if turn in self.void:
+            return  # 2008 Section VII: the turn is void and must be re-done
         self.listed = True
         power = turn_of(turn).power if turn else ""
         for move in moves:

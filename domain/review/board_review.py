@@ -13,22 +13,26 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from domain.record.board_state import PENDING, BattleResult, BoardWalk
+from domain.record.board_state import PENDING, VOID_TURN, BattleResult, BoardWalk, void_turn_key
 from domain.record.entries import BattleRecord
 from domain.record.game import Game
 from domain.review.views import BattleStatus, BattleView
 
 
-def outcomes_of(views: Iterable[BattleView]) -> dict[str, BattleResult]:
+def outcomes_of(views: Iterable[BattleView], void_turns: Iterable[str] = ()) -> dict[str, BattleResult]:
     """Battle key -> the result that stands: None when void or not fought (2008 Section II: "no
     portion of the results may stand"; a battle of a turn void under Section VII has no result
     either, the turn "must be re-done"), PENDING while a correction awaits its dice (its
-    attackers are in the battle, which is not resolved)."""
+    attackers are in the battle, which is not resolved). Each of ``void_turns`` (2008 Section
+    VII) is marked VOID_TURN: the walk undoes its non-combat moves and placements too."""
     unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
-    return {f"{view.turn} / {view.battle}": (
+    found: dict[str, BattleResult] = {f"{view.turn} / {view.battle}": (
         None if view.status in unfought
         else PENDING if view.status == BattleStatus.AWAITING and view.result is None
         else view.result) for view in views}
+    for turn in void_turns:
+        found[void_turn_key(turn)] = VOID_TURN
+    return found
 
 
 def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:

@@ -96,7 +96,7 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token))
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
-        corrected = outcomes_of(view.battles)
+        corrected = outcomes_of(view.battles, view.void_turns)
         if as_rolled or corrected == outcomes:
             break
         token = memo.walk_token(game, corrected, rolled_outcomes)
@@ -145,7 +145,8 @@ def _review_on(state: _Review) -> GameView:
                     board_points=tuple((b.declared_seq, b.last_seq) for b in game.battles),
                     board_records=board_records(game),
                     board_roles=tuple(roles(b) for b in game.battles),
-                    board_known=state.walk.known_since)
+                    board_known=state.walk.known_since,
+                    void_turns=() if as_rolled else tuple(voided_turns))
 
 
 class _Review:

@@ -263,6 +263,9 @@ class GameView(msgspec.Struct, frozen=True):
     board_roles: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     #: territory -> the record number from which the record lets us know it (0: the start).
     board_known: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Turns void under 2008 Section VII (rolled before a reported error was corrected): "the
+    #: subsequent turn is void and must be re-done", its moves undone on the board as corrected.
+    void_turns: tuple[str, ...] = ()
 
 
 def awaiting_note(view: BattleView) -> str:

@@ -23,7 +23,8 @@ F = Force.parse
 
 
 def _walk(game: Game, *, as_rolled: bool = False) -> BoardWalk:
-    return walk_board(game, outcomes_of(review(game, as_rolled=as_rolled).battles))
+    view = review(game, as_rolled=as_rolled)
+    return walk_board(game, outcomes_of(view.battles, view.void_turns))
 
 
 def _version_after(game: Game, kind: str, turn: str) -> int:
@@ -299,3 +300,24 @@ def test_an_illegal_bid_is_not_fixed_by_the_turns_rolled_after_it() -> None:
     [bid] = [f for f in review(game).findings if f.kind == "bid_illegal"]
     assert bid.status == "open"
     assert "case by case (2008 Section VII)" in bid.detail
+
+
+def test_a_void_turns_non_combat_moves_are_undone_on_the_board_as_corrected() -> None:
+    """2008 Section VII: Germany 3, rolled before USSR 3's reported error was corrected, "is void
+    and must be re-done": as corrected its battle has no result and its non-combat move is
+    undone too (its 2 ARM stay in Finland Norway); as rolled they took Karelia and one moved."""
+    text = (REPLAYS / "fidelity" / "void-turn-findings-superseded-2008.toml").read_text()
+    moved = text.replace("[expect]", '''[[event]]
+type = "noncombat"
+at = 2009-04-04T19:40:00Z
+turn = "Germany 3"
+moves = ["Karelia 1 ARM to Finland Norway"]
+
+[expect]''')
+    game = parse_replay(moved).game
+    corrected, rolled = _walk(game).final, _walk(game, as_rolled=True).final
+    assert corrected.holders("Finland Norway") == {"Germany": F("2 ARM")}
+    assert corrected.holders("Karelia S.S.R.") == {"USSR": F("1 INF")}
+    assert rolled.holders("Finland Norway") == {"Germany": F("1 ARM")}
+    assert rolled.holders("Karelia S.S.R.") == {"Germany": F("1 ARM")}
+    assert review(game).void_turns == ("Germany 3",)
