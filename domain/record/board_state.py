@@ -469,16 +469,16 @@ class _Walker:
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
         self._know(seq, territory)
-        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        stay = _SEA if record.kind == "sea" else _LAND
         captured = EMPTY
         for enemy, units in enemies.items():
-            captured = captured + units.where(_not_combatant)
+            captured = captured + _only(units, _NOT_COMBATANT)
             self._set(seq, territory, enemy, EMPTY)
         if record.kind == "sea":
-            self._add(seq, territory, power, outcome.attacker_left.where(stay))
+            self._add(seq, territory, power, _only(outcome.attacker_left, stay))
             return
         holder = self._liberator(territory, power)
-        self._add(seq, territory, power, outcome.attacker_left.where(stay))
+        self._add(seq, territory, power, _only(outcome.attacker_left, stay))
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         self._add(seq, territory, holder, captured)
@@ -502,7 +502,7 @@ class _Walker:
             keep = _capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
-                      units.where(lambda u: not u.is_combatant) + keep)
+                      _only(units, _NOT_COMBATANT) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
@@ -527,7 +527,7 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = left.where(_is_air)
+        air = _only(left, _AIR)
         if not air:
             return
         power = record.attacker_power
@@ -559,13 +559,22 @@ def _capped(units: Force, cap: Force) -> Force:
     return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
 
 
+#: Unit types by kind, for :func:`_only` (a set look-up per unit, not a property call).
+_AIR = frozenset(u for u in UnitType if u.is_air)
+_SEA = frozenset(u for u in UnitType if u.is_sea)
+_LAND = frozenset(u for u in UnitType if u.is_land)
+_NOT_COMBATANT = frozenset(u for u in UnitType if not u.is_combatant)
+
+
+def _only(units: Force, kinds: frozenset[UnitType]) -> Force:
+    """The units of the given types (the walk's hottest filter: already in canonical order)."""
+    items = units.items
+    if not items:
+        return units
+    kept = tuple(item for item in items if item[0] in kinds)
+    return units if len(kept) == len(items) else Force(kept)
+
+
 def _not_battleship(unit: UnitType) -> bool:
     return unit is not UnitType.BB
 
-
-def _not_combatant(unit: UnitType) -> bool:
-    return not unit.is_combatant
-
-
-def _is_air(unit: UnitType) -> bool:
-    return unit.is_air

@@ -9,6 +9,7 @@ board as moved on by the record, not only the last ``position``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from msgspec.structs import replace
@@ -17,6 +18,7 @@ from domain.record.board_state import PENDING, VOID_TURN, BattleResult, BoardWal
 from domain.record.entries import BattleRecord
 from domain.record.game import Game
 from domain.review.views import BattleStatus, BattleView
+from domain.rules.forces import EMPTY, Force
 
 
 def outcomes_of(views: Iterable[BattleView], void_turns: Iterable[str] = ()) -> dict[str, BattleResult]:
@@ -49,16 +51,31 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
 
 
 def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
-    state = walk.at_declaration(record)
+    # The board before the declaration, read straight from the walk's history (BoardAt's
+    # look-ups written out: asked of every battle of a long game).
+    seq, known_since, seqs_of, history = record.declared_seq, walk.known_since, walk.seqs, walk.history
     power = record.attacker_power
-    available = {move.origin: state.of(move.origin, power) for move in record.moves
-                 if state.knows(move.origin)}
-    if not state.knows(record.territory):
+
+    def units_at(name: str) -> dict[str, Force] | None:
+        """Every power's units there then (None: the record does not let us know them)."""
+        since = known_since.get(name)
+        if since is None or since >= seq:
+            return None
+        seqs = seqs_of.get(name)
+        index = bisect_left(seqs, seq) - 1 if seqs else -1
+        return history[name][index][1] if index >= 0 else {}
+
+    available = {}
+    for move in record.moves:
+        here = units_at(move.origin)
+        if here is not None:
+            available[move.origin] = here.get(power, EMPTY)
+    position = units_at(record.territory)
+    if position is None:
         return replace(record, available=available) if available != record.available else record
-    position = state.holders(record.territory)
     if position == record.position and available == record.available and record.defenders_known:
         return record
-    return replace(record, position=position, available=available, defenders_known=True)
+    return replace(record, position=dict(position), available=available, defenders_known=True)
 
 
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
