@@ -177,7 +177,10 @@ class _Walker:
         self.counts: list[CountCheck] = []
         self.round_ends: list[tuple[str, datetime | None, int]] = []
         self.history: dict[str, list[Entry]] = {}
-        self.known_since: dict[str, int] = dict.fromkeys(state.known, 0)
+        # In board order, not the set's (its order changes from process to process, and the
+        # stored review is compared byte for byte: tui.reviewed, the incremental refresh).
+        self.known_since: dict[str, int] = dict.fromkeys(
+            (place.name for place in board if place.name in state.known), 0)
         for territory, here in state.units.items():
             self.history[territory] = [(0, dict(here), state.control.get(territory))]
         self.seq = 0  # the record being walked (the board before it ends a turn)
