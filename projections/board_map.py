@@ -2,31 +2,36 @@
 what stands there, what the turn changed, and where the record as rolled and the game as
 corrected leave the board differently.
 
-The review tells, for every battle, the territories it touched as the board stood when it was
-declared and after it (:class:`~domain.review.views.PlaceView`, what the board panel lists). This
-projection folds those over the battles in order, starting from the Classic setup, so a place
-shows what the last battle that touched it left there; a place no battle has touched yet shows the
-setup, and says so (``Square.seen`` is empty). Folding is incremental, with a checkpoint every
-:data:`CHECKPOINT_EVERY` battles, so any point of a game of thousands of battles is a short walk.
+The review gives each history's board as its walk moved it, record by record
+(``GameView.board_history``: battles, non-combat moves, placements, the bid, positions), and the
+record numbers of each battle (``board_points``). The map reads the board there
+(:class:`HistoryBoard`, one bisection per place), so what a non-combat move, a placement or the
+bid changed shows from the point of the timeline after it, and each place says which record it
+was last changed by (``Square.seen``; empty while it still shows the Classic setup). The places
+a battle touched, before and after it (what the board panel lists), are read there too, for the
+battle shown only (:func:`battle_places`): the review does not make them for every battle.
 
-At a turn's line the map is the board as that turn's battles were declared; at a battle (and its
-rounds) it is the board once that battle is over. Pure Python: no Textual here.
+At a turn's line the map is the board as that turn's battles were declared, and "changed" is
+what the records since the last battle changed (the turns before it: non-combat moves,
+placements, turns without battles); at a battle (and its rounds) it is the board once that
+battle is over, and "changed" is measured from the turn's line. A battle still awaiting dice
+leaves its attackers in it beside the defenders: the place is ``contested``. Pure Python: no
+Textual here.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import msgspec
 
-from domain.review.views import BattleView, GameView, PlaceView
+from domain.record.entries import allied
+from domain.review.views import BattleStatus, BattleView, GameView, PlaceView
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import Force
 from projections.timeline import Timeline
-
-#: Battles between two stored boards of a fold.
-CHECKPOINT_EVERY = 32
 
 Units = tuple[tuple[str, Force], ...]
 
@@ -46,6 +51,13 @@ class Square(msgspec.Struct, frozen=True):
     def same_board(self, other: Square | None) -> bool:
         """Whether the other square has the same holder and units (where it was seen aside)."""
         return other is not None and (self.holder, self.units) == (other.holder, other.units)
+
+    @property
+    def contested(self) -> bool:
+        """Whether enemies stand here together: a battle begun and not resolved (its attackers
+        await the dice of a correction beside the defenders)."""
+        powers = [power for power, force in self.units if force]
+        return any(not allied(a, b) for i, a in enumerate(powers) for b in powers[i + 1:])
 
 
 Squares = Mapping[str, Square]
@@ -76,6 +88,10 @@ class MapPoint:
     differs: frozenset[str] = frozenset()
     #: Whether the main line is the record as rolled (the other history then the game as corrected).
     as_rolled: bool = False
+    #: What ``start`` is: "at the turn's start" (at a battle), "after the last battle" (at a turn).
+    since: str = "at the turn's start"
+    #: Places where enemies stand together: a battle there is not resolved.
+    contested: frozenset[str] = frozenset()
 
 
 def _setup(board: Board) -> dict[str, Square]:
@@ -88,62 +104,17 @@ def _setup(board: Board) -> dict[str, Square]:
     return squares
 
 
-def _square(place: PlaceView, battle: BattleView, *, after: bool) -> Square:
-    holder, units = (place.holder_after, place.after) if after else (place.holder_before, place.before)
-    when = "after the battle" if after else "as the battle"
-    declared = "" if after else " was declared"
-    return Square(place.territory, place.ipc, holder, units,
-                  f"{when} in {battle.battle} ({battle.turn}){declared}")
+class _Turns:
+    """Where a battle's turn begins and which battles it has (shared by both boards)."""
 
-
-class BoardFold:
-    """One history's board, battle by battle."""
-
-    def __init__(self, view: GameView, board: Board | None = None) -> None:
-        self.view = view
-        self._checkpoints: list[dict[str, Square]] = [_setup(board or Board.classic())]
-
-    def after(self, count: int) -> dict[str, Square]:
-        """The board once the first ``count`` battles are over (a fresh dict: the caller's to change)."""
-        count = min(max(0, count), len(self.view.battles))
-        c = count // CHECKPOINT_EVERY
-        while len(self._checkpoints) <= c:
-            last = len(self._checkpoints) - 1
-            state = dict(self._checkpoints[last])
-            for b in range(last * CHECKPOINT_EVERY, (last + 1) * CHECKPOINT_EVERY):
-                self._apply(state, b)
-            self._checkpoints.append(state)
-        state = dict(self._checkpoints[c])
-        for b in range(c * CHECKPOINT_EVERY, count):
-            self._apply(state, b)
-        return state
-
-    def _apply(self, state: dict[str, Square], b: int) -> None:
-        battle = self.view.battles[b]
-        for place in battle.board:
-            state[place.territory] = _square(place, battle, after=True)
-
-    def turn_start(self, first: int) -> dict[str, Square]:
-        """The board as the battles of the turn beginning at battle ``first`` were declared: the
-        board after the battles before it, each place as the turn's first battle there found it."""
-        state = self.after(first)
-        seen: set[str] = set()
-        for battle in self.turn_battles(first):
-            for place in battle.board:
-                if place.territory not in seen:
-                    seen.add(place.territory)
-                    state[place.territory] = _square(place, battle, after=False)
-        return state
+    view: GameView
 
     def turn_battles(self, b: int) -> list[BattleView]:
         """The battles of battle ``b``'s turn, in order."""
         battles = self.view.battles
-        turn = battles[b].turn
-        start = b
-        while start > 0 and battles[start - 1].turn == turn:
-            start -= 1
+        start = self.turn_first(b)
         end = b
-        while end < len(battles) and battles[end].turn == turn:
+        while end < len(battles) and battles[end].turn == battles[b].turn:
             end += 1
         return list(battles[start:end])
 
@@ -155,13 +126,93 @@ class BoardFold:
         return b
 
 
+class HistoryBoard(_Turns):
+    """One history's board read from the walk's history the view carries: the board after any
+    record, every place as the last record that changed it left it."""
+
+    def __init__(self, view: GameView, board: Board | None = None) -> None:
+        self.view = view
+        self._setup = _setup(board or Board.classic())
+        self._history = view.board_history
+        self._seqs = {territory: [entry[0] for entry in entries]
+                      for territory, entries in self._history.items()}
+        names = dict(view.board_records)
+        for battle, (declared, last) in zip(view.battles, view.board_points, strict=False):
+            names.setdefault(declared, f"{battle.turn}'s combat moves")
+            begun = battle.status == BattleStatus.AWAITING and battle.result is None
+            waits = " (begun, awaiting dice)" if begun else ""
+            names[last] = f"the battle in {battle.battle} ({battle.turn}){waits}"
+        self._names = names
+
+    def before(self, seq: int) -> dict[str, Square]:
+        """The board just before record ``seq`` (a fresh dict: the caller's to change)."""
+        state = dict(self._setup)
+        for territory, seqs in self._seqs.items():
+            index = bisect_left(seqs, seq) - 1
+            if index < 0:
+                continue
+            at, units, holder = self._history[territory][index]
+            seen = f"after {self._names[at]}" if at in self._names else ""
+            setup = self._setup.get(territory)
+            ipc = setup.ipc if setup is not None else 0
+            state[territory] = Square(territory, ipc, holder, tuple(units.items()), seen)
+        return state
+
+    def after(self, count: int) -> dict[str, Square]:
+        """The board once the first ``count`` battles are over (and every record before the last
+        one's last record)."""
+        if count <= 0:
+            return self.before(1)
+        return self.before(self.view.board_points[count - 1][1] + 1)
+
+    def turn_start(self, first: int) -> dict[str, Square]:
+        """The board as the battles of the turn beginning at battle ``first`` were declared."""
+        count = len(self.turn_battles(first))
+        points = self.view.board_points[first:first + count]
+        return self.before(min(declared for declared, _ in points))
+
+
+def battle_places(view: GameView, b: int, board: Board | None = None) -> tuple[PlaceView, ...]:
+    """The territories battle ``b`` of the view touched, before its declaration and after its
+    last record, read from the walk's history the view carries (only the battle shown asks)."""
+    if b >= len(view.board_roles) or b >= len(view.board_points):
+        return ()
+    board = board or Board.classic()
+    declared, after = view.board_points[b][0], view.board_points[b][1] + 1
+    history, known = view.board_history, view.board_known
+    found = []
+    for name, kinds in view.board_roles[b]:
+        since = known.get(name)
+        if since is None or since >= after:
+            continue
+        place = board.territory(name)
+        owner = None if place.owner == NEUTRAL or place.sea else place.owner
+        held_before: str | None = owner
+        held_after: str | None = owner
+        units_before: Units = ()
+        units_after: Units = ()
+        entries = history.get(name, [])
+        seqs = [entry[0] for entry in entries]
+        first = bisect_left(seqs, declared) - 1
+        if first >= 0:
+            _, units, held_before = entries[first]
+            units_before = tuple(units.items())
+        last = bisect_left(seqs, after) - 1
+        if last >= 0:
+            _, units, held_after = entries[last]
+            units_after = tuple(units.items())
+        found.append(PlaceView(name, place.ipc, held_before, held_after, units_before, units_after, kinds))
+    return tuple(found)
+
+
 class BoardMaps:
     """The map's read model for one timeline: the board at any of its points, in both histories."""
 
     def __init__(self, timeline: Timeline, board: Board | None = None) -> None:
         self.timeline = timeline
-        self._main = BoardFold(timeline.main, board)
-        self._other = BoardFold(timeline.other, board) if timeline.other is not None else None
+        self.board = board or Board.classic()
+        self._main = HistoryBoard(timeline.main, board)
+        self._other = HistoryBoard(timeline.other, board) if timeline.other is not None else None
 
     def at(self, index: int) -> MapPoint | None:
         """The board at node ``index`` (None for a game without battles)."""
@@ -175,21 +226,29 @@ class BoardMaps:
         battle = timeline.main.battles[b]
         first = self._main.turn_first(b)
         start = self._main.turn_start(first)
-        squares = start if at_turn else self._main.after(b + 1)
+        if at_turn:
+            # What changed since the last battle: the records between (non-combat moves,
+            # placements, the bid, turns without battles).
+            squares, start = start, self._main.after(first)
+        else:
+            squares = self._main.after(b + 1)
         other = self._other_board(b, at_turn=at_turn)
-        touched = frozenset(p.territory for done in self._main.turn_battles(b) for p in done.board)
+        in_turn = range(first, first + len(self._main.turn_battles(b)))
+        touched = frozenset(p.territory for k in in_turn for p in battle_places(timeline.main, k, self.board))
         changed = frozenset(name for name, square in squares.items()
                             if not square.same_board(start.get(name)))
         differs = frozenset() if other is None else frozenset(
             name for name, square in squares.items() if not square.same_board(other.get(name)))
+        contested = frozenset(name for name, square in squares.items() if square.contested)
         if at_turn:
+            since = "after the last battle" if first else "at the start of the record"
             return MapPoint(f"{battle.turn} · as its battles were declared", battle.turn, squares, other,
                             start, touched=touched, changed=changed, differs=differs,
-                            as_rolled=timeline.as_rolled)
-        roles = {p.territory: p.roles for p in battle.board}
+                            as_rolled=timeline.as_rolled, since=since, contested=contested)
+        roles = {p.territory: p.roles for p in battle_places(timeline.main, b, self.board)}
         return MapPoint(f"{battle.turn} · after the battle in {battle.battle}", battle.turn, squares, other,
                         start, battle=battle.battle, roles=roles, touched=touched, changed=changed,
-                        differs=differs, as_rolled=timeline.as_rolled)
+                        differs=differs, as_rolled=timeline.as_rolled, contested=contested)
 
     def _other_board(self, b: int, *, at_turn: bool) -> dict[str, Square] | None:
         if self._other is None:

@@ -449,7 +449,14 @@ def opening_part(view: GameView, battles: int = OPENING_BATTLES) -> GameView:
     kept: set[tuple[str | None, str]] = {(b.turn, b.battle) for b in view.battles[:count]}
     kept |= {(None, name) for _, name in kept}
     findings = tuple(f for f in view.findings if f.battle is None or (f.turn, f.battle) in kept)
-    return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings)
+    points = view.board_points[:count]
+    # The map's board up to the last battle kept (the rest is read when the whole view is).
+    end = max((last for _, last in points), default=0) + 1
+    history = {territory: entries[:bisect_left([e[0] for e in entries], end)]
+               for territory, entries in view.board_history.items()}
+    return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings,
+                                   board_points=points, board_history=history,
+                                   board_roles=view.board_roles[:count])
 
 
 # -- helpers ----------------------------------------------------------------------------------

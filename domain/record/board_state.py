@@ -25,10 +25,11 @@ Everything here is a pure function of a Game's records and the battle results, s
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from domain.battle.model import Outcome, Winner
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
@@ -44,10 +45,36 @@ if TYPE_CHECKING:
 
 # The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
 # its names are kept here for the callers that import them with the walk.
-__all__ = ["BoardAt", "BoardState", "BoardWalk", "CountCheck", "Discrepancy", "Entry", "walk_board"]
+__all__ = ["PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk", "CountCheck",
+           "Discrepancy", "Entry", "void_turn_key", "walk_board"]
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
+
+#: A battle begun and not resolved: a correction awaits its dice (2008 Section III: the missing
+#: dice are rolled, then the rest of the battle re-rolled). Its attackers made their combat move
+#: into the battle and stay there until it is resolved (2008 Declaration and Battle Resolution
+#: Procedures, Combat Resolution and Order of Battles: "once a battle begins it must be resolved
+#: completely"); the defender still holds the place.
+PENDING: Final = "pending"
+
+#: A turn void under 2008 Section VII: "the subsequent turn is void and must be re-done". Its
+#: battles have no result (their attackers stay home) and its non-combat moves, purchases and
+#: placements are undone too; its map update is not checked (the turn is made again).
+VOID_TURN: Final = "void turn"
+
+#: What the walk is given for a battle: its result, None (void, not fought: no portion of the
+#: results stands, 2008 Section II; its attackers stay where they came from), or PENDING; and,
+#: under :func:`void_turn_key`, VOID_TURN for a void turn.
+BattleResult = Outcome | None | Literal["pending", "void turn"]
+
+
+def void_turn_key(turn: str) -> str:
+    """The key under which the walk is told a turn is void (no battle's key looks so)."""
+    return turn + _VOID_SUFFIX
+
+
+_VOID_SUFFIX = " / (the turn)"
 
 
 @dataclass
@@ -72,7 +99,7 @@ class BoardState:
 
 
 # -- the walk -------------------------------------------------------------------------------------
-def walk_board(game: Game, outcomes: Mapping[str, Outcome | None], board: Board | None = None, *,
+def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
                rolled: BoardWalk | None = None) -> BoardWalk:
     """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
     ``rolled`` the walk as rolled when this one is as corrected."""
@@ -86,9 +113,13 @@ def walk_board(game: Game, outcomes: Mapping[str, Outcome | None], board: Board 
     paused = gc.isenabled()
     gc.disable()
     try:
-        for seq, _order, step in _steps(game):
+        # One bound method per kind of step (looked up once, not per step).
+        run: dict[str, Callable[[Any], None]] = {
+            "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
+            "noncombat": walker.noncombat}
+        for seq, _order, kind, item in _steps(game):
             walker.seq = seq
-            walker.run(step)
+            run[kind](item)
     finally:
         if paused:
             gc.enable()
@@ -117,32 +148,39 @@ def _start(board: Board, *, full: bool) -> BoardState:
     return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
-_Step = tuple[str, object]
-
-
-def _steps(game: Game) -> list[tuple[int, int, _Step]]:
+def _steps(game: Game) -> list[tuple[int, int, str, object]]:
     """Every record that moves the board, in record order (declarations before results)."""
-    steps: list[tuple[int, int, _Step]] = [(n.seq, 0, ("note", n)) for n in game.board_log]
+    steps: list[tuple[int, int, str, object]] = [(n.seq, 0, "note", n) for n in game.board_log]
     for record in game.battles:
-        steps.append((record.declared_seq, 1, ("declare", record)))
-        steps.append((record.last_seq, 2, ("resolve", record)))
-    steps += [(entry.seq, 0, ("noncombat", entry)) for entry in game.noncombat]
-    steps.sort(key=lambda s: (s[0], s[1]))
+        steps.append((record.declared_seq, 1, "declare", record))
+        steps.append((record.last_seq, 2, "resolve", record))
+    steps += [(entry.seq, 0, "noncombat", entry) for entry in game.noncombat]
+    steps.sort(key=_ORDER)
     return steps
+
+
+#: A step's place in record order: its record number, then declarations before results.
+_ORDER = itemgetter(0, 1)
 
 
 class _Walker:
     """One pass over the records (kept small: each step is one method)."""
 
     def __init__(self, game: Game, board: Board, state: BoardState,
-                 outcomes: Mapping[str, Outcome | None], *, from_setup: bool) -> None:
+                 outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
+        #: Turns void under 2008 Section VII: their moves are undone (see VOID_TURN).
+        self.void = {key.removesuffix(_VOID_SUFFIX) for key, result in outcomes.items()
+                     if isinstance(result, str) and result == VOID_TURN}
         self.from_setup = from_setup
         self.discrepancies: list[Discrepancy] = []
         self.counts: list[CountCheck] = []
         self.round_ends: list[tuple[str, datetime | None, int]] = []
         self.history: dict[str, list[Entry]] = {}
-        self.known_since: dict[str, int] = dict.fromkeys(state.known, 0)
+        # In board order, not the set's (its order changes from process to process, and the
+        # stored review is compared byte for byte: tui.reviewed, the incremental refresh).
+        self.known_since: dict[str, int] = dict.fromkeys(
+            (place.name for place in board if place.name in state.known), 0)
         for territory, here in state.units.items():
             self.history[territory] = [(0, dict(here), state.control.get(territory))]
         self.seq = 0  # the record being walked (the board before it ends a turn)
@@ -187,21 +225,11 @@ class _Walker:
         if self.turn is not None and turn_of(self.turn).power is Power.USA:
             self.round_ends.append((self.turn, self.turn_at or at, self.seq))
 
-    def run(self, step: _Step) -> None:
-        kind, item = step
-        if kind == "note":
-            assert isinstance(item, BoardNote)
-            self.note(item)
-        elif kind == "declare":
-            assert isinstance(item, BattleRecord)
-            self.enter_turn(item.turn, item.declared_at)
-            self.started = True
-            self.declare(item)
-        elif kind == "resolve":
-            assert isinstance(item, BattleRecord)
-            self.resolve(item)
-        else:
-            self.noncombat(item)
+    def declare_step(self, record: BattleRecord) -> None:
+        """A battle's declaration: its turn begins (if not yet), its attackers leave."""
+        self.enter_turn(record.turn, record.declared_at)
+        self.started = True
+        self.declare(record)
 
     # -- changing a territory ---------------------------------------------------------------------
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
@@ -266,6 +294,8 @@ class _Walker:
     def note(self, note: BoardNote) -> None:
         if note.turn:
             self.enter_turn(note.turn, note.at)
+            if note.turn in self.void and note.kind in ("purchase", "placement", "map_update"):
+                return  # 2008 Section VII: the turn is void and must be re-done
         if note.kind == "position":
             self.position(note)
         elif note.kind == "map_update":
@@ -358,6 +388,8 @@ class _Walker:
         seq: int = getattr(entry, "seq", 0)
         turn: str = getattr(entry, "turn", "")
         self.enter_turn(turn, getattr(entry, "at", None))
+        if turn in self.void:
+            return  # 2008 Section VII: the turn is void and must be re-done
         self.listed = True
         power = turn_of(turn).power if turn else ""
         for move in moves:
@@ -390,6 +422,11 @@ class _Walker:
 
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
+        if isinstance(outcome, str):  # PENDING
+            if record.rolls:
+                self._in_battle(record)
+                return
+            outcome = None
         territory = record.territory
         here = self.state.units.get(territory)
         enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
@@ -410,6 +447,15 @@ class _Walker:
             self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
 
+    def _in_battle(self, record: BattleRecord) -> None:
+        """A battle awaiting dice: its attackers stand in the battle, beside the defenders (the
+        holder unchanged), until it is resolved; support ships in the zone they fired from."""
+        self._support_ships(record)
+        land = record.kind != "sea"
+        for move in record.moves:
+            units = move.units.where(_not_battleship) if land else move.units
+            self._add(record.last_seq, record.territory, record.attacker_power, units)
+
     def _back_home(self, record: BattleRecord) -> None:
         for move in record.moves:
             self._add(record.last_seq, move.origin, record.attacker_power, move.units)
@@ -426,16 +472,16 @@ class _Walker:
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
         self._know(seq, territory)
-        stay = (lambda u: u.is_sea) if record.kind == "sea" else (lambda u: u.is_land)
+        stay = _SEA if record.kind == "sea" else _LAND
         captured = EMPTY
         for enemy, units in enemies.items():
-            captured = captured + units.where(_not_combatant)
+            captured = captured + _only(units, _NOT_COMBATANT)
             self._set(seq, territory, enemy, EMPTY)
         if record.kind == "sea":
-            self._add(seq, territory, power, outcome.attacker_left.where(stay))
+            self._add(seq, territory, power, _only(outcome.attacker_left, stay))
             return
         holder = self._liberator(territory, power)
-        self._add(seq, territory, power, outcome.attacker_left.where(stay))
+        self._add(seq, territory, power, _only(outcome.attacker_left, stay))
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         self._add(seq, territory, holder, captured)
@@ -459,7 +505,7 @@ class _Walker:
             keep = _capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
-                      units.where(lambda u: not u.is_combatant) + keep)
+                      _only(units, _NOT_COMBATANT) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
@@ -484,7 +530,7 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = left.where(_is_air)
+        air = _only(left, _AIR)
         if not air:
             return
         power = record.attacker_power
@@ -516,9 +562,22 @@ def _capped(units: Force, cap: Force) -> Force:
     return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
 
 
-def _not_combatant(unit: UnitType) -> bool:
-    return not unit.is_combatant
+#: Unit types by kind, for :func:`_only` (a set look-up per unit, not a property call).
+_AIR = frozenset(u for u in UnitType if u.is_air)
+_SEA = frozenset(u for u in UnitType if u.is_sea)
+_LAND = frozenset(u for u in UnitType if u.is_land)
+_NOT_COMBATANT = frozenset(u for u in UnitType if not u.is_combatant)
 
 
-def _is_air(unit: UnitType) -> bool:
-    return unit.is_air
+def _only(units: Force, kinds: frozenset[UnitType]) -> Force:
+    """The units of the given types (the walk's hottest filter: already in canonical order)."""
+    items = units.items
+    if not items:
+        return units
+    kept = tuple(item for item in items if item[0] in kinds)
+    return units if len(kept) == len(items) else Force(kept)
+
+
+def _not_battleship(unit: UnitType) -> bool:
+    return unit is not UnitType.BB
+

@@ -10,9 +10,8 @@ income. So, in record order:
   power then collects the IPC value of the territories it controls, if it holds its capital
   (2008 Rules Clarifications, Income Collection and Spending: "Any country that ends its turn
   with possession of its capital collects income");
-- a battle that captures a capital gives the captor the owner's unspent IPCs (Classic rulebook,
-  Capturing an Enemy Capital; 2008 Income Collection and Spending speaks of "income from the
-  capture of an enemy's capital").
+- a battle that captures a capital gives the captor the owner's unspent IPCs: see
+  :data:`CAPITAL_RULE` (the seeds hold no text of this rule, only the 2008 reference to it).
 
 Only a record that starts from the setup (round 1, or a bid) knows every power's IPCs; for a
 record that starts mid-game the treasury is unknown (``known`` is False) and nothing is checked.
@@ -26,7 +25,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
@@ -34,6 +33,19 @@ from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
     from domain.record.game import Game
+
+#: Where the captured-capital rule comes from. It is not in the club's texts (seeds 000-002):
+#: Parts 13 and 14 (1999) say nothing of capitals, and the 2008 Unabridged Rules only refer to it,
+#: in Rules Clarifications, Income Collection and Spending: "if you have received income from the
+#: capture of an enemy's capital you may spend said income on Weapons Development or the violation
+#: of neutrality". The rule itself is the Milton Bradley 2nd edition rules booklet's (which 2008
+#: Getting Started, Requirements, makes every player keep): an enemy capital captured, the captor
+#: takes the IPCs its owner has on hand. The booklet is not among the seeds, so its wording is not
+#: quoted and its section is named as the club's 2008 text names the event ("the capture of an
+#: enemy's capital"), not from a copy of the booklet.
+CAPITAL_RULE = ("Milton Bradley 2nd edition rules booklet, capturing an enemy capital (the captor takes its "
+                "IPCs; referred to by 2008 Rules Clarifications, Income Collection and Spending: \"income "
+                "from the capture of an enemy's capital\")")
 
 #: 2008 Section IV (Tech Rolls) and MB 2nd edition: each weapons-development die costs 5 IPCs.
 TECH_DIE_COST = 5
@@ -76,7 +88,7 @@ class Income:
 
 @dataclass(frozen=True)
 class Capture:
-    """A capital captured: the captor takes the owner's unspent IPCs."""
+    """A capital captured: the captor takes the owner's unspent IPCs (:data:`CAPITAL_RULE`)."""
 
     seq: int
     turn: str
@@ -103,6 +115,19 @@ class TreasuryWalk:
     turn_starts: dict[str, int] = field(default_factory=dict)
     #: (record number, every power's income after it), after each record that changed one.
     income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+    #: A stretch of records (see :meth:`marks`) -> the purses the review shows for it
+    #: (review.treasury_review.purses).
+    purses: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    _marks: list[int] | None = field(default=None, compare=False, repr=False)
+
+    def marks(self) -> list[int]:
+        """The record numbers at which some power's IPCs or income change, in order: the
+        treasury and the incomes are the same before any record of one stretch between two."""
+        if self._marks is None:
+            found = {seq for entries in self.history.values() for seq, _ in entries}
+            found.update(seq for seq, _ in self.income_steps)
+            self._marks = sorted(found)
+        return self._marks
 
     def income_before(self, seq: int) -> dict[str, int]:
         """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
@@ -127,6 +152,7 @@ class TreasuryWalk:
 
 
 _SEQ = itemgetter(0)
+_SEQ_ORDER = itemgetter(0, 1)
 
 
 def income_of(board: BoardAt, power: str) -> int:
@@ -161,11 +187,12 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
     treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
+    owners = set(capitals.values())
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
     steps += [(b.last_seq, 2, b) for b in game.battles]
-    steps.sort(key=lambda s: (s[0], s[1]))
+    steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
     for seq, order, item in steps:
@@ -173,14 +200,15 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
             assert isinstance(item, str)
             if item != current:
                 if current is not None and not collected:
-                    _collect(treasury, purse, walk.before(seq), current, seq)
+                    _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
         elif order == 2:
-            _captures(treasury, purse, walk, item, capitals)
+            if getattr(item, "territory", "") in owners:  # a capital's battle (most are not)
+                _captures(treasury, purse, walk, item, capitals)
         else:
             kind = getattr(item, "kind", "tech")
             if kind == "map_update" and current is not None and not collected:
-                _collect(treasury, purse, walk.before(seq), current, seq)
+                _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 collected = True
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
@@ -258,12 +286,12 @@ class _Purse:
             entries.append(entry)
 
 
-def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, seq: int) -> None:
+def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, seq: int,
+             capitals: dict[str, str]) -> None:
     power = turn.rsplit(" ", 1)[0]
     if power not in purse.ledger:
         return
-    capital = board.walk.board.capital_of(power).name
-    holder = board.control_of(capital)
+    holder = board.control_of(capitals[power])
     held_by = holder if holder is not None and not allied(holder, power) else None
     amount = treasury.income_before(seq).get(power, 0)  # income_of(board, power), kept step by step
     treasury.incomes.append(Income(seq, turn, power, amount, held_by))
@@ -293,6 +321,7 @@ def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
 
 def _captures(treasury: TreasuryWalk, purse: _Purse, walk: BoardWalk, record: object,
               capitals: dict[str, str]) -> None:
+    """:data:`CAPITAL_RULE`: the captor of an enemy capital takes the owner's IPCs on hand."""
     seq: int = getattr(record, "last_seq", 0)
     territory: str = getattr(record, "territory", "")
     for owner, capital in capitals.items():

@@ -9,21 +9,32 @@ board as moved on by the record, not only the last ``position``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from domain.battle.model import Outcome
-from domain.record.board_state import BoardWalk
+from domain.record.board_state import PENDING, VOID_TURN, BattleResult, BoardWalk, void_turn_key
 from domain.record.entries import BattleRecord
-from domain.review.views import BattleStatus, BattleView, PlaceView
+from domain.record.game import Game
+from domain.review.views import BattleStatus, BattleView
+from domain.rules.forces import EMPTY, Force
 
 
-def outcomes_of(views: Iterable[BattleView]) -> dict[str, Outcome | None]:
-    """Battle key -> the result that stands (None: void, not fought, or unfinished)."""
+def outcomes_of(views: Iterable[BattleView], void_turns: Iterable[str] = ()) -> dict[str, BattleResult]:
+    """Battle key -> the result that stands: None when void or not fought (2008 Section II: "no
+    portion of the results may stand"; a battle of a turn void under Section VII has no result
+    either, the turn "must be re-done"), PENDING while a correction awaits its dice (its
+    attackers are in the battle, which is not resolved). Each of ``void_turns`` (2008 Section
+    VII) is marked VOID_TURN: the walk undoes its non-combat moves and placements too."""
     unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
-    return {f"{view.turn} / {view.battle}": (None if view.status in unfought else view.result)
-            for view in views}
+    found: dict[str, BattleResult] = {f"{view.turn} / {view.battle}": (
+        None if view.status in unfought
+        else PENDING if view.status == BattleStatus.AWAITING and view.result is None
+        else view.result) for view in views}
+    for turn in void_turns:
+        found[void_turn_key(turn)] = VOID_TURN
+    return found
 
 
 def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
@@ -40,16 +51,31 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
 
 
 def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
-    state = walk.at_declaration(record)
+    # The board before the declaration, read straight from the walk's history (BoardAt's
+    # look-ups written out: asked of every battle of a long game).
+    seq, known_since, seqs_of, history = record.declared_seq, walk.known_since, walk.seqs, walk.history
     power = record.attacker_power
-    available = {move.origin: state.of(move.origin, power) for move in record.moves
-                 if state.knows(move.origin)}
-    if not state.knows(record.territory):
+
+    def units_at(name: str) -> dict[str, Force] | None:
+        """Every power's units there then (None: the record does not let us know them)."""
+        since = known_since.get(name)
+        if since is None or since >= seq:
+            return None
+        seqs = seqs_of.get(name)
+        index = bisect_left(seqs, seq) - 1 if seqs else -1
+        return history[name][index][1] if index >= 0 else {}
+
+    available = {}
+    for move in record.moves:
+        here = units_at(move.origin)
+        if here is not None:
+            available[move.origin] = here.get(power, EMPTY)
+    position = units_at(record.territory)
+    if position is None:
         return replace(record, available=available) if available != record.available else record
-    position = state.holders(record.territory)
     if position == record.position and available == record.available and record.defenders_known:
         return record
-    return replace(record, position=position, available=available, defenders_known=True)
+    return replace(record, position=dict(position), available=available, defenders_known=True)
 
 
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
@@ -57,22 +83,36 @@ def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     return walk is not None and walk.at_declaration(record).knows(record.territory)
 
 
-def places(record: BattleRecord, walk: BoardWalk) -> tuple[PlaceView, ...]:
-    """The territories a battle touched, before its declaration and after its last record."""
-    roles: dict[str, list[str]] = {record.territory: ["battle"]}
+def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The places a battle touched and what it did there: where it was fought ("battle"), where
+    its units came from ("origin"), the transports' sea zones ("zone"), where aircraft land
+    ("landing"), where it retreated ("retreat")."""
+    found: dict[str, list[str]] = {record.territory: ["battle"]}
     for move in record.moves:
         for name, role in ((move.origin, "origin"), (move.transport_zone, "zone"),
                            (move.unload_zone, "zone"), (move.landing, "landing")):
-            if name and role not in roles.setdefault(name, []):
-                roles[name].append(role)
+            if name:
+                kinds = found.get(name)
+                if kinds is None:
+                    found[name] = [role]
+                elif role not in kinds:
+                    kinds.append(role)
     if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
-        roles.setdefault(record.retreats[-1].territory, []).append("retreat")
-    before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
-    found = []
-    for name, kinds in roles.items():
-        if after.knows(name):
-            held_before, units_before = before.look(name)
-            held_after, units_after = after.look(name)
-            found.append(PlaceView(name, walk.board.territory(name).ipc, held_before, held_after,
-                                   tuple(units_before.items()), tuple(units_after.items()), tuple(kinds)))
+        found.setdefault(record.retreats[-1].territory, []).append("retreat")
+    return tuple((name, tuple(kinds)) for name, kinds in found.items())
+
+
+#: What each record that moves the board (other than a battle's) is called on the map.
+_RECORD_NAMES = {"placement": "{turn}'s placements", "map_update": "{turn}'s map update",
+                 "bid": "the bid", "position": "a position"}
+
+
+def board_records(game: Game) -> tuple[tuple[int, str], ...]:
+    """(record number, its name) of every record other than a battle's that may move the board:
+    positions, the bid, placements, map updates, non-combat moves (the map says where a place
+    was last seen)."""
+    found = [(note.seq, _RECORD_NAMES[note.kind].format(turn=note.turn)) for note in game.board_log
+             if note.kind in _RECORD_NAMES]
+    found += [(entry.seq, f"{entry.turn}'s non-combat moves") for entry in game.noncombat]
+    found.sort()
     return tuple(found)

@@ -32,7 +32,12 @@ ELECTIONS: dict[FindingKind, tuple[Election, ...]] = {
     **dict.fromkeys(sorted(DECLARATION_ERRORS), (Election.REROLL, Election.NOT_FIGHT)),
     FindingKind.PAUSE_SKIPPED: (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
-OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED})
+OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED, FindingKind.BID_ILLEGAL})
+#: Errors the time limit of 2008 Section VII does not reach: it "will apply to CDEs, rolling
+#: errors, and non-combat errors only. All other errors will be adjudicated on a case by case
+#: basis by the Minister of Law." A bid is placed before the first turn (2008 Bidding): none of
+#: those, so it never becomes fixed by a turn rolled after it.
+NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL})
 
 
 class WaitingFor(enum.StrEnum):
@@ -122,6 +127,11 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
         return Decision(FindingStatus.STANDS, ruling=_describe(ruling))
     if not issue.effective:
         return Decision(FindingStatus.STANDS)
+    if issue.kind in NOT_TIME_LIMITED and edition.time_limit and (
+            ruling is None or ruling.decision is not Ruling.APPLY):
+        return Decision(FindingStatus.OPEN, note="not a CDE, rolling or non-combat error: no time limit, "
+                        "adjudicated by the Minister of Law case by case (2008 Section VII)",
+                        waiting_for=WaitingFor.MINISTER)
     window = _window(issue, record, turn, game, edition)
     if window is not None and window.status != FindingStatus.CORRECTED:
         return window

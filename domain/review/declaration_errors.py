@@ -128,25 +128,20 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
                 f"{gap.territory}, the moves and battles recorded leave {gap.board or 'nothing'} there: "
                 "the recorded moves take precedence", at=gap.at)))
     if edition.defines(FindingKind.MAP_COUNT_WRONG):
+        # 2008 Post Combat Orders: the attacker gives "a territory and IPC count. Please use units
+        # to distinguish between territory count and IPC count, i.e. UK 30/$32". The $ figure is
+        # the IPC count: the IPC value of the territories the power holds (the "IPC Count" Magic
+        # 84 adds up for the Axis), not the IPCs in its treasury, which the rules do not ask the
+        # map update to state (the treasury is checked where a purchase states it). Section VI:
+        # "A number can never be a typographical error": a count with its digits transposed is wrong.
         for check in walk.counts:
             stated = check.stated
             if (stated.territories, stated.ipcs) == (check.territories, check.ipcs):
                 continue
-            board = f"{stated.power} {check.territories}/${check.ipcs}"
-            if _transposed(stated.territories, check.territories) and _transposed(stated.ipcs, check.ipcs):
-                # 2008 Section VI: digits typed in the wrong order, the intent clear: a typo.
-                found.turn.append((check.turn, Issue(
-                    FindingKind.TYPO, f"count '{stated.written}' read as {board} (digits transposed)",
-                    at=check.at, effective=False)))
-                continue
             found.turn.append((check.turn, Issue(
                 FindingKind.MAP_COUNT_WRONG,
-                f"count '{stated.written}', the board gives {board}", at=check.at)))
-
-
-def _transposed(written: int, meant: int) -> bool:
-    """Whether a number is another with its digits in another order (or the same number)."""
-    return sorted(str(written)) == sorted(str(meant))
+                f"count '{stated.written}', the board gives {stated.power} {check.territories}/${check.ipcs} "
+                f"({check.territories} territories held, their IPC value ${check.ipcs})", at=check.at)))
 
 
 #: MB 2nd edition: each weapons-development die costs 5 IPCs.

@@ -21,7 +21,7 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
-from domain.review.board_review import board_knows, on_board, outcomes_of, places
+from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, roles
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
@@ -96,7 +96,7 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token))
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
-        corrected = outcomes_of(view.battles)
+        corrected = outcomes_of(view.battles, view.void_turns)
         if as_rolled or corrected == outcomes:
             break
         token = memo.walk_token(game, corrected, rolled_outcomes)
@@ -140,7 +140,14 @@ def _review_on(state: _Review) -> GameView:
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
-                    treasury=purses(state.treasury, state.walk, game.seq + 1))
+                    treasury=purses(state.treasury, state.walk, game.seq + 1),
+                    # The map reads the walk's own history (shared, never changed after the walk).
+                    board_history=state.walk.history,
+                    board_points=tuple((b.declared_seq, b.last_seq) for b in game.battles),
+                    board_records=board_records(game),
+                    board_roles=tuple(roles(b) for b in game.battles),
+                    board_known=state.walk.known_since,
+                    void_turns=() if as_rolled else tuple(voided_turns))
 
 
 class _Review:
@@ -213,7 +220,6 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                board=places(record, self.walk),
                                 treasury=purses(self.treasury, self.walk, record.last_seq + 1)),
                     judged_list, None, False)
         audited = attackers
@@ -242,7 +248,6 @@ class _Review:
         if flow is not None:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
-                           board=places(record, self.walk),
                            treasury=purses(self.treasury, self.walk, record.last_seq + 1))
         return view, judged_list, flow, bool(draws)
 

@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 if TYPE_CHECKING:
-    from domain.battle.model import Outcome
-    from domain.record.board_state import BoardWalk
+    from domain.record.board_state import BattleResult, BoardWalk
     from domain.record.game import BattleRecord, Game
     from domain.record.recorded_battle import RecordedBattle
     from domain.review.declaration_errors import TurnAudit
@@ -102,8 +101,8 @@ class ReviewMemo:
         when an event it reads was added or a result changed."""
         return self._get(self.walks, (audit_key(game), walk_token), make)
 
-    def walk_token(self, game: Game, outcomes: Mapping[str, Outcome | None],
-                   rolled: Mapping[str, Outcome | None] | None) -> str:
+    def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
+                   rolled: Mapping[str, BattleResult] | None) -> str:
         """What names a walk of the board within one history, the same in every process: the
         battle records (their places in the history) and the results it moves the board by
         (``rolled``: the results as rolled too, for a walk as corrected). With
@@ -162,8 +161,8 @@ class NoMemo(ReviewMemo):
     def keep_quiet(self, key: tuple[Any, ...], battle: tuple[BattleView, Any]) -> None:
         """Nothing kept."""
 
-    def walk_token(self, game: Game, outcomes: Mapping[str, Outcome | None],
-                   rolled: Mapping[str, Outcome | None] | None) -> str:
+    def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
+                   rolled: Mapping[str, BattleResult] | None) -> str:
         """Not needed: nothing is reused."""
         return ""
 

@@ -7,7 +7,7 @@ Unabridged Rules' Rules Clarifications, Bidding and Post Combat Orders):
 - ``purchase_overspent``: units bought for more than the power's IPCs, or while an enemy holds its
   capital (2008 Income Collection and Spending);
 - ``treasury_wrong``: the IPCs a purchase says the power had differ from the treasury as computed
-  (a number whose digits are the treasury's transposed is a ``typo``, 2008 Section VI);
+  (digits transposed too: 2008 Section VI, "A number can never be a typographical error");
 - ``placement_unpurchased``: units placed that were not bought that turn;
 - ``placement_illegal``: land and air units placed where the power had no industrial complex at
   the start of its turn, naval units in a sea zone next to none, a fighter placed on a carrier,
@@ -20,6 +20,7 @@ Unabridged Rules' Rules Clarifications, Bidding and Post Combat Orders):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from domain.record.board_state import BoardAt, BoardWalk
@@ -57,22 +58,27 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
     know the treasury), in turn order."""
     if not treasury.known:
         return ()
-    ipcs, income = treasury.before(seq), treasury.income_before(seq)
-    return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+    # Asked for every battle, and most battles of a turn see the same purses: made once for
+    # each stretch of records between two changes of the treasury or the incomes.
+    marks = treasury.marks()
+    stretch = bisect_left(marks, seq)
+    made: tuple[Purse, ...] | None = treasury.purses.get(stretch)
+    if made is None:
+        ipcs, income = treasury.before(seq), treasury.income_before(seq)
+        made = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+        treasury.purses[stretch] = made
+    return made
 
 
 # -- purchases ------------------------------------------------------------------------------------
 def _purchase(spend: Spend) -> list[Issue]:
     found: list[Issue] = []
     if spend.stated is not None and spend.stated != spend.available:
-        if _transposed(spend.stated, spend.available):
-            found.append(Issue(K.TYPO, f"{spend.power} had {spend.stated} IPCs, read as {spend.available} "
-                               "(digits transposed; 2008 Section VI)", at=spend.at, effective=False))
-        else:
-            found.append(Issue(K.TREASURY_WRONG, f"the purchase says {spend.power} had {spend.stated} IPCs, "
-                               f"the treasury as the record moved it gives {spend.available} (starting "
-                               "IPCs, income collected at the end of each turn, purchases spent; "
-                               "Classic rulebook, Collect Income)", at=spend.at))
+        # 2008 Section VI: "A number can never be a typographical error" (digits transposed too).
+        found.append(Issue(K.TREASURY_WRONG, f"the purchase says {spend.power} had {spend.stated} IPCs, "
+                           f"the treasury as the record moved it gives {spend.available} (starting "
+                           "IPCs, income collected at the end of each turn, purchases spent; "
+                           "Classic rulebook, Collect Income)", at=spend.at))
     held = spend.capital_holder
     if held is not None and not allied(held, spend.power) and spend.cost:
         found.append(Issue(K.PURCHASE_OVERSPENT, f"{spend.power} bought {spend.units} while {held} holds its "
@@ -82,10 +88,6 @@ def _purchase(spend: Spend) -> list[Issue]:
                            f"with {spend.available} IPCs in its treasury ({_CLASSIC_PURCHASE}: no more "
                            "than the IPCs on hand)", at=spend.at))
     return found
-
-
-def _transposed(written: int, meant: int) -> bool:
-    return sorted(str(written)) == sorted(str(meant))
 
 
 # -- placements -----------------------------------------------------------------------------------

@@ -195,8 +195,6 @@ class BattleView(msgspec.Struct, frozen=True):
     finding_ids: tuple[str, ...] = ()
     #: For a corrected battle: the odds from the error round as rolled and as corrected.
     impact: Impact | None = None
-    #: The territories the battle touched, on the board of this view (as rolled or corrected).
-    board: tuple[PlaceView, ...] = ()
     #: The election the battle waits for (a void battle: the attacker's; a skipped pause: the
     #: defender's), if any.
     awaiting: Awaiting | None = None
@@ -249,6 +247,25 @@ class GameView(msgspec.Struct, frozen=True):
     papers: tuple[Paper, ...] = ()
     #: Each power's treasury and income after the last record (empty: not known).
     treasury: tuple[Purse, ...] = ()
+    #: The board as this history's walk moved it (domain.record.board_walk: territory -> (record
+    #: number, every power's units, holder) after each record that changed it; 0: the start), for
+    #: the map at any point of the timeline: battles, non-combat moves, placements, the bid.
+    board_history: dict[str, list[tuple[int, dict[str, Force], str | None]]] = msgspec.field(
+        default_factory=dict)
+    #: (declaration's record number, last record's number) of each battle, as ``battles``.
+    board_points: tuple[tuple[int, int], ...] = ()
+    #: (record number, what it was: "USSR 1's non-combat moves", "the bid" ...) of each record
+    #: other than a battle's that moves the board (where a place on the map was last seen).
+    board_records: tuple[tuple[int, str], ...] = ()
+    #: Each battle's places and what it did there ("battle", "origin", "zone", "landing",
+    #: "retreat"), as ``battles``: the board around a battle is read from the history when shown
+    #: (projections.board_map.battle_places), not made for every battle by the review.
+    board_roles: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
+    #: territory -> the record number from which the record lets us know it (0: the start).
+    board_known: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Turns void under 2008 Section VII (rolled before a reported error was corrected): "the
+    #: subsequent turn is void and must be re-done", its moves undone on the board as corrected.
+    void_turns: tuple[str, ...] = ()
 
 
 def awaiting_note(view: BattleView) -> str:

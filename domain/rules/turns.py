@@ -54,8 +54,8 @@ _BY_NAME = {power.lower(): Power(power) for power in POWERS}
 
 
 #: Labels remembered: a long game has more turns than a small cache holds (a 10,000-event
-#: generated game has ~1,300), and one that misses parses every label again.
-@lru_cache(maxsize=16384)
+#: generated game has ~1,300, read in cycles), and one that misses parses every label again.
+@lru_cache(maxsize=1 << 15)
 def turn_of(label: str) -> Turn:
     """The turn a label names: ``"USSR 3"`` (the fold files turns so; any case is accepted)."""
     power, _, number = label.strip().rpartition(" ")

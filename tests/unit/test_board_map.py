@@ -8,8 +8,8 @@ import msgspec
 from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from domain.rules.board import Board
-from projections.board_map import CHECKPOINT_EVERY, BoardFold, BoardMaps, MapPoint, Square, units_text
-from projections.timeline import Timeline
+from projections.board_map import BoardMaps, HistoryBoard, MapPoint, Square, battle_places, units_text
+from projections.timeline import Timeline, opening_part
 from tests.conftest import REPLAYS
 
 
@@ -48,7 +48,8 @@ def test_the_board_moves_on_from_battle_to_battle() -> None:
     # East Europe is the turn's next battle: touched, not changed yet, still as USSR left it.
     assert _units(karelia.squares["East Europe"]) == "USSR: USSR 2 INF, 2 ARM"
     assert karelia.touched == {"East Europe", "Finland Norway", "Germany", "Karelia S.S.R."}
-    assert karelia.changed == {"Finland Norway", "Karelia S.S.R."}
+    # The turn's combat moves are made together: Germany's FTR has left for East Europe already.
+    assert karelia.changed == {"Finland Norway", "Germany", "Karelia S.S.R."}
     assert karelia.squares["Karelia S.S.R."].seen == "after the battle in Karelia S.S.R. (Germany 1)"
 
 
@@ -58,16 +59,56 @@ def test_a_turn_shows_the_board_as_its_battles_were_declared() -> None:
     assert start.title == "Germany 1 · as its battles were declared"
     assert start.battle is None and not start.roles and not start.changed
     assert _units(start.squares["Karelia S.S.R."]) == "USSR: USSR 1 INF, AA, IC"
-    assert start.squares["Karelia S.S.R."].seen == "as the battle in Karelia S.S.R. (Germany 1) was declared"
+    assert start.squares["Karelia S.S.R."].seen == "after USSR 1's combat moves"
+    assert start.since == "after the last battle"
 
 
-def test_a_place_no_battle_touched_shows_the_classic_setup_and_says_so() -> None:
+def test_a_place_no_record_touched_shows_the_classic_setup_and_says_so() -> None:
     point = _point(_timeline("games/full-game-three-rounds-2008.toml"), "Japan 1", "China")
-    uk = point.squares["United Kingdom"]
-    setup = Board.classic().setup["UK"]["United Kingdom"]
-    assert (uk.holder, uk.units, uk.seen) == ("UK", (("UK", setup),), "")
+    canada = point.squares["East Canada"]
+    setup = Board.classic().setup["UK"]["East Canada"]
+    assert (canada.holder, canada.units, canada.seen) == ("UK", (("UK", setup),), "")
     assert point.squares["Sweden"].holder is None  # a neutral
     assert point.squares["North Sea Zone"].holder is None  # a sea zone
+
+
+def test_the_bid_placements_and_non_combat_moves_show_where_they_happen() -> None:
+    """Not only battles move the board: the bid before the first turn, USSR 1's placement and
+    non-combat move after its battle show from the next turn's line, marked changed since the
+    last battle, in both histories."""
+    for as_rolled in (False, True):
+        timeline = _timeline("games/full-game-three-rounds-2008.toml", as_rolled=as_rolled)
+        first = _point(timeline, "USSR 1")
+        assert first.since == "at the start of the record"
+        assert _units(first.squares["Ukraine S.S.R."]) == "Germany: Germany 4 INF, 2 ARM, 1 FTR"
+        assert first.squares["Ukraine S.S.R."].seen == "after the bid"
+        assert first.changed == {"Caroline Islands Sea Zone", "Ukraine S.S.R."}
+        germany = _point(timeline, "Germany 1")
+        assert germany.since == "after the last battle"
+        # Russia: 3 INF placed, 2 ARM moved to Karelia (USSR 1's Post Combat Orders).
+        assert _units(germany.squares["Russia"]) == "USSR: USSR 7 INF, 1 FTR, AA, IC"
+        assert _units(germany.start["Russia"]) == "USSR: USSR 4 INF, 2 ARM, 1 FTR, AA, IC"
+        assert germany.squares["Russia"].seen == "after USSR 1's non-combat moves"
+        assert _units(germany.squares["Karelia S.S.R."]) == "USSR: USSR 2 ARM, 1 FTR, AA, IC"
+        assert germany.changed == {"Karelia S.S.R.", "Russia"}
+        assert germany.differs == frozenset()
+        china = _point(timeline, "Japan 1", "China")
+        assert _units(china.squares["United Kingdom"]) == "UK: UK 4 INF, 1 ARM, 2 FTR, 1 BMB, AA, IC"
+        assert china.squares["United Kingdom"].seen == "after UK 1's placements"
+
+
+def test_a_battle_awaiting_dice_shows_its_attackers_in_it_not_back_home() -> None:
+    """Awaiting a correction die, USSR 3's Ukraine battle is begun and not resolved: as corrected
+    its attackers stand in Ukraine beside Germany's defenders (contested), not in Karelia; as
+    rolled the USSR took it."""
+    point = _point(_timeline("fidelity/void-turn-findings-superseded-2008.toml"), "Germany 3")
+    ukraine = point.squares["Ukraine S.S.R."]
+    assert _units(ukraine) == "Germany: Germany 2 INF; USSR 3 INF, 1 ARM"
+    assert ukraine.seen == "after the battle in Ukraine S.S.R. (USSR 3) (begun, awaiting dice)"
+    assert point.contested == {"Ukraine S.S.R."}
+    assert _units(point.squares["Karelia S.S.R."]) == "USSR: USSR 1 INF"
+    assert point.other is not None and _units(point.other["Ukraine S.S.R."]) == "USSR: USSR 3 INF"
+    assert point.differs == {"Ukraine S.S.R."}
 
 
 def test_where_the_histories_part_the_other_board_is_given() -> None:
@@ -97,24 +138,35 @@ def test_without_the_other_history_nothing_is_compared() -> None:
     assert point is not None and point.other is None and point.differs == frozenset()
 
 
-def test_the_fold_gives_the_same_board_by_checkpoints_as_battle_by_battle() -> None:
-    """A long game (the three-round game's battles over and over): jumping about the fold, with
-    its checkpoints, gives what applying every battle in turn gives."""
-    view = review(load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game)
-    long = msgspec.structs.replace(view, battles=view.battles * 25)
-    assert len(long.battles) > 3 * CHECKPOINT_EVERY
-    expected = [BoardFold(long).after(0)]
-    for battle in long.battles:
-        state = dict(expected[-1])
-        for place in battle.board:
-            state[place.territory] = Square(place.territory, place.ipc, place.holder_after, place.after,
-                                            f"after the battle in {battle.battle} ({battle.turn})")
-        expected.append(state)
-    fold = BoardFold(long)
-    for count in (len(long.battles), 5, 3 * CHECKPOINT_EVERY + 1, CHECKPOINT_EVERY, 0, 77):
-        assert fold.after(count) == expected[count], count
+def test_a_battles_places_are_what_the_walk_gives_around_it() -> None:
+    """The places the board panel lists, read from the view's history when shown, are the
+    walk's own board before the declaration and after the battle's last record."""
+    from domain.record.board_state import walk_board
+    from domain.review.board_review import outcomes_of
+
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    view = review(game)
+    walk = walk_board(game, outcomes_of(view.battles))
+    for b, record in enumerate(game.battles):
+        places = battle_places(view, b)
+        assert [p.territory for p in places] == [name for name, _ in view.board_roles[b]]
+        for place in places:
+            before, after = walk.at_declaration(record), walk.before(record.last_seq + 1)
+            assert (place.holder_before, dict(place.before)) == (before.control_of(place.territory),
+                                                                  before.holders(place.territory))
+            assert (place.holder_after, dict(place.after)) == (after.control_of(place.territory),
+                                                                after.holders(place.territory))
 
 
 def test_a_game_without_battles_has_no_board_point() -> None:
     view = review(load_replay(REPLAYS / "games" / "two-turns-board-moves-on-2008.toml").game)
     assert BoardMaps(Timeline(msgspec.structs.replace(view, battles=()))).at(0) is None
+
+
+def test_the_opening_part_keeps_the_board_up_to_its_last_battle() -> None:
+    view = review(load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game)
+    opening = opening_part(view, battles=2)  # through the first battle with a finding (UK 1)
+    count = len(opening.battles)
+    assert count < len(view.battles) and len(opening.board_points) == count
+    part, whole = HistoryBoard(opening), HistoryBoard(view)
+    assert part.after(count) == whole.after(count) and part.turn_start(1) == whole.turn_start(1)

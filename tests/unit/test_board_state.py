@@ -23,7 +23,8 @@ F = Force.parse
 
 
 def _walk(game: Game, *, as_rolled: bool = False) -> BoardWalk:
-    return walk_board(game, outcomes_of(review(game, as_rolled=as_rolled).battles))
+    view = review(game, as_rolled=as_rolled)
+    return walk_board(game, outcomes_of(view.battles, view.void_turns))
 
 
 def _version_after(game: Game, kind: str, turn: str) -> int:
@@ -165,12 +166,46 @@ count = "{count}"
 
 @pytest.mark.parametrize(("count", "kinds"), [
     ("USSR 8/$24", []), ("USSR 8/24", []), ("USSR 8/$26", ["map_count_wrong"]),
-    ("USSR 8/$42", ["typo"]), ("USSR 9/$24", ["map_count_wrong"]),
+    # 2008 Section VI: "A number can never be a typographical error", digits transposed too.
+    ("USSR 8/$42", ["map_count_wrong"]), ("USSR 9/$24", ["map_count_wrong"]),
 ])
-def test_a_count_is_checked_against_the_board_and_a_transposition_is_a_typo(count: str,
-                                                                             kinds: list[str]) -> None:
+def test_a_count_is_checked_against_the_board_and_a_number_is_never_a_typo(count: str,
+                                                                           kinds: list[str]) -> None:
     game = parse_replay(COUNT.replace("{count}", count)).game
     assert [f.kind for f in review(game).findings] == kinds
+
+
+TREASURY_IS_NOT_THE_COUNT = """
+format = "minister-replay/1"
+[game]
+id = "count-not-treasury"
+edition = "iaapa-2008"
+[[event]]
+type = "purchase"
+at = 2008-10-01T09:00:00Z
+turn = "USSR 1"
+units = "3 INF"
+[[event]]
+type = "placement"
+at = 2008-10-01T09:30:00Z
+turn = "USSR 1"
+place = ["Russia 3 INF"]
+[[event]]
+type = "map_update"
+at = 2008-10-01T09:35:00Z
+turn = "USSR 1"
+count = "{count}"
+"""
+
+
+@pytest.mark.parametrize(("count", "kinds"), [("USSR 8/$24", []), ("USSR 8/$15", ["map_count_wrong"])])
+def test_the_counts_dollars_are_the_ipc_value_held_not_the_treasury(count: str, kinds: list[str]) -> None:
+    """2008 Post Combat Orders: "give a territory and IPC count ... i.e. UK 30/$32": the IPC count
+    is the IPC value of the territories held ($24), not the IPCs left after buying 3 INF (15)."""
+    game = parse_replay(TREASURY_IS_NOT_THE_COUNT.replace("{count}", count)).game
+    findings = review(game).findings
+    assert [f.kind for f in findings] == kinds
+    assert all("8 territories held, their IPC value $24" in f.detail for f in findings)
 
 
 SUBS = """
@@ -238,3 +273,51 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
             assert (units, holder) == logged[(territory, seq)], (territory, seq)
             board = walk.before(seq + 1)
             assert board.look(territory) == (board.control_of(territory), board.holders(territory))
+
+
+def test_a_battle_awaiting_correction_dice_keeps_its_attackers_in_the_battle() -> None:
+    """2008 Declaration and Battle Resolution Procedures, Combat Resolution and Order of Battles:
+    "once a battle begins it must be resolved completely". USSR 3's Ukraine battle awaits a
+    correction die: its attackers made their combat move into Ukraine and stand there beside the
+    defenders, who still hold it; they are not back in Karelia. Germany 3 (void, Section VII)
+    is not fought: its attackers stay in Finland Norway."""
+    game = load_replay(REPLAYS / "fidelity" / "void-turn-findings-superseded-2008.toml").game
+    walk = _walk(game)
+    germany = game.battles[1]
+    board = walk.at_declaration(germany)
+    assert board.holders("Ukraine S.S.R.") == {"Germany": F("2 INF"), "USSR": F("3 INF, 1 ARM")}
+    assert board.control_of("Ukraine S.S.R.") == "Germany"
+    assert board.holders("Karelia S.S.R.") == {"USSR": F("1 INF")}  # what the 19:00 map shows
+    assert walk.final.holders("Finland Norway") == {"Germany": F("2 ARM")}
+    assert walk.final.control_of("Karelia S.S.R.") == "USSR"
+
+
+def test_an_illegal_bid_is_not_fixed_by_the_turns_rolled_after_it() -> None:
+    """2008 Section VII's time limit "will apply to CDEs, rolling errors, and non-combat errors
+    only. All other errors will be adjudicated on a case by case basis by the Minister of Law":
+    the full game's illegal bid, never reported, is still open after Germany 1 was rolled."""
+    game = load_replay(GAMES / "full-game-three-rounds-2008.toml").game
+    [bid] = [f for f in review(game).findings if f.kind == "bid_illegal"]
+    assert bid.status == "open"
+    assert "case by case (2008 Section VII)" in bid.detail
+
+
+def test_a_void_turns_non_combat_moves_are_undone_on_the_board_as_corrected() -> None:
+    """2008 Section VII: Germany 3, rolled before USSR 3's reported error was corrected, "is void
+    and must be re-done": as corrected its battle has no result and its non-combat move is
+    undone too (its 2 ARM stay in Finland Norway); as rolled they took Karelia and one moved."""
+    text = (REPLAYS / "fidelity" / "void-turn-findings-superseded-2008.toml").read_text()
+    moved = text.replace("[expect]", '''[[event]]
+type = "noncombat"
+at = 2009-04-04T19:40:00Z
+turn = "Germany 3"
+moves = ["Karelia 1 ARM to Finland Norway"]
+
+[expect]''')
+    game = parse_replay(moved).game
+    corrected, rolled = _walk(game).final, _walk(game, as_rolled=True).final
+    assert corrected.holders("Finland Norway") == {"Germany": F("2 ARM")}
+    assert corrected.holders("Karelia S.S.R.") == {"USSR": F("1 INF")}
+    assert rolled.holders("Finland Norway") == {"Germany": F("1 ARM")}
+    assert rolled.holders("Karelia S.S.R.") == {"Germany": F("1 ARM")}
+    assert review(game).void_turns == ("Germany 3",)

@@ -36,7 +36,8 @@ def test_a_large_panel_shows_the_whole_board_with_the_battle_marked() -> None:
     assert len(lines) == LAYOUT.rows + 1 + 3  # the grid, the legend, the focused place
     assert lines[0].startswith(" Midwy  Ala~   Alas")  # the whole width, from the Pacific's east half
     assert "▶E Eur*" in lines[2] and "▶Kar  *" in lines[1]
-    assert lines[LAYOUT.rows].startswith("▶ this battle  • this turn  * changed this turn")
+    assert lines[LAYOUT.rows].startswith(
+        "▶ this battle  • this turn  * changed  ≠ rolled ≠ corrected  × unresolved")
     assert lines[LAYOUT.rows + 1] == "East Europe  $3  USSR  · this battle: battle"
     assert lines[LAYOUT.rows + 2] == "  units USSR 2 INF, 2 ARM  (after the battle in East Europe (USSR 1))"
     assert lines[LAYOUT.rows + 3] == "  * at the turn's start Germany 2 INF (Germany)"
@@ -77,3 +78,14 @@ def test_the_focused_place_shows_the_other_history_where_they_part() -> None:
         "  ≠ as rolled: Germany 2 INF, 3 ARM, 2 FTR, AA (Germany)",
     ]
     assert focus_lines(point, None) == []
+
+
+def test_a_battle_begun_and_awaiting_dice_is_marked_and_spelled_out() -> None:
+    """USSR 3's Ukraine awaits a correction die: its attackers stand there beside the defenders."""
+    point = _point("fidelity/void-turn-findings-superseded-2008.toml", 0)
+    assert point.contested == {"Ukraine S.S.R."}
+    head, units = (line.plain for line in focus_lines(point, "Ukraine S.S.R.")[:2])
+    assert "× a battle here is not resolved (awaiting dice)" in head
+    assert units.startswith("  units Germany 2 INF; USSR 3 INF, 1 ARM  (after the battle in Ukraine S.S.R.")
+    karelia = focus_lines(point, "Karelia S.S.R.")[1].plain
+    assert karelia.startswith("  units empty")

@@ -134,7 +134,7 @@ def test_the_income_read_at_a_battle_is_the_count_of_the_board_then() -> None:
 # -- purchases ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("stated", "units", "kinds"), [
     (24, "8 INF", []),
-    (42, "3 INF", ["typo"]),
+    (42, "3 INF", ["treasury_wrong"]),  # 2008 Section VI: "A number can never be a typographical error"
     (20, "3 INF", ["treasury_wrong"]),
     (24, "9 INF", ["purchase_overspent"]),
 ])

@@ -2,8 +2,10 @@
 
 Each territory and sea zone is a cell of seven characters: a mark, its label (domain/data/
 classic-map.toml), a second mark. Land is coloured by its holder; the current battle's places are
-marked ``▶``, the rest of the turn's ``•``; ``*`` marks a place the turn has changed so far and
-``≠`` one the record as rolled and the game as corrected leave differently. One place has the
+marked ``▶``, the rest of the turn's ``•``, a place where a battle is begun and not resolved
+(enemies side by side, awaiting dice) ``×``; ``*`` marks a place the turn has changed so far (at
+a turn's line: what the records since the last battle changed, non-combat moves and placements
+among them) and ``≠`` one the record as rolled and the game as corrected leave differently. One place has the
 focus (reverse video): its holder, units and IPC value are spelled out under the map. A screen too
 small for the whole grid shows a window around the focus, going round the Pacific as the board does.
 
@@ -42,11 +44,13 @@ BATTLE_MARK = ("▶", Style(bold=True, color="yellow"))
 TURN_MARK = ("•", Style(color="cyan"))
 DIFFERS_MARK = ("≠", Style(bold=True, color="red"))
 CHANGED_MARK = ("*", Style(bold=True, color="yellow"))
+CONTESTED_MARK = ("×", Style(bold=True, color="magenta"))
 LEGEND: tuple[tuple[str, Style, str], ...] = (
     (BATTLE_MARK[0], BATTLE_MARK[1], "this battle"),
     (TURN_MARK[0], TURN_MARK[1], "this turn"),
-    (CHANGED_MARK[0], CHANGED_MARK[1], "changed this turn"),
+    (CHANGED_MARK[0], CHANGED_MARK[1], "changed"),
     (DIFFERS_MARK[0], DIFFERS_MARK[1], "rolled ≠ corrected"),
+    (CONTESTED_MARK[0], CONTESTED_MARK[1], "unresolved"),
     ("~", SEA_STYLE, "sea zone"),
 )
 
@@ -61,7 +65,8 @@ def square_style(square: Square, *, sea: bool) -> Style:
 def _cell(point: MapPoint, layout: MapLayout, name: str, focus: str | None) -> Text:
     place = layout.places[name]
     square = point.squares[name]
-    left = BATTLE_MARK if name in point.roles else TURN_MARK if name in point.touched else (" ", Style())
+    left = (BATTLE_MARK if name in point.roles else TURN_MARK if name in point.touched
+            else CONTESTED_MARK if name in point.contested else (" ", Style()))
     right = (DIFFERS_MARK if name in point.differs else CHANGED_MARK if name in point.changed
              else (" ", Style()))
     style = square_style(square, sea=place.label.endswith("~"))
@@ -110,7 +115,8 @@ def map_lines(point: MapPoint, layout: MapLayout, focus: str | None, width: int,
 
 def focus_lines(point: MapPoint, focus: str | None) -> list[Text]:
     """The focused place: holder and IPC value, what the battle did there, its units (and from
-    which battle they are known), what it was at the turn's start, and the other history's."""
+    which record they are known), what it was at the turn's start (at a turn's line: after the last
+    battle), and the other history's."""
     if focus is None:
         return []
     square = point.squares[focus]
@@ -123,14 +129,16 @@ def focus_lines(point: MapPoint, focus: str | None) -> list[Text]:
         head.append(f"  · this battle: {', '.join(roles)}", BATTLE_MARK[1])
     elif focus in point.touched:
         head.append("  · a battle of this turn", TURN_MARK[1])
-    seen = square.seen or "the Classic setup: no battle here yet"
+    if focus in point.contested:
+        head.append("  × a battle here is not resolved (awaiting dice)", CONTESTED_MARK[1])
+    seen = square.seen or "the Classic setup: no record has changed it yet"
     units = Text.assemble(("  units ", TAG_STYLES["dim"]), units_text(square.units),
                           (f"  ({seen})", TAG_STYLES["dim"]))
     lines = [head, units]
     start = point.start.get(focus)
     if focus in point.changed and start is not None:
         holder = f" ({start.holder})" if start.holder != square.holder else ""
-        lines.append(Text.assemble(("  * at the turn's start ", CHANGED_MARK[1]),
+        lines.append(Text.assemble((f"  * {point.since} ", CHANGED_MARK[1]),
                                    units_text(start.units) + holder))
     other = point.other.get(focus) if point.other is not None else None
     if focus in point.differs and other is not None:

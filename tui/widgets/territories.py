@@ -1,8 +1,9 @@
 """The board around the current battle: the territories it touched, who held them and what stood
 there before the declaration and after the battle, with the moves drawn as a small map.
 
-The lines are made by :func:`territory_lines` (pure: the review's
-:class:`~domain.review.views.PlaceView` values in, tagged spans out), so what the panel says is
+The lines are made by :func:`territory_lines` (pure: the battle's
+:class:`~domain.review.views.PlaceView` values, read from the view's board history by
+:func:`projections.board_map.battle_places`, in; tagged spans out), so what the panel says is
 tested without a terminal. Where the other history (as rolled against as corrected) leaves a
 territory otherwise, its line follows in the variation style.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from domain.review.views import BattleView, PlaceView
+from domain.review.views import PlaceView
+from projections.board_map import battle_places
 from projections.timeline import Span, Timeline
 from tui.widgets.lines import LinesPanel
 from tui.widgets.styles import spans_text
@@ -23,17 +25,17 @@ def _units(holders: tuple[tuple[str, object], ...]) -> str:
     return "; ".join(f"{power} {units}" for power, units in holders if str(units)) or "empty"
 
 
-def move_map(battle: BattleView) -> list[list[Span]]:
+def move_map(places: tuple[PlaceView, ...]) -> list[list[Span]]:
     """The battle's moves drawn on the map's graph: origins into the battle territory, the
-    retreat and the aircraft's landings out of it."""
-    if not battle.board:
+    retreat and the aircraft's landings out of it (``places``: the battle's, its own first)."""
+    if not places:
         return []
-    centre = battle.board[0]
+    centre = places[0]
     lines: list[list[Span]] = []
-    for place in battle.board:
+    for place in places:
         if "origin" in place.roles or "zone" in place.roles:
             lines.append([(place.territory, "text"), (" ──▶ ", "dim"), (centre.territory, "title")])
-    for place in battle.board:
+    for place in places:
         for role in ("retreat", "landing"):
             if role in place.roles:
                 lines.append([(centre.territory, "title"), (" ──▶ ", "dim"), (place.territory, "text"),
@@ -41,12 +43,14 @@ def move_map(battle: BattleView) -> list[list[Span]]:
     return lines
 
 
-def territory_lines(battle: BattleView, other: BattleView | None, other_name: str) -> list[list[Span]]:
-    """For each territory the battle touched: holder and IPC value, units before and after; the
-    other history's "after" where it differs."""
+def territory_lines(places: tuple[PlaceView, ...], other: tuple[PlaceView, ...],
+                    other_name: str) -> list[list[Span]]:
+    """For each territory the battle touched (``places``): holder and IPC value, units before
+    and after; the other history's (``other``: its places of the same battle) "after" where it
+    differs."""
     lines: list[list[Span]] = []
-    theirs = {p.territory: p for p in (other.board if other is not None else ())}
-    for place in battle.board:
+    theirs = {p.territory: p for p in other}
+    for place in places:
         lines.append(_heading(place))
         lines.append([("  before ", "dim"), (_units(place.before), "text")])
         lines.append([("  after  ", "dim"), (_units(place.after), "text")])
@@ -97,15 +101,18 @@ class TerritoryPanel(LinesPanel):
             return
         self._shown = key
         battle = timeline.main.battles[b] if b >= 0 else None
+        places = battle_places(timeline.main, b) if battle is not None else ()
         # Shown when asked for, where the review knows the board around the battle.
-        self.display = self.wanted and battle is not None and bool(battle.board)
-        if battle is None or not battle.board:
+        self.display = self.wanted and bool(places)
+        if battle is None or not places:
             self.set_content(Text())
             return
         view = "as rolled" if timeline.as_rolled else "as corrected"
         other_name = "as corrected" if timeline.as_rolled else "as rolled"
         self.border_title = f"Board · {battle.battle} · {view}"
         other = timeline.other_battle(b)
-        rows = move_map(battle) + territory_lines(battle, other, other_name) + \
+        paired = timeline.paired(b)
+        theirs = battle_places(timeline.other, paired) if timeline.other is not None and paired >= 0 else ()
+        rows = move_map(places) + territory_lines(places, theirs, other_name) + \
             treasury_lines(battle, other, other_name)
         self.set_content(Group(*(spans_text(row) for row in rows)))
