@@ -72,7 +72,10 @@ def _board(board: Board) -> Any:
 
 
 def _walk(walk: BoardWalk) -> Any:
-    fields = {f.name: getattr(walk, f.name) for f in dataclasses.fields(walk) if f.name != "boarded"}
+    # Only the fields a walk is made from: its per-process cache is left out, and what
+    # ``__post_init__`` derives (``init=False``) is derived again on reading.
+    fields = {f.name: getattr(walk, f.name) for f in dataclasses.fields(walk)
+              if f.init and f.name != "boarded"}
     return walk_of, (fields,)
 
 
