@@ -40,9 +40,9 @@ _REFRESH = """
 import hashlib, json, sys, time
 from datetime import timedelta
 store, game_id, kind, mode = sys.argv[1:5]
-from application.adapters.review_store import forget, load
+from application.adapters.review_store import forget
 from application.adapters.stores import open_store
-from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, keep
+from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, keep, stored
 app = open_store(store)
 if mode == "incremental":
     from benchmarks.bench_incremental import desk_event
@@ -52,7 +52,7 @@ else:
 wall, cpu = time.perf_counter(), time.process_time()
 keep(app, game_id)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-digest = hashlib.sha256(b"".join(load(app, game_id, k) or b"" for k in (VIEW_CORRECTED, VIEW_AS_ROLLED)))
+digest = hashlib.sha256(b"".join(stored(app, game_id, k) or b"" for k in (VIEW_CORRECTED, VIEW_AS_ROLLED)))
 print(json.dumps({"wall": wall, "cpu": cpu, "digest": digest.hexdigest()}))
 """
 
