@@ -111,9 +111,9 @@ def _view_parts(view: GameView) -> tuple[bytes, bytes]:
     """The msgpack of a GameView before its battles' array and after it (a struct is a map of
     its fields in order: :func:`_join_view` gives the bytes of encoding it whole)."""
     encode = _ENCODER.encode
-    fields = [encode(name) + encode(getattr(view, name)) for name in _FIELDS]
-    head = bytes((0x80 | len(_FIELDS),)) + b"".join(fields[:_BATTLES_AT]) + encode("battles")
-    return head, b"".join(fields[_BATTLES_AT + 1:])
+    head = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[:_BATTLES_AT])
+    tail = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[_BATTLES_AT + 1:])
+    return bytes((0x80 | len(_FIELDS),)) + head + encode("battles"), tail
 
 
 def _join_view(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
