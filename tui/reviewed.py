@@ -29,17 +29,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from application.adapters.review_store import (
-    BattleRow,
-    Head,
-    HistoryRows,
-    battle_digests,
-    head_of,
-    load,
-    load_earlier,
-    load_parts,
-    save,
-)
+from application.adapters.review_store import battle_digests, head_of, load, load_earlier, load_parts, save
+from application.adapters.review_tables import BattleRow, Head, HistoryRows
 from application.adapters.timetravel import no_gc
 from domain.review.views import GameView
 

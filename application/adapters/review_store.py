@@ -142,10 +142,22 @@ def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
     if part not in PARTS:
         raise ValueError(f"a battle row has no part {part!r} (one of {', '.join(PARTS)})")
     found = _table(app).parts(game_id, history, part, len(digests))
-    if len(found) != len(digests) or any(digest != want for (digest, _), want in zip(found, digests)):
+    if len(found) != len(digests):
+        return None
+    if any(digest != want for (digest, _), want in zip(found, digests, strict=True)):
         return None
     decompress = zlib.decompress
     return [decompress(data) for _, data in found]
+
+
+def copy_of(app: Application[UUID], game_id: str) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
+    """Every stored row of a game's review, uncompressed, as :func:`save` takes them (what a
+    benchmark stores again under another game's id)."""
+    products, battles = _table(app).everything(game_id)
+    return ({kind: zlib.decompress(data) for kind, data in products.items()},
+            {history: HistoryRows(len(rows), {position: BattleRow(row.digest, (
+                zlib.decompress(row.parts[0]), zlib.decompress(row.parts[1]), zlib.decompress(row.parts[2])))
+                for position, row in rows.items()}) for history, rows in battles.items()})
 
 
 def forget(app: Application[UUID], game_id: str) -> None:

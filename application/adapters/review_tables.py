@@ -79,6 +79,10 @@ class Table:
         """Every row of a game, in both tables."""
         raise NotImplementedError
 
+    def everything(self, game_id: str) -> tuple[dict[str, bytes], dict[str, dict[int, BattleRow]]]:
+        """Every product (kind -> data) and battle row (history -> position -> row) of a game."""
+        raise NotImplementedError
+
 
 class MemoryTable(Table):
     """The in-memory store's tables: dicts that live as long as their recorder."""
@@ -115,6 +119,12 @@ class MemoryTable(Table):
         column = PARTS.index(part)
         positions = sorted(stored)[:limit]
         return [(stored[p][2].digest, stored[p][2].parts[column]) for p in positions]
+
+    def everything(self, game_id: str) -> tuple[dict[str, bytes], dict[str, dict[int, BattleRow]]]:
+        products = {kind: row[3] for (game, kind), row in self.rows.items() if game == game_id}
+        battles = {history: {position: row for position, (_, _, row) in stored.items()}
+                   for (game, history), stored in self.battles.items() if game == game_id}
+        return products, battles
 
     def delete(self, game_id: str) -> None:
         for key in [key for key in self.rows if key[0] == game_id]:
@@ -194,6 +204,16 @@ class SQLiteTable(Table):
         found = self._read(f"SELECT digest, {column} FROM {BATTLES} WHERE game_id=? AND history=? "
                            "ORDER BY position LIMIT ?", (game_id, history, -1 if limit is None else limit))
         return [(bytes(digest), bytes(data)) for digest, data in found]
+
+    def everything(self, game_id: str) -> tuple[dict[str, bytes], dict[str, dict[int, BattleRow]]]:
+        products = {str(kind): bytes(data) for kind, data in self._read(
+            f"SELECT kind, data FROM {TABLE} WHERE game_id=?", (game_id,))}
+        battles: dict[str, dict[int, BattleRow]] = {}
+        query = f"SELECT history, position, digest, view, json, text FROM {BATTLES} WHERE game_id=?"
+        for history, position, digest, view, json, text in self._read(query, (game_id,)):
+            battles.setdefault(str(history), {})[int(position)] = BattleRow(
+                bytes(digest), (bytes(view), bytes(json), bytes(text)))
+        return products, battles
 
     def delete(self, game_id: str) -> None:
         with self.datastore.transaction(commit=True) as cursor:
@@ -294,6 +314,18 @@ class PostgresTable(Table):
                                    "ORDER BY position LIMIT %s").format(column, self.battles),
                            (game_id, history, limit))
         return [(bytes(row["digest"]), bytes(row["part"])) for row in found]
+
+    def everything(self, game_id: str) -> tuple[dict[str, bytes], dict[str, dict[int, BattleRow]]]:
+        from psycopg import sql
+
+        products = {str(row["kind"]): bytes(row["data"]) for row in self._read(
+            sql.SQL("SELECT kind, data FROM {} WHERE game_id = %s").format(self.name), (game_id,))}
+        battles: dict[str, dict[int, BattleRow]] = {}
+        for row in self._read(sql.SQL("SELECT history, position, digest, view, json, text FROM {} WHERE "
+                                      "game_id = %s").format(self.battles), (game_id,)):
+            battles.setdefault(str(row["history"]), {})[int(row["position"])] = BattleRow(
+                bytes(row["digest"]), (bytes(row["view"]), bytes(row["json"]), bytes(row["text"])))
+        return products, battles
 
     def delete(self, game_id: str) -> None:
         from psycopg import sql

@@ -31,11 +31,21 @@ from application.intake.replayfile import load_replay
 from domain.review.game_review import review
 from tests.integration.store_helpers import postgres_schema
 from tests.unit.test_review_memo import REPLAYS, ROOT, _event, desk_event
-from tui.reviewed import MEMO, VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, products, report_kind, stored
+from tui.reviewed import (
+    MEMO,
+    VIEW_AS_ROLLED,
+    VIEW_CORRECTED,
+    VIEW_OPENING,
+    keep,
+    products,
+    report_kind,
+    stored,
+)
 
 #: Every product a reader asks for.
 KINDS = (VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING,
-         *(report_kind(json=json, as_rolled=as_rolled) for json in (True, False) for as_rolled in (False, True)))
+         *(report_kind(json=json, as_rolled=as_rolled) for json in (True, False)
+           for as_rolled in (False, True)))
 
 _ENCODER = msgspec.msgpack.Encoder()
 
