@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -113,10 +113,22 @@ def _join_view(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
 
 @dataclass
 class Reviewed:
-    """A game's two reviewed histories as made now, and the memo to store with them."""
+    """A game's two reviewed histories as made now, and the memo they were made with."""
 
     views: dict[str, GameView]
-    memo: bytes
+    memo: ReviewMemo
+    #: The memo as stored before this review (None: none could be read, the memo is written whole).
+    earlier: bytes | None = None
+    #: The memo's keys before this review (what storing it again appends to ``earlier``).
+    known: dict[str, set[Any]] | None = None
+
+    def memo_bytes(self) -> bytes:
+        """The memo to store: the earlier bytes and what this review added, or the whole memo."""
+        from application.adapters.memo_codec import dump_memo, extend_memo
+
+        if self.earlier is None or self.known is None:
+            return dump_memo(self.memo)
+        return extend_memo(self.memo, self.earlier, self.known)
 
 
 def review_histories(game: Game, memo: ReviewMemo | None = None) -> dict[str, GameView]:
@@ -155,7 +167,7 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
     The review memo stored with the last review of the same history (a desk command's new
     event only adds to it) is carried on: only what the new events touch is reviewed again,
     and the memo is stored back (:data:`MEMO`)."""
-    from application.adapters.memo_codec import MemoUnreadable, dump_memo, extend_memo, known_keys, load_memo
+    from application.adapters.memo_codec import MemoUnreadable, known_keys, load_memo
     from domain.review.memo import ReviewMemo
 
     head = head_of(app, game_id)
@@ -173,11 +185,9 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
             memo = None
     if memo is None or earlier is None:
         memo = ReviewMemo()
-        views = review_histories(game, memo)
-        return head, Reviewed(views, dump_memo(memo))
+        return head, Reviewed(review_histories(game, memo), memo)
     known = known_keys(memo)
-    views = review_histories(game, memo)
-    return head, Reviewed(views, extend_memo(memo, earlier[1], known))
+    return head, Reviewed(review_histories(game, memo), memo, earlier[1], known)
 
 
 def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[dict[str, bytes],
@@ -187,18 +197,27 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[d
     from projections.report import battle_json, battle_text, json_head, text_head
     from projections.timeline import opening_part
 
-    made: dict[str, bytes] = {MEMO: reviewed.memo}
+    made: dict[str, bytes] = {}
     battles: dict[str, HistoryRows] = {}
     encode, blake2b = _ENCODER.encode, hashlib.blake2b
+    memo = reviewed.memo
+    # A battle the review reused whole from the memo (the same object) has the digest it had.
+    reused = {id(view): key for key, (view, _) in memo.quiet_battles.items()}
     for history, view in reviewed.views.items():
         stored = battle_digests(app, game_id, history)
         rows: dict[int, BattleRow] = {}
         digests: list[bytes] = []
         for position, battle in enumerate(view.battles):
-            data = encode(battle)
-            digest = blake2b(data, digest_size=_DIGEST_SIZE).digest()
+            key = reused.get(id(battle))
+            digest = memo.view_digests.get(key) if key is not None else None
+            if digest is None:
+                data = encode(battle)
+                digest = blake2b(data, digest_size=_DIGEST_SIZE).digest()
+                if key is not None:
+                    memo.view_digests[key] = digest
             digests.append(digest)
             if stored.get(position) != digest:
+                data = encode(battle)
                 rows[position] = BattleRow(digest, (data, battle_json(battle), battle_text(battle).encode()))
         battles[history] = HistoryRows(len(view.battles), rows)
         view_head, view_tail = _view_parts(view)
@@ -207,6 +226,7 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[d
                                                    json_end, text_head(view).encode()))
     opening = opening_part(reviewed.views[CORRECTED])
     made[_OPENING] = encode(_Opening(len(opening.battles), *_view_parts(opening)))
+    made[MEMO] = reviewed.memo_bytes()  # last: with the digests worked out above
     return made, battles
 
 

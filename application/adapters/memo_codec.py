@@ -100,7 +100,7 @@ class _Unpickler(pickle.Unpickler):
 
 
 #: The memo's tables (attributes of :class:`ReviewMemo`), each key -> part.
-TABLES = ("walks", "turn_audits", "reads", "audits", "corrections", "quiet_battles")
+TABLES = ("walks", "turn_audits", "reads", "audits", "corrections", "quiet_battles", "view_digests")
 #: After this many chunks the memo is written whole again (superseded parts pruned).
 MAX_CHUNKS = 16
 _LENGTH = 8

@@ -14,6 +14,37 @@ sequences (and fails if a new input of the review is not in a key).
 
 A memo belongs to one game's history (its events only grow); keys name records by their place
 in that history (turn, territory, declaration and last record numbers).
+
+The dependency rule: what a desk event on battle B makes the review compute again
+------------------------------------------------------------------------------------
+Each clause is a key below; a part whose key is unchanged is reused, so the rule *is* the keys.
+
+- **A report or a ruling** names findings (or a battle's findings by kind). It decides their fate
+  (2008 Section VII; 1999 Part 11: reported in time, ruled by the Minister), so it changes only
+  the battles that have findings: a battle without any is reused whole (:meth:`quiet`), and the
+  audits (:meth:`audit`: the record, the board, the forces) are reused for the others too; each
+  battle with findings is corrected again only if its judged findings changed
+  (:meth:`correction`: the decisions are in its key).
+- **If the decision changes B's corrected result**, the board changes from B on (rules matrix,
+  Consequences: "a corrected battle's result flows into later positions"): the walk of the board
+  is keyed by every battle's result (:meth:`walk_token`), so the walk, the turn audit
+  (declarations, defenders, order of battles: they read the board) and every battle whose key
+  holds the walk's token are made again. If B's result is unchanged, the token is unchanged and
+  later battles are reused: a corrected result that moves no unit moves nothing downstream.
+  Within the corrected history, a battle in B's territory also reads B's corrected holder
+  (``flows`` in :meth:`quiet`'s key).
+- **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
+  number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
+  places B's result at its last record, the walk's token changes too: today every battle is
+  reviewed again after a dice event (a finer key, the board as each battle reads it, would keep
+  the others; see benchmarks/bench_incremental.py for what that costs).
+- **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
+  again whenever the walk changes or an event they read is added; reports, rulings and dice are
+  not such events.
+
+The stored review applies the same rule to its rows: a battle's row is rewritten when its
+reviewed view changed (tui/reviewed.py), and the game-level parts (findings, papers, the report
+heads) are made again on every refresh (they are small).
 """
 
 from __future__ import annotations
@@ -65,6 +96,10 @@ class ReviewMemo:
         self.corrections: dict[tuple[Any, ...], Any] = {}
         #: Battles without findings, whole: (view, flow) by every input of the battle's review.
         self.quiet_battles: dict[tuple[Any, ...], tuple[BattleView, Any]] = {}
+        #: What the stored review names a quiet battle's view by (its digest, by the same key as
+        #: :attr:`quiet_battles`): a refresh that reuses the view reuses its digest too, without
+        #: encoding the view again. Filled and read by the store's side (tui/reviewed.py).
+        self.view_digests: dict[tuple[Any, ...], bytes] = {}
         #: How many parts were computed and how many reused (for benchmarks and tests).
         self.computed = 0
         self.reused = 0
@@ -134,6 +169,8 @@ class ReviewMemo:
                       self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
+        for key in [key for key in self.view_digests if key not in self.quiet_battles]:
+            del self.view_digests[key]
         self._used.clear()
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
