@@ -55,9 +55,9 @@ else:
 import tui.reviewed
 written = []
 real_save = tui.reviewed.save
-def counting_save(app, game_id, head, made, battles=None):
+def counting_save(app, game_id, head, made, battles=None, **rest):
     written.append(sum(len(rows.rows) for rows in (battles or {}).values()))
-    real_save(app, game_id, head, made, battles)
+    real_save(app, game_id, head, made, battles, **rest)
 tui.reviewed.save = counting_save
 wall, cpu = time.perf_counter(), time.process_time()
 keep(app, game_id)

@@ -50,6 +50,8 @@ _HISTORY, _OPENING = "history:", "opening"
 #: The review memo of the stored review (application/adapters/memo_codec.py): never shown, read
 #: by the next review of the same history.
 MEMO = "memo"
+#: Products stored as they are: the memo's chunks are compressed already (memo_codec).
+_PACKED = frozenset((MEMO,))
 _DIGEST_SIZE = 16
 _FIELDS = GameView.__struct_fields__
 _BATTLES_AT = _FIELDS.index("battles")
@@ -187,7 +189,11 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         memo = ReviewMemo()
         return head, Reviewed(review_histories(game, memo), memo)
     known = known_keys(memo)
-    return head, Reviewed(review_histories(game, memo), memo, earlier[1], known)
+    try:
+        return head, Reviewed(review_histories(game, memo), memo, earlier[1], known)
+    except MemoUnreadable:  # a part read back only now (memo_codec.LAZY) was not one
+        memo = ReviewMemo()
+        return head, Reviewed(review_histories(game, memo), memo)
 
 
 def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[dict[str, bytes],
@@ -234,7 +240,7 @@ def keep(app: MinisterApplication, game_id: str) -> None:
     """Review a stored game at its current events and store what changed of its review."""
     head, reviewed = _review_now(app, game_id)
     made, battles = _rows(app, game_id, reviewed)
-    save(app, game_id, head, made, battles)
+    save(app, game_id, head, made, battles, packed=_PACKED)
 
 
 def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes | None:
@@ -286,7 +292,7 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
     covered, reviewed = _review_now(app, game_id)
     try:
         made, battles = _rows(app, game_id, reviewed)
-        save(app, game_id, covered, made, battles)
+        save(app, game_id, covered, made, battles, packed=_PACKED)
     except Exception as error:  # a read-only store, say: show the review all the same
         warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
     else:

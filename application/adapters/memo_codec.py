@@ -100,16 +100,61 @@ class _Unpickler(pickle.Unpickler):
 
 
 #: The memo's tables (attributes of :class:`ReviewMemo`), each key -> part.
-TABLES = ("walks", "turn_audits", "reads", "audits", "corrections", "quiet_battles", "view_digests")
+TABLES = ("walks", "turn_audits", "treasuries", "reads", "outcomes", "audits", "corrections",
+          "quiet_battles", "view_digests")
+#: Tables whose parts are pickled one by one and read back only when the review asks for one:
+#: a refresh after a report or a ruling reuses most battles whole and never needs their reads,
+#: audits or corrections (most of the memo's bytes).
+LAZY = ("reads", "audits", "corrections")
+
+
+class _Packed:
+    """A part of a lazy table not read back yet: its pickled bytes."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+class LazyTable(dict[Any, Any]):
+    """A memo table whose parts are read back from their bytes when first asked for."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """The part under ``key`` (read back now if it is still bytes)."""
+        value = dict.get(self, key, default)
+        if type(value) is _Packed:
+            value = _unpickle(value.data)
+            self[key] = value
+        return value
+
+    def __getitem__(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        if type(value) is _Packed:
+            value = _unpickle(value.data)
+            self[key] = value
+        return value
+
+
+def _pickled(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def _unpickle(data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data)).load()
 #: After this many chunks the memo is written whole again (superseded parts pruned).
 MAX_CHUNKS = 16
 _LENGTH = 8
 
 
 def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parts)
-    packed = zlib.compress(buffer.getvalue(), 1)
+    # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had).
+    parts = {name: {key: value.data if type(value) is _Packed else _pickled(value)
+                    for key, value in dict.items(table)} if name in LAZY else table
+             for name, table in parts.items()}
+    packed = zlib.compress(_pickled(parts), 1)
     return len(packed).to_bytes(_LENGTH, "big") + packed
 
 
@@ -135,13 +180,20 @@ def load_memo(data: bytes) -> ReviewMemo:
     """A memo from stored bytes (a whole memo and the parts added since, in order);
     :class:`MemoUnreadable` when they are not one."""
     memo = ReviewMemo()
+    for name in LAZY:
+        setattr(memo, name, LazyTable())
     try:
         for packed in _chunks(data):
             parts = _Unpickler(io.BytesIO(zlib.decompress(packed))).load()
             if not isinstance(parts, dict):
                 raise MemoUnreadable("the stored review memo is not a memo")
             for name in TABLES:
-                getattr(memo, name).update(parts.get(name, {}))
+                found = parts.get(name, {})
+                if name in LAZY:
+                    if not all(type(data) is bytes for data in found.values()):
+                        raise MemoUnreadable("the stored review memo is not a memo")
+                    found = {key: _Packed(data) for key, data in found.items()}
+                getattr(memo, name).update(found)
     except MemoUnreadable:
         raise
     except Exception as error:  # a truncated row, another Python's pickle: review in full

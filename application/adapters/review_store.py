@@ -116,16 +116,17 @@ def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head) ->
 
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
-         battles: Mapping[str, HistoryRows] | None = None) -> None:
+         battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset()) -> None:
     """Store a game's products, and the battle rows of each history that changed (``battles``:
     history -> its battle count and the rows to write, parts not yet compressed), as made from
-    its events up to ``head`` (one transaction)."""
-    rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}
-    packed = {history: HistoryRows(written.count, {
+    its events up to ``head`` (one transaction). ``packed``: products already compressed (the
+    memo's chunks), stored without compressing them again."""
+    rows = {kind: zlib.compress(data, 0 if kind in packed else 1) for kind, data in products.items()}
+    compressed = {history: HistoryRows(written.count, {
         position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
                                          zlib.compress(row.parts[2], 1)))
         for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
-    _table(app).put(game_id, head, engine_stamp(), rows, packed)
+    _table(app).put(game_id, head, engine_stamp(), rows, compressed)
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:

@@ -50,8 +50,8 @@ heads) are made again on every refresh (they are small).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
 
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from domain.record.board_state import BoardWalk
     from domain.record.game import BattleRecord, Game
     from domain.record.recorded_battle import RecordedBattle
+    from domain.record.treasury import TreasuryWalk
     from domain.review.declaration_errors import TurnAudit
     from domain.review.rolling_errors import BattleAudit
     from domain.review.views import BattleView
@@ -91,7 +92,11 @@ class ReviewMemo:
     def __init__(self) -> None:
         self.walks: dict[tuple[tuple[int, int], str], BoardWalk] = {}
         self.turn_audits: dict[tuple[str, tuple[int, int], str], TurnAudit] = {}
+        self.treasuries: dict[tuple[tuple[int, int], str], TreasuryWalk] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
+        #: Each read's result as rolled (:func:`~domain.review.board_review.outcomes_of`'s key and
+        #: value), by the same key: the board's first walk needs only these, not the reads.
+        self.outcomes: dict[tuple[str, str, int, int], tuple[str, Outcome | None]] = {}
         self.audits: dict[tuple[Any, ...], BattleAudit] = {}
         self.corrections: dict[tuple[Any, ...], Any] = {}
         #: Battles without findings, whole: (view, flow) by every input of the battle's review.
@@ -132,6 +137,11 @@ class ReviewMemo:
         reads was added or the walk changed (``walk_token``: :meth:`walk_token`)."""
         return self._get(self.turn_audits, (game.edition, audit_key(game), walk_token), make)
 
+    def treasury(self, game: Game, walk_token: str, make: Callable[[], TreasuryWalk]) -> TreasuryWalk:
+        """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
+        counts and the walk (``walk_token``), so made again only when one of them changed."""
+        return self._get(self.treasuries, (audit_key(game), walk_token), make)
+
     def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
         when an event it reads was added or a result changed."""
@@ -155,6 +165,30 @@ class ReviewMemo:
         """The record read into rounds and analysed as rolled."""
         return self._get(self.reads, record_key(record), make)
 
+    def reads_of(self, records: Sequence[BattleRecord],
+                 make: Callable[[BattleRecord], tuple[RecordedBattle, BattleView]]) -> Reads:
+        """Every battle's record read and analysed as rolled (:meth:`read`), each only when
+        asked for: a battle the review reuses whole never needs its read."""
+        return Reads(self, records, make)
+
+    def rolled_outcomes(self, reads: Reads) -> dict[str, Outcome | None]:
+        """The result as rolled of every battle (:func:`~domain.review.board_review.outcomes_of`
+        of the reads), each read again only when its record is new."""
+        from domain.review.board_review import outcomes_of
+
+        found: dict[str, Outcome | None] = {}
+        for index, record in enumerate(reads.records):
+            key = record_key(record)
+            self._used.add((id(self.outcomes), key))
+            known = self.outcomes.get(key)
+            if known is None:
+                known = next(iter(outcomes_of([reads[index][1]]).items()))
+                self.outcomes[key] = known
+            else:
+                self._used.add((id(self.reads), key))  # the read stays with its outcome
+            found[known[0]] = known[1]
+        return found
+
     def audit(self, key: tuple[Any, ...], make: Callable[[], BattleAudit]) -> BattleAudit:
         """A rolling audit (``key``: the record's key, the edition and both forces)."""
         return self._get(self.audits, key, make)
@@ -165,8 +199,8 @@ class ReviewMemo:
 
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
-        for table in (self.walks, self.turn_audits, self.reads, self.audits, self.corrections,
-                      self.quiet_battles):
+        for table in (self.walks, self.turn_audits, self.treasuries, self.reads, self.outcomes,
+                      self.audits, self.corrections, self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
         for key in [key for key in self.view_digests if key not in self.quiet_battles]:
@@ -183,6 +217,34 @@ class ReviewMemo:
         found = make()
         table[key] = found
         return found
+
+
+class Reads(Sequence[tuple["RecordedBattle", "BattleView"]]):
+    """The battles' reads, each made (or taken from the memo) when first asked for."""
+
+    def __init__(self, memo: ReviewMemo, records: Sequence[BattleRecord],
+                 make: Callable[[BattleRecord], tuple[RecordedBattle, BattleView]]) -> None:
+        self.memo, self.records, self.make = memo, records, make
+        self.made: dict[int, tuple[RecordedBattle, BattleView]] = {}
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[RecordedBattle, BattleView]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[RecordedBattle, BattleView]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self.records))[index]]
+        found = self.made.get(index)
+        if found is None:
+            record = self.records[index]
+            found = self.memo.read(record, lambda: self.make(record))
+            self.made[index] = found
+        return found
+
+    def __len__(self) -> int:
+        return len(self.records)
 
 
 class NoMemo(ReviewMemo):
@@ -203,6 +265,12 @@ class NoMemo(ReviewMemo):
                    rolled: Mapping[str, Outcome | None] | None) -> str:
         """Not needed: nothing is reused."""
         return ""
+
+    def rolled_outcomes(self, reads: Reads) -> dict[str, Outcome | None]:
+        """Every read made (each once: :class:`Reads` keeps them for the review)."""
+        from domain.review.board_review import outcomes_of
+
+        return outcomes_of(reads[index][1] for index in range(len(reads)))
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         return make()

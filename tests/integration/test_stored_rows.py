@@ -33,9 +33,9 @@ def _written(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, HistoryRows]]:
     saves: list[dict[str, HistoryRows]] = []
     real = review_store.save
 
-    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None) -> None:
+    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None, **rest: Any) -> None:
         saves.append(dict(battles or {}))
-        real(app, game_id, head, made, battles)
+        real(app, game_id, head, made, battles, **rest)
 
     monkeypatch.setattr("tui.reviewed.save", spy)
     return saves
