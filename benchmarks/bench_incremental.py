@@ -14,7 +14,8 @@ and its memo are stored). Then, for each kind of desk event, in the same run:
 The figure is the refresh itself (reading the game, the memo and the stored battle rows' digests,
 the review of both histories, rendering and writing the battle rows that changed and the
 game-level parts), wall and CPU seconds measured inside the child; Python's and minister's
-start-up are the same in both and left out. Both refreshes must store the same reviews (read
+start-up (the modules a refresh imports, loaded before the clock starts) are the same in both
+and left out. Both refreshes must store the same reviews (read
 back from the rows, as readers get them). Each line says how many battle rows the incremental
 refresh rewrote (a full one writes every battle of both histories).
 Goal (issue "Speed where users wait", 3): incremental ≥ 20× faster than full.
@@ -46,6 +47,8 @@ store, game_id, kind, mode = sys.argv[1:5]
 from application.adapters.review_store import forget
 from application.adapters.stores import open_store
 from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, keep, stored
+# Start-up, left out of both figures: the modules a refresh imports when first used.
+import application.adapters.memo_codec, domain.review.game_review, projections.report, projections.timeline
 app = open_store(store)
 if mode == "incremental":
     from benchmarks.bench_incremental import desk_event

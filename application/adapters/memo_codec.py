@@ -106,6 +106,8 @@ TABLES = ("walks", "turn_audits", "treasuries", "reads", "outcomes", "audits", "
 #: a refresh after a report or a ruling reuses most battles whole and never needs their reads,
 #: audits or corrections (most of the memo's bytes).
 LAZY = ("reads", "audits", "corrections")
+#: The chunks' layout (a memo of another layout is not read: the review is made in full).
+_LAYOUT = 2
 
 
 class _Packed:
@@ -124,16 +126,26 @@ class LazyTable(dict[Any, Any]):
         """The part under ``key`` (read back now if it is still bytes)."""
         value = dict.get(self, key, default)
         if type(value) is _Packed:
-            value = _unpickle(value.data)
+            value = _read_part(value.data)
             self[key] = value
         return value
 
     def __getitem__(self, key: Any) -> Any:
         value = dict.__getitem__(self, key)
         if type(value) is _Packed:
-            value = _unpickle(value.data)
+            value = _read_part(value.data)
             self[key] = value
         return value
+
+
+def _read_part(data: bytes) -> Any:
+    """A lazy table's part from its bytes (:class:`MemoUnreadable` when they are not one)."""
+    try:
+        return _unpickle(zlib.decompress(data))
+    except MemoUnreadable:
+        raise
+    except Exception as error:  # a part of another layout: review in full
+        raise MemoUnreadable(f"a part of the stored review memo cannot be read: {error}") from error
 
 
 def _pickled(value: Any) -> bytes:
@@ -151,10 +163,12 @@ _LENGTH = 8
 
 def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
     # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had).
-    parts = {name: {key: value.data if type(value) is _Packed else _pickled(value)
+    # Each compressed on its own, so the chunk is stored as it is (level 0: the rest, the keys
+    # and the parts every refresh reads, is read back without inflating the lazy parts).
+    parts = {name: {key: value.data if type(value) is _Packed else zlib.compress(_pickled(value), 1)
                     for key, value in dict.items(table)} if name in LAZY else table
              for name, table in parts.items()}
-    packed = zlib.compress(_pickled(parts), 1)
+    packed = zlib.compress(_pickled({"layout": _LAYOUT, **parts}), 0)
     return len(packed).to_bytes(_LENGTH, "big") + packed
 
 
@@ -185,8 +199,8 @@ def load_memo(data: bytes) -> ReviewMemo:
     try:
         for packed in _chunks(data):
             parts = _Unpickler(io.BytesIO(zlib.decompress(packed))).load()
-            if not isinstance(parts, dict):
-                raise MemoUnreadable("the stored review memo is not a memo")
+            if not isinstance(parts, dict) or parts.get("layout") != _LAYOUT:
+                raise MemoUnreadable("the stored review memo is not a memo of this layout")
             for name in TABLES:
                 found = parts.get(name, {})
                 if name in LAZY:
