@@ -12,8 +12,11 @@ store), written together in one transaction:
   battle changed (:mod:`tui.reviewed`).
 
 A row never replaces one of a later version (concurrent writers cannot roll the read model
-back); the game-level row of a history lists the digests of its battle rows, so a reader that
-finds a row of another digest (an interleaved writer) treats the review as stale.
+back); storing a game's review drops its products made by another engine (a review stored by an
+earlier minister, whole, is rebuilt and its rows removed; battle rows of another engine are
+rewritten, their digests being ignored); the game-level row of a history lists the digests of
+its battle rows, so a reader that finds a row of another digest (an interleaved writer) treats
+the review as stale.
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ class MemoryTable(Table):
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
             battles: Mapping[str, HistoryRows]) -> None:
+        for key in [key for key, row in self.rows.items() if key[0] == game_id and row[2] != engine]:
+            del self.rows[key]  # made by another engine: never served again
         for kind, data in rows.items():
             old = self.rows.get((game_id, kind))
             if old is None or old[0] <= head.version:
@@ -175,6 +180,8 @@ class SQLiteTable(Table):
             battles: Mapping[str, HistoryRows]) -> None:
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
+            # Rows made by another engine (an earlier minister's layout) are never served again.
+            cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=? AND engine<>?", (game_id, engine))
             for kind, data in rows.items():
                 cursor.execute(
                     f"INSERT INTO {TABLE} (game_id, kind, version, head, engine, data) "
@@ -288,8 +295,11 @@ class PostgresTable(Table):
             "WHERE EXCLUDED.version >= {0}.version").format(self.battles)
         cut = sql.SQL("DELETE FROM {} WHERE game_id = %s AND history = %s AND position >= %s AND "
                       "version <= %s").format(self.battles)
+        stale = sql.SQL("DELETE FROM {} WHERE game_id = %s AND engine <> %s").format(self.name)
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
+            # Rows made by another engine (an earlier minister's layout) are never served again.
+            cursor.execute(stale, (game_id, engine))
             for kind, data in rows.items():
                 cursor.execute(product, (game_id, kind, head.version, head.chain, engine, data))
             for history, written in battles.items():

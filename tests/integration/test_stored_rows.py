@@ -112,3 +112,20 @@ def test_rows_missing_or_of_another_engine_are_never_served(monkeypatch: pytest.
     assert stored(app, replay.game_id, "json:as_rolled") is None
     forget(app, replay.game_id)
     assert table.battles == {} or all(key[0] != replay.game_id for key in table.battles)
+
+
+def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    replay = generated(120, 5)
+    app = open_store(f"sqlite:{tmp_path / 'store.sqlite3'}")
+    app.record(replay.events)
+    head = review_store.head_of(app, replay.game_id)
+    assert head is not None
+    with monkeypatch.context() as patched:  # minister 1 kept the report whole, as one row
+        patched.setattr("application.adapters.review_store.engine_stamp", lambda: "1:an earlier engine")
+        review_store.save(app, replay.game_id, head, {"json": b"the whole report"})
+    assert review_store.load(app, replay.game_id, "json") is None  # never served: another engine
+    keep(app, replay.game_id)
+    products_now, battles = review_store.copy_of(app, replay.game_id)
+    assert "json" not in products_now and set(battles) == {CORRECTED, AS_ROLLED}
+    assert stored(app, replay.game_id, "json") == products(app.game(replay.game_id))["json"]
