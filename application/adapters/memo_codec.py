@@ -13,6 +13,12 @@ the board), so it is pickled. Two things keep that safe and small:
 - The classic board is named, not copied (every walk shares it), and a walk's per-process cache
   (``BoardWalk.boarded``, keyed by object ids) is left out.
 
+Most of the memo is parts a refresh after a report or a ruling never needs (each battle's read,
+rolling audit and correction: the battles it reuses whole): those tables (:data:`LAZY`) are
+pickled and compressed part by part and read back only when the review asks for one
+(:class:`LazyTable`); the chunk itself is stored as it is, so reading the memo back costs the
+keys and the parts every refresh uses.
+
 The bytes are only ever read by the same engine (the row's engine stamp) for the same game's
 history (its hash-chain link at the version the memo covers): see :mod:`tui.reviewed`.
 """
