@@ -43,6 +43,8 @@ _VIEW = msgspec.msgpack.Decoder(GameView)
 _ENCODER = msgspec.msgpack.Encoder()
 #: What a reader asks for (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
 VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING = "view:corrected", "view:as_rolled", "view:opening"
+#: Every product a reader can ask for (:func:`stored`).
+KINDS = (VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING, "json", "json:as_rolled", "text", "text:as_rolled")
 #: The two histories, as battle rows and game-level products are named.
 CORRECTED, AS_ROLLED = "corrected", "as_rolled"
 #: The game-level product of a history (:class:`_History`) and of the opening part.
@@ -246,6 +248,8 @@ def keep(app: MinisterApplication, game_id: str) -> None:
 def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes | None:
     """A product of a stored game put together from its rows, if they cover the game's current
     events (``head``) and were made by this engine; None otherwise."""
+    if kind not in KINDS:
+        raise ValueError(f"a stored review has no product {kind!r} (one of {', '.join(KINDS)})")
     history = AS_ROLLED if kind.endswith("as_rolled") else CORRECTED
     found = load(app, game_id, _HISTORY + history, head)
     if found is None:

@@ -110,6 +110,8 @@ def test_rows_missing_or_of_another_engine_are_never_served(monkeypatch: pytest.
     assert stored(app, replay.game_id, "json:as_rolled") is not None
     monkeypatch.setattr("application.adapters.review_store.engine_stamp", lambda: "a later engine")
     assert stored(app, replay.game_id, "json:as_rolled") is None
+    with pytest.raises(ValueError, match="no product 'memo'"):
+        stored(app, replay.game_id, "memo")
     forget(app, replay.game_id)
     assert table.battles == {} or all(key[0] != replay.game_id for key in table.battles)
 
