@@ -9,9 +9,10 @@ reviewed for real (``import_replay`` and ``keep``: what ``minister import`` does
 games are *clones* of a template under their own game id: the template's replay text with its
 ``[game] id`` changed is parsed and recorded by ``import_replay`` (so every event row, its hash
 chain and the game list are exactly what ``minister import`` writes), and the stored review rows
-(``minister_reviews``: both histories, the opening part, the reports, the memo) are the
+(``minister_reviews``: each history's game-level part, the opening part, the memo) are the
 template's with the game id replaced — every game id has the same length, so the bytes are what
-a review of the clone makes; the bench checks that on one clone against a real review. Only the
+a review of the clone makes — and its battle rows (``minister_review_battles``, which never name
+the game) are the template's; the bench checks that on one clone against a real review. Only the
 review is cloned, never an event. At 10, 100 and all the games, each command is a new process:
 ``minister import`` of one more game (a real one, review included), ``minister games``,
 ``minister replay GAME --json`` on a random earlier game, and the timeline's first paint of it.
@@ -32,9 +33,13 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmarks.bench_open import _PAINT_DRIVER, MINISTER, POSTGRES_VARIABLE, _fresh_store, timed_cpu
 from benchmarks.gen_game import generate_replay
+
+if TYPE_CHECKING:
+    from application.adapters.review_tables import HistoryRows
 
 TARGET_GAMES_S = 1.0
 TARGET_OPEN_S = 1.0
@@ -70,37 +75,36 @@ class _Archive:
 
         self.app = open_store(store)
         self.n_events = n_events
-        self.reviews: dict[int, dict[str, bytes]] = {}  # template number -> its stored rows
+        #: template number -> its stored rows (game-level products, battle rows)
+        self.reviews: dict[int, tuple[dict[str, bytes], dict[str, HistoryRows]]] = {}
         self.events = 0
 
     def add(self, number: int) -> None:
-        from application.adapters.review_store import head_of, load_earlier, save
+        from application.adapters.review_store import copy_of, head_of, save
         from application.intake.replayfile import parse_replay
         from application.usecases.transfer import import_replay
-        from tui.reviewed import MEMO, VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, report_kind
+        from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, report_kind, stored
 
         replay = parse_replay(_replay_text(number, self.n_events), f"{game_id(number)}.toml")
         import_replay(self.app, replay)
         self.events += len(replay.events)
         template = 1 + (number - 1) % TEMPLATES
         if template not in self.reviews:
-            made = keep(self.app, replay.game_id)
-            head = head_of(self.app, replay.game_id)
-            assert head is not None
-            memo = load_earlier(self.app, replay.game_id, MEMO, head)
-            assert memo is not None
-            self.reviews[template] = {**made, MEMO: memo[1]}
+            keep(self.app, replay.game_id)
+            self.reviews[template] = copy_of(self.app, replay.game_id)
             return
         old, new = game_id(template).encode(), game_id(number).encode()
-        rows = {kind: data.replace(old, new) for kind, data in self.reviews[template].items()}
+        products, battles = self.reviews[template]
+        rows = {kind: data.replace(old, new) for kind, data in products.items()}
         head = head_of(self.app, replay.game_id)
         assert head is not None
-        save(self.app, replay.game_id, head, rows)
+        save(self.app, replay.game_id, head, rows, battles)  # a battle's rows never name the game
         if number == TEMPLATES + 1:  # the first clone: its rows are what its own review makes
             kinds = (VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING, report_kind(json=True, as_rolled=False),
                      report_kind(json=False, as_rolled=True))
-            made = keep(self.app, replay.game_id)
-            if any(made[kind] != rows[kind] for kind in kinds):
+            cloned = {kind: stored(self.app, replay.game_id, kind) for kind in kinds}
+            keep(self.app, replay.game_id)
+            if any(stored(self.app, replay.game_id, kind) != cloned[kind] for kind in kinds):
                 raise AssertionError(f"the cloned review of {replay.game_id} differs from its own review")
 
     def close(self) -> None:

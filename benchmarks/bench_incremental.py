@@ -11,9 +11,13 @@ and its memo are stored). Then, for each kind of desk event, in the same run:
   products and memo dropped first: the review made from scratch, as every desk command did
   before the memo was stored.
 
-The figure is the refresh itself (reading the game, the memo, the review of both histories, the
-reports, writing them), wall and CPU seconds measured inside the child; Python's and minister's
-start-up are the same in both and left out. Both refreshes must store the same reviews.
+The figure is the refresh itself (reading the game, the memo and the stored battle rows' digests,
+the review of both histories, rendering and writing the battle rows that changed and the
+game-level parts), wall and CPU seconds measured inside the child; Python's and minister's
+start-up (the modules a refresh imports, loaded before the clock starts) are the same in both
+and left out. Both refreshes must store the same reviews (read
+back from the rows, as readers get them). Each line says how many battle rows the incremental
+refresh rewrote (a full one writes every battle of both histories).
 Goal (issue "Speed where users wait", 3): incremental ≥ 20× faster than full.
 
     python -m benchmarks.bench_incremental          # the 10,000-event game
@@ -40,20 +44,29 @@ _REFRESH = """
 import hashlib, json, sys, time
 from datetime import timedelta
 store, game_id, kind, mode = sys.argv[1:5]
-from application.adapters.review_store import forget, load
+from application.adapters.review_store import forget
 from application.adapters.stores import open_store
-from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, keep
+from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, keep, stored
+# Start-up, left out of both figures: the modules a refresh imports when first used.
+import application.adapters.memo_codec, domain.review.game_review, projections.report, projections.timeline
 app = open_store(store)
 if mode == "incremental":
     from benchmarks.bench_incremental import desk_event
     app.record([desk_event(app, game_id, kind)])
 else:
     forget(app, game_id)  # no stored review, no memo: the full review
+import tui.reviewed
+written = []
+real_save = tui.reviewed.save
+def counting_save(app, game_id, head, made, battles=None, **rest):
+    written.append(sum(len(rows.rows) for rows in (battles or {}).values()))
+    real_save(app, game_id, head, made, battles, **rest)
+tui.reviewed.save = counting_save
 wall, cpu = time.perf_counter(), time.process_time()
 keep(app, game_id)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-digest = hashlib.sha256(b"".join(load(app, game_id, k) or b"" for k in (VIEW_CORRECTED, VIEW_AS_ROLLED)))
-print(json.dumps({"wall": wall, "cpu": cpu, "digest": digest.hexdigest()}))
+digest = hashlib.sha256(b"".join(stored(app, game_id, k) or b"" for k in (VIEW_CORRECTED, VIEW_AS_ROLLED)))
+print(json.dumps({"wall": wall, "cpu": cpu, "digest": digest.hexdigest(), "rows": sum(written)}))
 """
 
 
@@ -84,9 +97,9 @@ def desk_event(app: object, game_id: str, kind: str) -> object:
     return DiceDrawn(**base, **where, sequence=sequence, purpose="correction", dice=(2, 6))
 
 
-def _refresh(store: str, game_id: str, kind: str, mode: str) -> dict[str, float | str]:
+def _refresh(store: str, game_id: str, kind: str, mode: str) -> dict[str, float | str | int]:
     _, _, printed = timed_cpu([sys.executable, "-c", _REFRESH, store, game_id, kind, mode])
-    found: dict[str, float | str] = json.loads(printed.strip().splitlines()[-1])
+    found: dict[str, float | str | int] = json.loads(printed.strip().splitlines()[-1])
     return found
 
 
@@ -107,10 +120,11 @@ def measure(n_events: int) -> list[str]:
                 raise AssertionError(f"after {name}, the incremental refresh stored another review")
             inc_cpu, full_cpu = float(incremental["cpu"]), float(full["cpu"])
             ratio = full_cpu / inc_cpu
-            lines.append(f"  {name}: full {float(full['wall']):.2f} s (CPU {full_cpu:.2f} s), incremental "
-                         f"{float(incremental['wall']):.2f} s (CPU {inc_cpu:.2f} s): {ratio:.1f}x by CPU, "
+            lines.append(f"  {kind} ({name}): full {float(full['wall']):.2f} s (CPU {full_cpu:.2f} s), "
+                         f"incremental {float(incremental['wall']):.2f} s (CPU {inc_cpu:.2f} s), "
+                         f"{int(incremental['rows'])} battle rows rewritten: {ratio:.1f}x by CPU, "
                          f"{float(full['wall']) / float(incremental['wall']):.1f}x by wall "
-                         f"(target {TARGET_RATIO:.0f}x: {'ok' if ratio >= TARGET_RATIO else 'short'})")
+                         f"(target >= {TARGET_RATIO:.0f}x) {'ok' if ratio >= TARGET_RATIO else 'short'}")
     return lines
 
 

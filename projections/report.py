@@ -34,19 +34,27 @@ _ENCODER = msgspec.json.Encoder()
 def report_dict(view: GameView, *, encoded_rounds: bool = False) -> dict[str, Any]:
     """The report as JSON-ready data (``encoded_rounds``: each round already JSON, for
     :func:`report_json`)."""
-    return {
+    before, after = _game_dicts(view)
+    return {**before, "battles": [battle_dict(b, encoded_rounds=encoded_rounds) for b in view.battles],
+            **after}
+
+
+def _game_dicts(view: GameView) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The report's members before its battles and after them."""
+    before = {
         "format": FORMAT,
         "game": {"id": view.game_id, "edition": view.edition,
                  **({"title": view.title} if view.title else {})},
         "as_rolled": view.as_rolled,
         "summary": summary_dict(view),
-        "findings": [finding_dict(f) for f in view.findings],
-        "battles": [battle_dict(b, encoded_rounds=encoded_rounds) for b in view.battles],
+        "findings": [finding_dict(f) for f in view.findings]}
+    after = {
         # The desk's reports, rulings and dice commitments, in full (only when there are some).
         **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
         # Each power's IPCs and income at the end of the record (only when the record knows them).
         **({"treasury": [msgspec.to_builtins(p) for p in view.treasury]} if view.treasury else {}),
     }
+    return before, after
 
 
 def summary_dict(view: GameView) -> dict[str, Any]:
@@ -69,11 +77,39 @@ def report_json(view: GameView) -> bytes:
 def report_json_body(view: GameView) -> bytes:
     """The JSON report, indented, without its final newline (written apart by ``minister replay``
     FILE: one copy of a big report fewer)."""
-    # Each round is encoded as it is built (msgspec.Raw: its bytes go in as they are), so the
-    # dicts of one round at a time exist, not those of the whole game: memory per roll-log line
-    # stays small (benchmarks/bench_roll_log.py). The bytes are those of encoding the dicts.
-    return msgspec.json.format(msgspec.json.encode(report_dict(view, encoded_rounds=True)),
-                               indent=2)
+    head, tail = json_head(view)
+    return join_json(head, [battle_json(battle) for battle in view.battles], tail)
+
+
+#: Where a battle's object stands in the report: inside ``"battles": [...]``, two levels deep.
+_BATTLE_INDENT = b"\n    "
+
+
+def json_head(view: GameView) -> tuple[bytes, bytes]:
+    """The report's JSON before its battles (up to ``"battles": ``) and after them: the parts
+    of the report that are not one battle's (a stored review keeps each battle's part apart)."""
+    before, after = _game_dicts(view)
+    head = msgspec.json.format(_ENCODER.encode(before), indent=2)
+    # "{\n  ...\n}" without its closing brace, then the battles' key; the members after the
+    # battles as the same object's members.
+    tail = b"\n}" if not after else b"," + msgspec.json.format(_ENCODER.encode(after), indent=2)[1:]
+    return head[:-2] + b',\n  "battles": ', tail
+
+
+def battle_json(battle: BattleView) -> bytes:
+    """One battle's object as it stands in the indented report (its rounds encoded one by one:
+    the dicts of one round at a time exist, so memory per roll-log line stays small,
+    benchmarks/bench_roll_log.py)."""
+    return msgspec.json.format(_ENCODER.encode(battle_dict(battle, encoded_rounds=True)),
+                               indent=2).replace(b"\n", _BATTLE_INDENT)
+
+
+def join_json(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
+    """The indented report from :func:`json_head`'s parts and each battle's
+    :func:`battle_json` (the bytes ``msgspec.json.format`` gives the whole report)."""
+    if not battles:
+        return head + b"[]" + tail
+    return b"".join((head, b"[" + _BATTLE_INDENT, (b"," + _BATTLE_INDENT).join(battles), b"\n  ]", tail))
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
@@ -184,6 +220,11 @@ def paper_lines(view: GameView) -> list[str]:
 
 def report_text(view: GameView) -> str:
     """A readable report: per battle, per round, units, every die with its column, losses."""
+    return join_text(text_head(view), [battle_text(battle) for battle in view.battles])
+
+
+def text_head(view: GameView) -> str:
+    """The text report before its battles: the game, its findings, the desk's papers."""
     out: list[str] = []
     mode = "as rolled" if view.as_rolled else "as corrected"
     out.append(f"{visible(view.game_id)} ({view.edition}) — {mode}"
@@ -198,41 +239,50 @@ def report_text(view: GameView) -> str:
             out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
             out.append(f"      {visible(f.detail)} — {f.rule}")
     out += paper_lines(view)
-    for battle in view.battles:
-        out.append("")
-        head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"
-        if battle.resume_round is not None:
-            head += f", re-rolled from round {battle.resume_round}"
-        out.append(head)
-        if battle.needed is not None:
-            out.append(f"  {awaiting_note(battle)}")
-        for rv in battle.rounds:
-            tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
-            out.append(f"  Round {rv.round}{tag}")
-            for side, sr, losses in ((Side.ATTACKER, rv.attacker, rv.attacker_losses),
-                                     (Side.DEFENDER, rv.defender, rv.defender_losses)):
-                label = "A" if side is Side.ATTACKER else "D"
-                dice = " ".join(_dice_text(d) for d in sr.dice) or "-"
-                out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
-                           + (f"; loses {losses}" if losses else ""))
-            luck = round_luck(rv)
-            shown = [f"{side} {value:.0f}" for side, value in luck.items() if value is not None]
-            if shown:
-                out.append("    luck: " + ", ".join(shown) + " (percentile of the hits for the dice thrown)")
-            if rv.pause_required:
-                out.append("    (pause: the defender must be asked for casualties)")
-        if battle.impact is not None:
-            imp = battle.impact
-            out.append(f"  Impact: from round {imp.from_round} the attacker wins "
-                       f"{imp.as_rolled.attacker_win:.1%} as rolled, {imp.as_corrected.attacker_win:.1%} "
-                       "as corrected")
-        for v in battle.voided:
-            out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
-                       + "".join(str(x) for x in v.values))
-        unfought = battle.status in (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
-        out.append("  Result: " + (_result_text(battle.result) if not unfought
-                                   else result_text(battle)))
-    return "\n".join(out) + "\n"
+    return "\n".join(out)
+
+
+def join_text(head: str, battles: list[str]) -> str:
+    """The text report from :func:`text_head` and each battle's :func:`battle_text`."""
+    return head + "".join(battles) + "\n"
+
+
+def battle_text(battle: BattleView) -> str:
+    """One battle of the text report, from the line break before the blank line that opens it."""
+    out: list[str] = [""]
+    head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"
+    if battle.resume_round is not None:
+        head += f", re-rolled from round {battle.resume_round}"
+    out.append(head)
+    if battle.needed is not None:
+        out.append(f"  {awaiting_note(battle)}")
+    for rv in battle.rounds:
+        tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
+        out.append(f"  Round {rv.round}{tag}")
+        for side, sr, losses in ((Side.ATTACKER, rv.attacker, rv.attacker_losses),
+                                 (Side.DEFENDER, rv.defender, rv.defender_losses)):
+            label = "A" if side is Side.ATTACKER else "D"
+            dice = " ".join(_dice_text(d) for d in sr.dice) or "-"
+            out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
+                       + (f"; loses {losses}" if losses else ""))
+        luck = round_luck(rv)
+        shown = [f"{side} {value:.0f}" for side, value in luck.items() if value is not None]
+        if shown:
+            out.append("    luck: " + ", ".join(shown) + " (percentile of the hits for the dice thrown)")
+        if rv.pause_required:
+            out.append("    (pause: the defender must be asked for casualties)")
+    if battle.impact is not None:
+        imp = battle.impact
+        out.append(f"  Impact: from round {imp.from_round} the attacker wins "
+                   f"{imp.as_rolled.attacker_win:.1%} as rolled, {imp.as_corrected.attacker_win:.1%} "
+                   "as corrected")
+    for v in battle.voided:
+        out.append(f"  voided: R{v.round} {v.side} column {v.column}: "
+                   + "".join(str(x) for x in v.values))
+    unfought = battle.status in (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+    out.append("  Result: " + (_result_text(battle.result) if not unfought
+                               else result_text(battle)))
+    return "\n" + "\n".join(out)
 
 
 def _dice_text(entry: DiceEntry) -> str:

@@ -1,11 +1,21 @@
 """A stored game's review and reports, kept in the store so opening a game does not review it.
 
-What the commands and the timeline show of a stored game is made once, when its events are
-recorded (``minister import``, ``report``, ``rule``, ``roll``), and kept in the store as products
-(:mod:`application.adapters.review_store`): both reviewed histories, the opening part the timeline
-paints first, and the JSON and text reports, as corrected and as rolled. Reading one back is a
-row and a msgspec decode; when a product is missing or stale (newer events, a new engine), the
-game is reviewed afresh and its products stored again.
+What the commands and the timeline show of a stored game is made when its events are recorded
+(``minister import``, ``report``, ``rule``, ``roll``) and kept in the store
+(:mod:`application.adapters.review_store`), cut where a refresh can leave most of it alone:
+
+- one row per reviewed battle and history: the battle's msgpack view and its JSON and text
+  report fragments, with a digest of the view (every input of those fragments);
+- per history, the game-level part (:data:`VIEW_CORRECTED` ...'s bytes around the battles, the
+  findings, papers and treasury, the report heads) with the digests of its battle rows; the
+  opening part the timeline paints first (a count of battles and its own head); the review memo.
+
+A refresh after a new event reviews the game with the stored memo (only the battles whose inputs
+changed are reviewed again: :mod:`domain.review.memo` states the rule), then renders and writes
+only the battle rows whose digest changed and the small game-level parts. A reader puts the rows
+back together: the bytes are those of encoding the whole view or report
+(``tests/integration/test_stored_rows.py``). When anything is missing or stale (newer events, a
+new engine or layout), the game is reviewed afresh and stored again.
 
 This lives in ``tui/`` because it is the one layer that sees both the store (application) and
 the reports (projections).
@@ -13,11 +23,14 @@ the reports (projections).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from application.adapters.review_store import Head, head_of, load, load_earlier, save
+from application.adapters.review_store import battle_digests, head_of, load, load_earlier, load_parts, save
+from application.adapters.review_tables import BattleRow, Head, HistoryRows
 from application.adapters.timetravel import no_gc
 from domain.review.views import GameView
 
@@ -28,11 +41,45 @@ if TYPE_CHECKING:
 
 _VIEW = msgspec.msgpack.Decoder(GameView)
 _ENCODER = msgspec.msgpack.Encoder()
-#: The products kept per game (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
+#: What a reader asks for (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
 VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING = "view:corrected", "view:as_rolled", "view:opening"
+#: Every product a reader can ask for (:func:`stored`).
+KINDS = (VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING, "json", "json:as_rolled", "text", "text:as_rolled")
+#: The two histories, as battle rows and game-level products are named.
+CORRECTED, AS_ROLLED = "corrected", "as_rolled"
+#: The game-level product of a history (:class:`_History`) and of the opening part.
+_HISTORY, _OPENING = "history:", "opening"
 #: The review memo of the stored review (application/adapters/memo_codec.py): never shown, read
 #: by the next review of the same history.
 MEMO = "memo"
+#: Products stored as they are: the memo's chunks are compressed already (memo_codec).
+_PACKED = frozenset((MEMO,))
+_DIGEST_SIZE = 16
+_FIELDS = GameView.__struct_fields__
+_BATTLES_AT = _FIELDS.index("battles")
+
+
+class _History(msgspec.Struct, array_like=True):
+    """A history's game-level part: everything of its view and reports but the battles."""
+
+    view_head: bytes  # the msgpack GameView up to the battles' array
+    view_tail: bytes  # ... and after it
+    digests: bytes  # each battle row's digest, in order
+    json_head: bytes
+    json_tail: bytes
+    text_head: bytes
+
+
+class _Opening(msgspec.Struct, array_like=True):
+    """The opening part: its first ``count`` battles are the corrected history's rows."""
+
+    count: int
+    view_head: bytes
+    view_tail: bytes
+
+
+_HISTORY_CODEC = msgspec.msgpack.Decoder(_History)
+_OPENING_CODEC = msgspec.msgpack.Decoder(_Opening)
 
 
 def is_stored(ref: str) -> bool:
@@ -47,36 +94,85 @@ def report_kind(*, json: bool, as_rolled: bool) -> str:
     return ("json" if json else "text") + (":as_rolled" if as_rolled else "")
 
 
-def products(game: Game, memo: ReviewMemo | None = None) -> dict[str, bytes]:
-    """Every product of a game: its two reviews, the opening part, and the four reports
-    (``memo``: what an earlier review of the same history worked out, reused where its inputs
-    are unchanged; the result is the same)."""
+def _array_header(count: int) -> bytes:
+    if count < 16:
+        return bytes((0x90 | count,))
+    if count < 1 << 16:
+        return b"\xdc" + count.to_bytes(2, "big")
+    return b"\xdd" + count.to_bytes(4, "big")
+
+
+def _view_parts(view: GameView) -> tuple[bytes, bytes]:
+    """The msgpack of a GameView before its battles' array and after it (a struct is a map of
+    its fields in order: :func:`_join_view` gives the bytes of encoding it whole)."""
+    encode = _ENCODER.encode
+    head = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[:_BATTLES_AT])
+    tail = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[_BATTLES_AT + 1:])
+    return bytes((0x80 | len(_FIELDS),)) + head + encode("battles"), tail
+
+
+def _join_view(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
+    return b"".join((head, _array_header(len(battles)), *battles, tail))
+
+
+@dataclass
+class Reviewed:
+    """A game's two reviewed histories as made now, and the memo they were made with."""
+
+    views: dict[str, GameView]
+    memo: ReviewMemo
+    #: The memo as stored before this review (None: none could be read, the memo is written whole).
+    earlier: bytes | None = None
+    #: The memo's keys before this review (what storing it again appends to ``earlier``).
+    known: dict[str, set[Any]] | None = None
+
+    def memo_bytes(self) -> bytes:
+        """The memo to store: the earlier bytes and what this review added, or the whole memo."""
+        from application.adapters.memo_codec import dump_memo, extend_memo
+
+        if self.earlier is None or self.known is None:
+            return dump_memo(self.memo)
+        return extend_memo(self.memo, self.earlier, self.known)
+
+
+def review_histories(game: Game, memo: ReviewMemo | None = None) -> dict[str, GameView]:
+    """Both reviewed histories of a game (``memo``: what an earlier review of the same history
+    worked out, reused where its inputs are unchanged; the result is the same)."""
     from domain.review.game_review import review
     from domain.review.memo import ReviewMemo
-    from projections.report import report_json, report_text
-    from projections.timeline import opening_part
 
-    made: dict[str, bytes] = {}
     if memo is None:
         memo = ReviewMemo()  # the record as rolled reuses what the corrected review read and audited
     with no_gc():
-        for as_rolled in (False, True):
-            view = review(game, as_rolled=as_rolled, memo=memo)
-            made[VIEW_AS_ROLLED if as_rolled else VIEW_CORRECTED] = _ENCODER.encode(view)
-            made[report_kind(json=True, as_rolled=as_rolled)] = report_json(view)
-            made[report_kind(json=False, as_rolled=as_rolled)] = report_text(view).encode()
-            if not as_rolled:
-                made[VIEW_OPENING] = _ENCODER.encode(opening_part(view))
+        return {history: review(game, as_rolled=history == AS_ROLLED, memo=memo)
+                for history in (CORRECTED, AS_ROLLED)}
+
+
+def products(game: Game, memo: ReviewMemo | None = None) -> dict[str, bytes]:
+    """Every product of a game whole, as a reader gets it: its two reviews, the opening part,
+    and the four reports."""
+    from projections.report import report_json, report_text
+    from projections.timeline import opening_part
+
+    views = review_histories(game, memo)
+    made: dict[str, bytes] = {}
+    for history, view in views.items():
+        as_rolled = history == AS_ROLLED
+        made[VIEW_AS_ROLLED if as_rolled else VIEW_CORRECTED] = _ENCODER.encode(view)
+        made[report_kind(json=True, as_rolled=as_rolled)] = report_json(view)
+        made[report_kind(json=False, as_rolled=as_rolled)] = report_text(view).encode()
+    made[VIEW_OPENING] = _ENCODER.encode(opening_part(views[CORRECTED]))
     return made
 
 
-def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, dict[str, bytes]]:
-    """A stored game's products made from its current events, and the head they cover.
+def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]:
+    """A stored game reviewed at its current events, and the head they cover.
 
     The review memo stored with the last review of the same history (a desk command's new
     event only adds to it) is carried on: only what the new events touch is reviewed again,
-    and the memo is stored back with the products (:data:`MEMO`)."""
-    from application.adapters.memo_codec import MemoUnreadable, dump_memo, extend_memo, known_keys, load_memo
+    and the memo is stored back (:data:`MEMO`)."""
+    from application.adapters.memo_codec import MemoUnreadable, known_keys, load_memo
+    from domain.review.memo import ReviewMemo
 
     head = head_of(app, game_id)
     if head is None:
@@ -92,27 +188,91 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, dict[str,
         except MemoUnreadable:
             memo = None
     if memo is None or earlier is None:
-        from domain.review.memo import ReviewMemo
-
         memo = ReviewMemo()
-        made = products(game, memo)
-        made[MEMO] = dump_memo(memo)
-    else:
-        known = known_keys(memo)
-        made = products(game, memo)
-        made[MEMO] = extend_memo(memo, earlier[1], known)
-    return head, made
+        return head, Reviewed(review_histories(game, memo), memo)
     known = known_keys(memo)
-    made = products(game, memo)
-    made[MEMO] = extend_memo(memo, earlier[1], known)
-    return head, made
+    try:
+        return head, Reviewed(review_histories(game, memo), memo, earlier[1], known)
+    except MemoUnreadable:  # a part read back only now (memo_codec.LAZY) was not one
+        memo = ReviewMemo()
+        return head, Reviewed(review_histories(game, memo), memo)
 
 
-def keep(app: MinisterApplication, game_id: str) -> dict[str, bytes]:
-    """Review a stored game at its current events and store its products; returns them."""
-    head, made = _review_now(app, game_id)
-    save(app, game_id, head, made)
-    return made
+def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[dict[str, bytes],
+                                                                                dict[str, HistoryRows]]:
+    """What storing a review writes: the game-level products, and per history the battle rows
+    whose view is not the one stored (the others are left as they are)."""
+    from projections.report import battle_json, battle_text, json_head, text_head
+    from projections.timeline import opening_part
+
+    made: dict[str, bytes] = {}
+    battles: dict[str, HistoryRows] = {}
+    encode, blake2b = _ENCODER.encode, hashlib.blake2b
+    memo = reviewed.memo
+    # A battle the review reused whole from the memo (the same object) has the digest it had.
+    reused = {id(view): key for key, (view, _) in memo.quiet_battles.items()}
+    for history, view in reviewed.views.items():
+        stored = battle_digests(app, game_id, history)
+        rows: dict[int, BattleRow] = {}
+        digests: list[bytes] = []
+        for position, battle in enumerate(view.battles):
+            key = reused.get(id(battle))
+            digest = memo.view_digests.get(key) if key is not None else None
+            if digest is None:
+                data = encode(battle)
+                digest = blake2b(data, digest_size=_DIGEST_SIZE).digest()
+                if key is not None:
+                    memo.view_digests[key] = digest
+            digests.append(digest)
+            if stored.get(position) != digest:
+                data = encode(battle)
+                rows[position] = BattleRow(digest, (data, battle_json(battle), battle_text(battle).encode()))
+        battles[history] = HistoryRows(len(view.battles), rows)
+        view_head, view_tail = _view_parts(view)
+        json_start, json_end = json_head(view)
+        made[_HISTORY + history] = encode(_History(view_head, view_tail, b"".join(digests), json_start,
+                                                   json_end, text_head(view).encode()))
+    opening = opening_part(reviewed.views[CORRECTED])
+    made[_OPENING] = encode(_Opening(len(opening.battles), *_view_parts(opening)))
+    made[MEMO] = reviewed.memo_bytes()  # last: with the digests worked out above
+    return made, battles
+
+
+def keep(app: MinisterApplication, game_id: str) -> None:
+    """Review a stored game at its current events and store what changed of its review."""
+    head, reviewed = _review_now(app, game_id)
+    made, battles = _rows(app, game_id, reviewed)
+    save(app, game_id, head, made, battles, packed=_PACKED)
+
+
+def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes | None:
+    """A product of a stored game put together from its rows, if they cover the game's current
+    events (``head``) and were made by this engine; None otherwise."""
+    if kind not in KINDS:
+        raise ValueError(f"a stored review has no product {kind!r} (one of {', '.join(KINDS)})")
+    history = AS_ROLLED if kind.endswith("as_rolled") else CORRECTED
+    found = load(app, game_id, _HISTORY + history, head)
+    if found is None:
+        return None
+    part = _HISTORY_CODEC.decode(found)
+    digests = [part.digests[at:at + _DIGEST_SIZE] for at in range(0, len(part.digests), _DIGEST_SIZE)]
+    if kind == VIEW_OPENING:
+        opened = load(app, game_id, _OPENING, head)
+        if opened is None:
+            return None
+        opening = _OPENING_CODEC.decode(opened)
+        views = load_parts(app, game_id, history, "view", digests[:opening.count])
+        return None if views is None else _join_view(opening.view_head, views, opening.view_tail)
+    if kind.startswith("view:"):
+        views = load_parts(app, game_id, history, "view", digests)
+        return None if views is None else _join_view(part.view_head, views, part.view_tail)
+    if kind.startswith("json"):
+        from projections.report import join_json
+
+        fragments = load_parts(app, game_id, history, "json", digests)
+        return None if fragments is None else join_json(part.json_head, fragments, part.json_tail) + b"\n"
+    texts = load_parts(app, game_id, history, "text", digests)
+    return None if texts is None else b"".join((part.text_head, *texts, b"\n"))
 
 
 def keep_quietly(app: MinisterApplication, game_id: str) -> None:
@@ -130,15 +290,33 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
     """A product of a stored game: from the store when fresh, else made (and stored) now."""
     import warnings
 
-    found = load(app, game_id, kind, head)
+    found = stored(app, game_id, kind, head)
     if found is not None:
         return found
-    covered, made = _review_now(app, game_id)
+    covered, reviewed = _review_now(app, game_id)
     try:
-        save(app, game_id, covered, made)
+        made, battles = _rows(app, game_id, reviewed)
+        save(app, game_id, covered, made, battles, packed=_PACKED)
     except Exception as error:  # a read-only store, say: show the review all the same
         warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
-    return made[kind]
+    else:
+        found = stored(app, game_id, kind, covered)
+        if found is not None:
+            return found
+    return _whole(reviewed, kind)
+
+
+def _whole(reviewed: Reviewed, kind: str) -> bytes:
+    """A product made from the views in hand (when the store cannot give it back)."""
+    from projections.report import report_json, report_text
+    from projections.timeline import opening_part
+
+    view = reviewed.views[AS_ROLLED if kind.endswith("as_rolled") else CORRECTED]
+    if kind == VIEW_OPENING:
+        return _ENCODER.encode(opening_part(view))
+    if kind.startswith("view:"):
+        return _ENCODER.encode(view)
+    return report_json(view) if kind.startswith("json") else report_text(view).encode()
 
 
 def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECTED,

@@ -13,6 +13,12 @@ the board), so it is pickled. Two things keep that safe and small:
 - The classic board is named, not copied (every walk shares it), and a walk's per-process cache
   (``BoardWalk.boarded``, keyed by object ids) is left out.
 
+Most of the memo is parts a refresh after a report or a ruling never needs (each battle's read,
+rolling audit and correction: the battles it reuses whole): those tables (:data:`LAZY`) are
+pickled and compressed part by part and read back only when the review asks for one
+(:class:`LazyTable`); the chunk itself is stored as it is, so reading the memo back costs the
+keys and the parts every refresh uses.
+
 The bytes are only ever read by the same engine (the row's engine stamp) for the same game's
 history (its hash-chain link at the version the memo covers): see :mod:`tui.reviewed`.
 """
@@ -72,7 +78,10 @@ def _board(board: Board) -> Any:
 
 
 def _walk(walk: BoardWalk) -> Any:
-    fields = {f.name: getattr(walk, f.name) for f in dataclasses.fields(walk) if f.name != "boarded"}
+    # Only the fields a walk is made from: its per-process cache is left out, and what
+    # ``__post_init__`` derives (``init=False``) is derived again on reading.
+    fields = {f.name: getattr(walk, f.name) for f in dataclasses.fields(walk)
+              if f.init and f.name != "boarded"}
     return walk_of, (fields,)
 
 
@@ -97,16 +106,75 @@ class _Unpickler(pickle.Unpickler):
 
 
 #: The memo's tables (attributes of :class:`ReviewMemo`), each key -> part.
-TABLES = ("walks", "turn_audits", "reads", "audits", "corrections", "quiet_battles")
+TABLES = ("walks", "turn_audits", "treasuries", "reads", "outcomes", "audits", "corrections",
+          "quiet_battles", "view_digests")
+#: Tables whose parts are pickled one by one and read back only when the review asks for one:
+#: a refresh after a report or a ruling reuses most battles whole and never needs their reads,
+#: audits or corrections (most of the memo's bytes).
+LAZY = ("reads", "audits", "corrections")
+#: The chunks' layout (a memo of another layout is not read: the review is made in full).
+_LAYOUT = 2
+
+
+class _Packed:
+    """A part of a lazy table not read back yet: its pickled bytes."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+class LazyTable(dict[Any, Any]):
+    """A memo table whose parts are read back from their bytes when first asked for."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """The part under ``key`` (read back now if it is still bytes)."""
+        value = dict.get(self, key, default)
+        if type(value) is _Packed:
+            value = _read_part(value.data)
+            self[key] = value
+        return value
+
+    def __getitem__(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        if type(value) is _Packed:
+            value = _read_part(value.data)
+            self[key] = value
+        return value
+
+
+def _read_part(data: bytes) -> Any:
+    """A lazy table's part from its bytes (:class:`MemoUnreadable` when they are not one)."""
+    try:
+        return _unpickle(zlib.decompress(data))
+    except MemoUnreadable:
+        raise
+    except Exception as error:  # a part of another layout: review in full
+        raise MemoUnreadable(f"a part of the stored review memo cannot be read: {error}") from error
+
+
+def _pickled(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def _unpickle(data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data)).load()
 #: After this many chunks the memo is written whole again (superseded parts pruned).
 MAX_CHUNKS = 16
 _LENGTH = 8
 
 
 def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(parts)
-    packed = zlib.compress(buffer.getvalue(), 1)
+    # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had).
+    # Each compressed on its own, so the chunk is stored as it is (level 0: the rest, the keys
+    # and the parts every refresh reads, is read back without inflating the lazy parts).
+    parts = {name: {key: value.data if type(value) is _Packed else zlib.compress(_pickled(value), 1)
+                    for key, value in dict.items(table)} if name in LAZY else table
+             for name, table in parts.items()}
+    packed = zlib.compress(_pickled({"layout": _LAYOUT, **parts}), 0)
     return len(packed).to_bytes(_LENGTH, "big") + packed
 
 
@@ -132,13 +200,20 @@ def load_memo(data: bytes) -> ReviewMemo:
     """A memo from stored bytes (a whole memo and the parts added since, in order);
     :class:`MemoUnreadable` when they are not one."""
     memo = ReviewMemo()
+    for name in LAZY:
+        setattr(memo, name, LazyTable())
     try:
         for packed in _chunks(data):
             parts = _Unpickler(io.BytesIO(zlib.decompress(packed))).load()
-            if not isinstance(parts, dict):
-                raise MemoUnreadable("the stored review memo is not a memo")
+            if not isinstance(parts, dict) or parts.get("layout") != _LAYOUT:
+                raise MemoUnreadable("the stored review memo is not a memo of this layout")
             for name in TABLES:
-                getattr(memo, name).update(parts.get(name, {}))
+                found = parts.get(name, {})
+                if name in LAZY:
+                    if not all(type(data) is bytes for data in found.values()):
+                        raise MemoUnreadable("the stored review memo is not a memo")
+                    found = {key: _Packed(data) for key, data in found.items()}
+                getattr(memo, name).update(found)
     except MemoUnreadable:
         raise
     except Exception as error:  # a truncated row, another Python's pickle: review in full

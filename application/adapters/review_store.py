@@ -27,13 +27,22 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from application.adapters.eventstore import read_events, store_kind
+from application.adapters.review_tables import (
+    PARTS,
+    BattleRow,
+    Head,
+    HistoryRows,
+    MemoryTable,
+    PostgresTable,
+    SQLiteTable,
+    Table,
+)
 from domain.record.events import game_uuid
 
 if TYPE_CHECKING:
@@ -42,8 +51,9 @@ if TYPE_CHECKING:
 #: Bump when the review's or the reports' results change without a change to the code digested
 #: by :func:`engine_stamp` (data files, a dependency's behaviour): every stored review is then
 #: rebuilt on its next use. Changes to ``domain/`` or ``projections/`` code need no bump.
-REVIEW_VERSION = 1
-TABLE = "minister_reviews"
+#: 2: the reviewed battles stored one row each (``minister_review_battles``): a review stored
+#: whole by an earlier minister is rebuilt on its next use.
+REVIEW_VERSION = 2
 #: The packages whose code makes the products (their sources are digested into the stamp).
 _PRODUCERS = ("domain", "projections")
 
@@ -59,14 +69,6 @@ def engine_stamp() -> str:
                 digest.update(path.relative_to(root).as_posix().encode())
                 digest.update(path.read_bytes())
     return f"{REVIEW_VERSION}:{digest.hexdigest()[:16]}"
-
-
-@dataclass(frozen=True)
-class Head:
-    """The last stored event of a game: what a stored review must have covered to be fresh."""
-
-    version: int
-    chain: str
 
 
 def head_of(app: Application[UUID], game_id: str) -> Head | None:
@@ -113,10 +115,50 @@ def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head) ->
     return Head(version, chain), zlib.decompress(data)
 
 
-def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes]) -> None:
-    """Store a game's products as made from its events up to ``head`` (one transaction)."""
-    rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}
-    _table(app).put(game_id, head, engine_stamp(), rows)
+def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
+         battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset()) -> None:
+    """Store a game's products, and the battle rows of each history that changed (``battles``:
+    history -> its battle count and the rows to write, parts not yet compressed), as made from
+    its events up to ``head`` (one transaction). ``packed``: products already compressed (the
+    memo's chunks), stored without compressing them again."""
+    rows = {kind: zlib.compress(data, 0 if kind in packed else 1) for kind, data in products.items()}
+    compressed = {history: HistoryRows(written.count, {
+        position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
+                                         zlib.compress(row.parts[2], 1)))
+        for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
+    _table(app).put(game_id, head, engine_stamp(), rows, compressed)
+
+
+def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:
+    """Position -> digest of each stored battle row of a history made by this engine (what a
+    refresh compares its battles with, to write only those that changed)."""
+    return _table(app).digests(game_id, history, engine_stamp())
+
+
+def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
+               digests: list[bytes]) -> list[bytes] | None:
+    """One part (``view``, ``json`` or ``text``) of the first ``len(digests)`` battle rows of a
+    history, in order, if each row has the digest listed (the stored history's own list: a row
+    of an interleaved writer makes the whole stale); None otherwise."""
+    if part not in PARTS:
+        raise ValueError(f"a battle row has no part {part!r} (one of {', '.join(PARTS)})")
+    found = _table(app).parts(game_id, history, part, len(digests))
+    if len(found) != len(digests):
+        return None
+    if any(digest != want for (digest, _), want in zip(found, digests, strict=True)):
+        return None
+    decompress = zlib.decompress
+    return [decompress(data) for _, data in found]
+
+
+def copy_of(app: Application[UUID], game_id: str) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
+    """Every stored row of a game's review, uncompressed, as :func:`save` takes them (what a
+    benchmark stores again under another game's id)."""
+    products, battles = _table(app).everything(game_id)
+    return ({kind: zlib.decompress(data) for kind, data in products.items()},
+            {history: HistoryRows(len(rows), {position: BattleRow(row.digest, (
+                zlib.decompress(row.parts[0]), zlib.decompress(row.parts[1]), zlib.decompress(row.parts[2])))
+                for position, row in rows.items()}) for history, rows in battles.items()})
 
 
 def forget(app: Application[UUID], game_id: str) -> None:
@@ -124,159 +166,18 @@ def forget(app: Application[UUID], game_id: str) -> None:
     _table(app).delete(game_id)
 
 
-# -- the table, per store ----------------------------------------------------------------------
-Row = tuple[int, str, str, bytes]
-
-
-class _Table:
-    """Rows of (game, kind) -> (version, chain head, engine stamp, data)."""
-
-    def get(self, game_id: str, kind: str) -> Row | None:
-        raise NotImplementedError
-
-    def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes]) -> None:
-        raise NotImplementedError
-
-    def delete(self, game_id: str) -> None:
-        raise NotImplementedError
-
-
-class _MemoryTable(_Table):
-    """The in-memory store's table: a dict that lives as long as its recorder."""
-
-    def __init__(self) -> None:
-        self.rows: dict[tuple[str, str], Row] = {}
-
-    def get(self, game_id: str, kind: str) -> Row | None:
-        return self.rows.get((game_id, kind))
-
-    def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes]) -> None:
-        for kind, data in rows.items():
-            old = self.rows.get((game_id, kind))
-            if old is None or old[0] <= head.version:
-                self.rows[(game_id, kind)] = (head.version, head.chain, engine, data)
-
-    def delete(self, game_id: str) -> None:
-        for key in [key for key in self.rows if key[0] == game_id]:
-            del self.rows[key]
-
-
-class _SQLiteTable(_Table):
-    """The table in the SQLite file, through the recorder's own datastore."""
-
-    def __init__(self, recorder: Any) -> None:
-        self.datastore = recorder.datastore
-        self.created = False
-
-    def get(self, game_id: str, kind: str) -> Row | None:
-        import sqlite3
-
-        with self.datastore.transaction(commit=False) as cursor:
-            try:
-                cursor.execute(f"SELECT version, head, engine, data FROM {TABLE} "
-                               "WHERE game_id=? AND kind=?", (game_id, kind))
-            except sqlite3.OperationalError as error:
-                if "no such table" in str(error):
-                    return None
-                raise
-            row = cursor.fetchone()
-        return None if row is None else (int(row[0]), str(row[1]), str(row[2]), bytes(row[3]))
-
-    def _create(self, cursor: Any) -> None:
-        if not self.created:
-            cursor.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT NOT NULL, kind TEXT NOT "
-                           "NULL, version INTEGER NOT NULL, head TEXT NOT NULL, engine TEXT NOT NULL, "
-                           "data BLOB NOT NULL, PRIMARY KEY (game_id, kind))")
-            self.created = True
-
-    def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes]) -> None:
-        with self.datastore.transaction(commit=True) as cursor:
-            self._create(cursor)
-            for kind, data in rows.items():
-                cursor.execute(
-                    f"INSERT INTO {TABLE} (game_id, kind, version, head, engine, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                    "version=excluded.version, head=excluded.head, engine=excluded.engine, "
-                    f"data=excluded.data WHERE excluded.version >= {TABLE}.version",
-                    (game_id, kind, head.version, head.chain, engine, data))
-
-    def delete(self, game_id: str) -> None:
-        with self.datastore.transaction(commit=True) as cursor:
-            self._create(cursor)
-            cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=?", (game_id,))
-
-
-class _PostgresTable(_Table):
-    """The table in the recorder's PostgreSQL schema, through its own connection pool."""
-
-    def __init__(self, recorder: Any) -> None:
-        from psycopg import sql
-
-        self.datastore = recorder.datastore
-        self.name = sql.Identifier(recorder.datastore.schema, TABLE)
-        self.created = False
-
-    def get(self, game_id: str, kind: str) -> Row | None:
-        import psycopg
-        from eventsourcing.persistence import ProgrammingError
-        from psycopg import sql
-
-        query = sql.SQL("SELECT version, head, engine, data FROM {} WHERE game_id = %s AND kind = %s")
-        try:
-            with self.datastore.transaction(commit=False) as cursor:
-                cursor.execute(query.format(self.name), (game_id, kind), prepare=True)
-                row = cursor.fetchone()
-        except ProgrammingError as error:  # eventsourcing wraps psycopg's errors
-            if isinstance(error.__cause__, psycopg.errors.UndefinedTable):
-                return None
-            raise
-        if row is None:
-            return None
-        return int(row["version"]), str(row["head"]), str(row["engine"]), bytes(row["data"])
-
-    def _create(self, cursor: Any) -> None:
-        from psycopg import sql
-
-        if not self.created:
-            cursor.execute(sql.SQL(
-                "CREATE TABLE IF NOT EXISTS {} (game_id TEXT NOT NULL, kind TEXT NOT NULL, version "
-                "BIGINT NOT NULL, head TEXT NOT NULL, engine TEXT NOT NULL, data BYTEA NOT NULL, "
-                "PRIMARY KEY (game_id, kind))").format(self.name))
-            self.created = True
-
-    def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes]) -> None:
-        from psycopg import sql
-
-        statement = sql.SQL(
-            "INSERT INTO {0} (game_id, kind, version, head, engine, data) VALUES (%s, %s, %s, %s, "
-            "%s, %s) ON CONFLICT (game_id, kind) DO UPDATE SET version = EXCLUDED.version, head = "
-            "EXCLUDED.head, engine = EXCLUDED.engine, data = EXCLUDED.data WHERE EXCLUDED.version "
-            ">= {0}.version").format(self.name)
-        with self.datastore.transaction(commit=True) as cursor:
-            self._create(cursor)
-            for kind, data in rows.items():
-                cursor.execute(statement, (game_id, kind, head.version, head.chain, engine, data))
-
-    def delete(self, game_id: str) -> None:
-        from psycopg import sql
-
-        with self.datastore.transaction(commit=True) as cursor:
-            self._create(cursor)
-            cursor.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.name), (game_id,))
-
-
-def _table(app: Application[UUID]) -> _Table:
+def _table(app: Application[UUID]) -> Table:
     """The products table of the application's store (one object per recorder)."""
     recorder: Any = app.recorder
-    table: _Table | None = getattr(recorder, "_minister_reviews", None)
+    table: Table | None = getattr(recorder, "_minister_reviews", None)
     if table is None:
         # minister's own recorders (application.adapters.eventstore) subclass eventsourcing's.
         module = store_kind(recorder)
         if module == "eventsourcing.sqlite":
-            table = _SQLiteTable(recorder)
+            table = SQLiteTable(recorder)
         elif module == "eventsourcing.postgres":
-            table = _PostgresTable(recorder)
+            table = PostgresTable(recorder)
         else:
-            table = _MemoryTable()
+            table = MemoryTable()
         recorder._minister_reviews = table
     return table

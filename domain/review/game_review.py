@@ -8,6 +8,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -89,8 +90,8 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
 def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     """The review, the board walked as rolled and then as corrected until it settles."""
     policy = edition(game.edition)
-    read = _read_all(game, policy, memo)
-    outcomes = outcomes_of(rolled for _, rolled in read)
+    read = memo.reads_of(game.battles, partial(_read, readings=readings_of(policy)))
+    outcomes = memo.rolled_outcomes(read)
     rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
     rolled_walk = memo.walk(game, rolled_token, partial(walk_board, game, outcomes))
     view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token))
@@ -107,13 +108,6 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
         walk = again
         view = _review_on(_Review(game, as_rolled, memo, read, walk, rolled_walk, token))
     return view
-
-
-def _read_all(game: Game, policy: Edition, memo: ReviewMemo) -> list[tuple[RecordedBattle, BattleView]]:
-    """Each battle's record read and analysed as rolled, once (the board needs every result
-    before the first declaration is checked; the review reads them again, battle by battle)."""
-    readings = readings_of(policy)
-    return [memo.read(record, partial(_read, record, readings)) for record in game.battles]
 
 
 def _review_on(state: _Review) -> GameView:
@@ -155,7 +149,7 @@ class _Review:
     units already sent from each origin, and corrected results that flow into later battles."""
 
     def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo,
-                 read: list[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
+                 read: Sequence[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
                  rolled_walk: BoardWalk, walk_token: str) -> None:
         self.game = game
         self.as_rolled = as_rolled
@@ -166,7 +160,7 @@ class _Review:
         # move on: they are keyed by the walk's inputs (memo.walk_token). The treasury is made
         # from the same inputs (the records counted by memo.audit_key and the walk).
         self.stamp = (memo.stamp(game), walk_token)
-        self.treasury = walk_treasury(game, walk)
+        self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
         self.turn_audit = memo.turn_audit(game, walk_token, partial(
             audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
             treasury=self.treasury))

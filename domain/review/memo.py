@@ -14,13 +14,44 @@ sequences (and fails if a new input of the review is not in a key).
 
 A memo belongs to one game's history (its events only grow); keys name records by their place
 in that history (turn, territory, declaration and last record numbers).
+
+The dependency rule: what a desk event on battle B makes the review compute again
+------------------------------------------------------------------------------------
+Each clause is a key below; a part whose key is unchanged is reused, so the rule *is* the keys.
+
+- **A report or a ruling** names findings (or a battle's findings by kind). It decides their fate
+  (2008 Section VII; 1999 Part 11: reported in time, ruled by the Minister), so it changes only
+  the battles that have findings: a battle without any is reused whole (:meth:`quiet`), and the
+  audits (:meth:`audit`: the record, the board, the forces) are reused for the others too; each
+  battle with findings is corrected again only if its judged findings changed
+  (:meth:`correction`: the decisions are in its key).
+- **If the decision changes B's corrected result**, the board changes from B on (rules matrix,
+  Consequences: "a corrected battle's result flows into later positions"): the walk of the board
+  is keyed by every battle's result (:meth:`walk_token`), so the walk, the turn audit
+  (declarations, defenders, order of battles: they read the board) and every battle whose key
+  holds the walk's token are made again. If B's result is unchanged, the token is unchanged and
+  later battles are reused: a corrected result that moves no unit moves nothing downstream.
+  Within the corrected history, a battle in B's territory also reads B's corrected holder
+  (``flows`` in :meth:`quiet`'s key).
+- **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
+  number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
+  places B's result at its last record, the walk's token changes too: today every battle is
+  reviewed again after a dice event (a finer key, the board as each battle reads it, would keep
+  the others; see benchmarks/bench_incremental.py for what that costs).
+- **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
+  again whenever the walk changes or an event they read is added; reports, rulings and dice are
+  not such events.
+
+The stored review applies the same rule to its rows: a battle's row is rewritten when its
+reviewed view changed (tui/reviewed.py), and the game-level parts (findings, papers, the report
+heads) are made again on every refresh (they are small).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
 
@@ -28,6 +59,7 @@ if TYPE_CHECKING:
     from domain.record.board_state import BattleResult, BoardWalk
     from domain.record.game import BattleRecord, Game
     from domain.record.recorded_battle import RecordedBattle
+    from domain.record.treasury import TreasuryWalk
     from domain.review.declaration_errors import TurnAudit
     from domain.review.rolling_errors import BattleAudit
     from domain.review.views import BattleView
@@ -59,11 +91,19 @@ class ReviewMemo:
     def __init__(self) -> None:
         self.walks: dict[tuple[tuple[int, int], str], BoardWalk] = {}
         self.turn_audits: dict[tuple[str, tuple[int, int], str], TurnAudit] = {}
+        self.treasuries: dict[tuple[tuple[int, int], str], TreasuryWalk] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
+        #: Each read's result as rolled (:func:`~domain.review.board_review.outcomes_of`'s key and
+        #: value), by the same key: the board's first walk needs only these, not the reads.
+        self.outcomes: dict[tuple[str, str, int, int], tuple[str, BattleResult]] = {}
         self.audits: dict[tuple[Any, ...], BattleAudit] = {}
         self.corrections: dict[tuple[Any, ...], Any] = {}
         #: Battles without findings, whole: (view, flow) by every input of the battle's review.
         self.quiet_battles: dict[tuple[Any, ...], tuple[BattleView, Any]] = {}
+        #: What the stored review names a quiet battle's view by (its digest, by the same key as
+        #: :attr:`quiet_battles`): a refresh that reuses the view reuses its digest too, without
+        #: encoding the view again. Filled and read by the store's side (tui/reviewed.py).
+        self.view_digests: dict[tuple[Any, ...], bytes] = {}
         #: How many parts were computed and how many reused (for benchmarks and tests).
         self.computed = 0
         self.reused = 0
@@ -96,6 +136,11 @@ class ReviewMemo:
         reads was added or the walk changed (``walk_token``: :meth:`walk_token`)."""
         return self._get(self.turn_audits, (game.edition, audit_key(game), walk_token), make)
 
+    def treasury(self, game: Game, walk_token: str, make: Callable[[], TreasuryWalk]) -> TreasuryWalk:
+        """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
+        counts and the walk (``walk_token``), so made again only when one of them changed."""
+        return self._get(self.treasuries, (audit_key(game), walk_token), make)
+
     def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
         when an event it reads was added or a result changed."""
@@ -119,6 +164,30 @@ class ReviewMemo:
         """The record read into rounds and analysed as rolled."""
         return self._get(self.reads, record_key(record), make)
 
+    def reads_of(self, records: Sequence[BattleRecord],
+                 make: Callable[[BattleRecord], tuple[RecordedBattle, BattleView]]) -> Reads:
+        """Every battle's record read and analysed as rolled (:meth:`read`), each only when
+        asked for: a battle the review reuses whole never needs its read."""
+        return Reads(self, records, make)
+
+    def rolled_outcomes(self, reads: Reads) -> dict[str, BattleResult]:
+        """The result as rolled of every battle (:func:`~domain.review.board_review.outcomes_of`
+        of the reads), each read again only when its record is new."""
+        from domain.review.board_review import outcomes_of
+
+        found: dict[str, BattleResult] = {}
+        for index, record in enumerate(reads.records):
+            key = record_key(record)
+            self._used.add((id(self.outcomes), key))
+            known = self.outcomes.get(key)
+            if known is None:
+                known = next(iter(outcomes_of([reads[index][1]]).items()))
+                self.outcomes[key] = known
+            else:
+                self._used.add((id(self.reads), key))  # the read stays with its outcome
+            found[known[0]] = known[1]
+        return found
+
     def audit(self, key: tuple[Any, ...], make: Callable[[], BattleAudit]) -> BattleAudit:
         """A rolling audit (``key``: the record's key, the edition and both forces)."""
         return self._get(self.audits, key, make)
@@ -129,10 +198,12 @@ class ReviewMemo:
 
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
-        for table in (self.walks, self.turn_audits, self.reads, self.audits, self.corrections,
-                      self.quiet_battles):
+        for table in (self.walks, self.turn_audits, self.treasuries, self.reads, self.outcomes,
+                      self.audits, self.corrections, self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
+        for key in [key for key in self.view_digests if key not in self.quiet_battles]:
+            del self.view_digests[key]
         self._used.clear()
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
@@ -145,6 +216,34 @@ class ReviewMemo:
         found = make()
         table[key] = found
         return found
+
+
+class Reads(Sequence[tuple["RecordedBattle", "BattleView"]]):
+    """The battles' reads, each made (or taken from the memo) when first asked for."""
+
+    def __init__(self, memo: ReviewMemo, records: Sequence[BattleRecord],
+                 make: Callable[[BattleRecord], tuple[RecordedBattle, BattleView]]) -> None:
+        self.memo, self.records, self.make = memo, records, make
+        self.made: dict[int, tuple[RecordedBattle, BattleView]] = {}
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[RecordedBattle, BattleView]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[RecordedBattle, BattleView]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self.records))[index]]
+        found = self.made.get(index)
+        if found is None:
+            record = self.records[index]
+            found = self.memo.read(record, lambda: self.make(record))
+            self.made[index] = found
+        return found
+
+    def __len__(self) -> int:
+        return len(self.records)
 
 
 class NoMemo(ReviewMemo):
@@ -165,6 +264,12 @@ class NoMemo(ReviewMemo):
                    rolled: Mapping[str, BattleResult] | None) -> str:
         """Not needed: nothing is reused."""
         return ""
+
+    def rolled_outcomes(self, reads: Reads) -> dict[str, BattleResult]:
+        """Every read made (each once: :class:`Reads` keeps them for the review)."""
+        from domain.review.board_review import outcomes_of
+
+        return outcomes_of(reads[index][1] for index in range(len(reads)))
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         return make()

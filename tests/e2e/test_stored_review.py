@@ -10,14 +10,13 @@ import msgspec
 import pytest
 from freezegun import freeze_time
 
-from application.adapters.review_store import load
 from application.adapters.stores import open_store
 from domain.review.game_review import review
 from tests.e2e.test_ministry import GAME
 from tests.integration.store_helpers import generated_text
 from tui.cli import main
 from tui.loading import FileSource
-from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind
+from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind, stored
 
 
 def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
@@ -31,7 +30,7 @@ def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
 def _fresh(spec: str, game_id: str, kind: str) -> bool:
     app = open_store(spec)
     try:
-        return load(app, game_id, kind) is not None
+        return stored(app, game_id, kind) is not None
     finally:
         app.close()
 
