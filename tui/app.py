@@ -33,6 +33,7 @@ from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
+from tui.widgets.footer import KeyFooter
 from tui.widgets.luck import LuckPanel
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.styles import spans_text
@@ -216,7 +217,8 @@ class MinisterApp(App[None]):
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
-        yield Footer()
+        # Held while loading: its keys' recompositions would delay the timeline's first paint.
+        yield KeyFooter(held=True)
 
     def on_mount(self) -> None:
         """Start reading the game in a worker thread."""
@@ -285,7 +287,12 @@ class MinisterApp(App[None]):
                                           < len(corrected.battles) else "reviewing the record as rolled…")
         self._show(timeline, timeline.opening())
         self.query_one(TimelineView).focus()
-        self.call_after_refresh(self._painted.set)
+        self.call_after_refresh(self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        """The timeline is on screen: the worker may go on, the footer may show the new keys."""
+        self._painted.set()
+        self.query_one(KeyFooter).release()
 
     def _on_complete(self, rolled: GameView, timeline: Timeline, record: Timeline) -> None:
         """The record as rolled is in: swap in the timeline with its variations."""
