@@ -43,18 +43,31 @@ MINISTER = [sys.executable, "-m", "tui.cli"]
 _PAINT_DRIVER = """
 import asyncio, resource, sys, time
 spawned = float(sys.argv[1])
+from textual.app import App
 from tui.app import MinisterApp
 from tui.loading import FileSource
 from tui.widgets.timeline_view import TimelineView
 
+painted = []
+display = App._display
+
+def _display(app, screen, renderable):
+    # The frame that first holds timeline rows, stamped as it goes to the terminal (a poll
+    # from the test's side would see it only when the app next lets it run).
+    display(app, screen, renderable)
+    if not painted and app.query(TimelineView) and app.query_one(TimelineView).rendered_rows:
+        painted.append((time.time() - spawned, time.process_time()))
+
+App._display = _display
+
 async def main():
     app = MinisterApp(FileSource(sys.argv[2], store=sys.argv[3]))
     async with app.run_test(size=(120, 40)):
-        view = app.query_one(TimelineView)
-        while view.rendered_rows == 0:
+        while not painted:
             await asyncio.sleep(0.002)
-        # From before the spawn (Python's start included); this process's CPU so far beside it.
-        print(f"{time.time() - spawned:.4f} {time.process_time():.4f}", flush=True)
+        # From before the spawn (Python's start included); this process's CPU so far beside it
+        # (the loader thread's included: it reads the rest of the review meanwhile).
+        print(f"{painted[0][0]:.4f} {painted[0][1]:.4f}", flush=True)
         await app.workers.wait_for_complete()  # both reviews in hand: the timeline's working set
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, flush=True)
 
