@@ -162,12 +162,13 @@ def _milestone(store: str, folder: Path, games: int, n_events: int, extra: int) 
     opened, opened_cpu, _ = timed_cpu([*MINISTER, "replay", some, "--json", "--store", store])
     spawned = time.time()
     _, _, painted = timed_cpu([sys.executable, "-c", _PAINT_DRIVER, str(spawned), some, store])
-    paint = float(painted.strip().splitlines()[-2].split()[0])
+    paint, paint_cpu = (float(x) for x in painted.strip().splitlines()[-2].split()[:2])
     return (f"  {shown} games: import of one more {imported:.2f} s (CPU {imported_cpu:.2f} s, "
             f"{n_events:,} events); minister games {listed:.2f} s, "
             f"CPU {listed_cpu:.2f} s (target {TARGET_GAMES_S:.0f} s: {_verdict(listed <= TARGET_GAMES_S)}); "
             f"replay {some} --json {opened:.2f} s, CPU {opened_cpu:.2f} s (target {TARGET_OPEN_S:.0f} s: "
-            f"{_verdict(opened <= TARGET_OPEN_S)}); its timeline's first paint {paint:.2f} s "
+            f"{_verdict(opened <= TARGET_OPEN_S)}); its timeline's first paint {paint:.2f} s, "
+            f"CPU {paint_cpu:.2f} s "
             f"(target {TARGET_OPEN_S:.0f} s: {_verdict(paint <= TARGET_OPEN_S)})"), imported, imported_cpu
 
 

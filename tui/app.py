@@ -51,6 +51,8 @@ MAP_KEYS = ("map_focus",)
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
 SHORT_BELOW = 30
+#: Rows of the whole label shown under the timeline, at most (its ``max-height`` below).
+DETAIL_ROWS = 3
 #: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
 NARROW_PANELS = ("board", "findings", "luck")
 
@@ -424,8 +426,17 @@ class MinisterApp(App[None]):
         if needed <= view.scrollable_content_region.width or not view.size.width:
             detail.display = False
             return
-        detail.update(spans_text(timeline.spans(i)))
-        detail.display = True
+        if not detail.display:
+            detail.update(spans_text(timeline.spans(i)))
+            detail.display = True
+            return
+        # Shown already: a new layout only if the label takes another number of rows (a layout
+        # of the whole screen is most of what a key press costs).
+        detail.update(spans_text(timeline.spans(i)), layout=False)
+        region = detail.content_region
+        rows = detail.get_content_height(region.size, self.size, region.width)
+        if min(rows, DETAIL_ROWS) != region.height:
+            detail.refresh(layout=True)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:

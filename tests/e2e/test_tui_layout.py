@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
 from tests.unit.timeline_views import disputed_pair
-from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
+from tui.app import DETAIL_ROWS, NARROW_BELOW, MinisterApp, screenshot_directory
 from tui.loading import ViewsSource
 from tui.widgets.board import BattleBoard
 from tui.widgets.findings import FindingsPanel
@@ -92,7 +92,8 @@ def test_the_board_keeps_every_row_at_80x24() -> None:
     drive((80, 24), scenario)
 
 
-def test_a_cropped_row_is_read_in_full_under_the_timeline() -> None:
+@pytest.mark.parametrize("size", [(120, 40), (100, 40)])
+def test_a_cropped_row_is_read_in_full_under_the_timeline(size: tuple[int, int]) -> None:
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         detail = app.query_one("#detail", Static)
         timeline = app.current_timeline
@@ -108,10 +109,15 @@ def test_a_cropped_row_is_read_in_full_under_the_timeline() -> None:
             if cropped:
                 seen += 1
                 assert str(detail.render()) == timeline.label(i)
+                # As tall as the label wraps to (a new layout only when that changes: app.py).
+                region = detail.content_region
+                assert region.height == min(DETAIL_ROWS, detail.get_content_height(region.size, app.size,
+                                                                                   region.width))
             await pilot.press("right")
+            await pilot.pause()
         assert seen > 0
 
-    drive((120, 40), scenario)
+    drive(size, scenario)
 
 
 def test_the_screenshot_command_works_without_a_downloads_folder(

@@ -167,6 +167,12 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         self._laid = 0
         #: The timer laying out the rest after the first paint (None when all is laid out).
         self._filling: Timer | None = None
+        #: The list shown (ids of its findings and papers, which history), and the layouts of
+        #: those shown before at this width: their lines, first lines and how many items laid out
+        #: (each kept with the findings and papers it lays out: an id is only theirs while they live).
+        self._shown: tuple[int, int, bool] | None = None
+        self._kept: dict[tuple[int, int, bool], tuple[tuple[Finding, ...], tuple[Paper, ...],
+                                                      list[tuple[int | None, Text]], list[int], int]] = {}
 
     @property
     def highlighted_id(self) -> str | None:
@@ -177,16 +183,27 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
              papers: tuple[Paper, ...] = (), pending: dict[str, str] | None = None) -> None:
         """List these findings (or say there are none), then the reports and rulings in full
         (``pending``: the dice each finding's battle still awaits, :func:`pending_notes`)."""
-        self.findings = findings
         self._pending = pending or {}
-        self.papers = papers
         self._index = {f.id: i for i, f in enumerate(findings)}
+        self._items = (len(findings) or 1) + (len(papers) + 1 if papers else 0)
         self.highlighted = 0 if findings else None
         self.border_title = f"Findings and rulings ({len(findings)})"
         self.border_subtitle = "Tab here, ↑/↓ and Enter to go to one" if findings else ""
         self._note = ("No findings in the record as rolled." if as_rolled
                       else "No findings: the record stands as rolled.")
-        self._layout(self.scrollable_content_region.width or self.size.width)
+        width = self.scrollable_content_region.width or self.size.width
+        # ``v`` shows the other history's list and back: each list's layout is kept (at one width).
+        if self._shown is not None:
+            self._kept[self._shown] = (self.findings, self.papers, self._lines, self._starts, self._laid)
+        self.findings, self.papers = findings, papers
+        self._shown = (id(findings), id(papers), as_rolled)
+        kept = self._kept.get(self._shown) if width == self._width else None
+        if kept is None or kept[0] is not findings or kept[1] is not papers:
+            self._layout(width)
+        else:
+            _, _, self._lines, self._starts, self._laid = kept
+            self._size_lines()
+            self._fill_later()
         self.scroll_to(y=0, animate=False)
         self.refresh()
 
@@ -194,11 +211,16 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         """Start wrapping the findings and papers to ``width``: only what is asked for now (the
         lines on screen, the finding highlighted); the rest a slice at a time between key presses
         (a big game has thousands, and wrapping them all held up the first paint by ~0.3 s)."""
+        if width != self._width:
+            self._kept.clear()
         self._width = width
         self._lines, self._starts = [], []
         self._laid = 0
-        self._items = (len(self.findings) or 1) + (len(self.papers) + 1 if self.papers else 0)
         self._size_lines()
+        self._fill_later()
+
+    def _fill_later(self) -> None:
+        """Lay out the rest on a timer, unless all is laid out."""
         if self._laid < self._items and self._filling is None:
             self._filling = self.set_interval(FILL_EVERY_S, self._fill_slice, name="findings-layout")
 
