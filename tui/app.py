@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import msgspec
-from platformdirs import user_downloads_path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -76,6 +75,8 @@ def _binding(keys: str, action: str, description: str, binding_id: str, help_tex
 def screenshot_directory() -> Path:
     """Where the screenshot command saves: the user's Downloads folder when there is one, else
     the current directory (Textual's default folder need not exist, and the save then fails)."""
+    from platformdirs import user_downloads_path
+
     downloads = user_downloads_path()
     return downloads if downloads.is_dir() else Path.cwd()
 
