@@ -33,7 +33,7 @@ from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
-from tui.widgets.luck import LuckPanel
+from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.styles import spans_text
 from tui.widgets.territories import TerritoryPanel
@@ -240,6 +240,8 @@ class MinisterApp(App[None]):
 
         try:
             head = self._stored_opening(report)
+            if head is not None:
+                preload_odds()  # painted: the luck panel's odds need numpy before the first key
             corrected = self._source.corrected(report)
             # A big game is millions of objects that live as long as the app: keep the cyclic
             # garbage collector from walking them again and again (its pauses show on key presses).
@@ -250,6 +252,7 @@ class MinisterApp(App[None]):
                 head = opening_part(corrected)
                 self.call_from_thread(self._on_loaded, corrected, Timeline(head))
                 self._painted.wait(timeout=5.0)  # the first paint has the interpreter to itself
+                preload_odds()
             if head is not corrected:
                 self.call_from_thread(self._replace, Timeline(corrected), "reviewing the record as rolled…",
                                       corrected)

@@ -16,6 +16,13 @@ NEIGHBOURS = 12
 MAX_BAR = 24
 
 
+def preload_odds() -> None:
+    """Import numpy now (~0.1 s), which the odds of a battle's luck need: the timeline's loader
+    thread calls this after the first paint, so the first battle shown does not wait for it on a
+    key press (domain/odds imports numpy only when it computes)."""
+    import numpy  # noqa: F401
+
+
 def _bar(value: float, scale: float, width: int) -> str:
     cells = value / scale * width if scale else 0.0
     full = int(cells)
