@@ -168,3 +168,20 @@ def test_board_headers_shorten_when_a_column_is_too_narrow_for_them() -> None:
     assert wide[0].split() == ["column", "attacker", "its", "dice"]
     assert narrow[0].split() == ["col", "att", "dice"]
     assert all(len(line) <= 24 for line in narrow)
+
+
+def test_the_footer_shows_the_switch_and_the_diff_enabled_once_both_histories_are_in() -> None:
+    """tui/widgets/footer.py: held while loading, the footer recomposes once the timeline is up,
+    so ``v`` and ``d`` (greyed out until the record as rolled is reviewed) show as enabled."""
+    from textual.widgets._footer import FooterKey
+
+    from tui.widgets.footer import KeyFooter
+
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        footer = app.query_one(KeyFooter)
+        assert not footer.held
+        keys = {key.action: key for key in footer.query(FooterKey)}
+        assert {"toggle_view", "toggle_diff"} <= set(keys)
+        assert not keys["toggle_view"].disabled and not keys["toggle_diff"].disabled
+
+    drive((120, 40), scenario)
