@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import msgspec
-from platformdirs import user_downloads_path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -33,7 +32,8 @@ from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
-from tui.widgets.luck import LuckPanel
+from tui.widgets.footer import KeyFooter
+from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.styles import spans_text
 from tui.widgets.territories import TerritoryPanel
@@ -50,6 +50,8 @@ MAP_KEYS = ("map_focus",)
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
 SHORT_BELOW = 30
+#: Rows of the whole label shown under the timeline, at most (its ``max-height`` below).
+DETAIL_ROWS = 3
 #: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
 NARROW_PANELS = ("board", "findings", "luck")
 
@@ -73,6 +75,8 @@ def _binding(keys: str, action: str, description: str, binding_id: str, help_tex
 def screenshot_directory() -> Path:
     """Where the screenshot command saves: the user's Downloads folder when there is one, else
     the current directory (Textual's default folder need not exist, and the save then fails)."""
+    from platformdirs import user_downloads_path
+
     downloads = user_downloads_path()
     return downloads if downloads.is_dir() else Path.cwd()
 
@@ -216,7 +220,8 @@ class MinisterApp(App[None]):
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
-        yield Footer()
+        # Held while loading: its keys' recompositions would delay the timeline's first paint.
+        yield KeyFooter(held=True)
 
     def on_mount(self) -> None:
         """Start reading the game in a worker thread."""
@@ -235,6 +240,8 @@ class MinisterApp(App[None]):
 
         try:
             head = self._stored_opening(report)
+            if head is not None:
+                preload_odds()  # painted: the luck panel's odds need numpy before the first key
             corrected = self._source.corrected(report)
             # A big game is millions of objects that live as long as the app: keep the cyclic
             # garbage collector from walking them again and again (its pauses show on key presses).
@@ -245,6 +252,7 @@ class MinisterApp(App[None]):
                 head = opening_part(corrected)
                 self.call_from_thread(self._on_loaded, corrected, Timeline(head))
                 self._painted.wait(timeout=5.0)  # the first paint has the interpreter to itself
+                preload_odds()
             if head is not corrected:
                 self.call_from_thread(self._replace, Timeline(corrected), "reviewing the record as rolled…",
                                       corrected)
@@ -285,7 +293,12 @@ class MinisterApp(App[None]):
                                           < len(corrected.battles) else "reviewing the record as rolled…")
         self._show(timeline, timeline.opening())
         self.query_one(TimelineView).focus()
-        self.call_after_refresh(self._painted.set)
+        self.call_after_refresh(self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        """The timeline is on screen: the worker may go on, the footer may show the new keys."""
+        self._painted.set()
+        self.query_one(KeyFooter).release()
 
     def _on_complete(self, rolled: GameView, timeline: Timeline, record: Timeline) -> None:
         """The record as rolled is in: swap in the timeline with its variations."""
@@ -417,8 +430,17 @@ class MinisterApp(App[None]):
         if needed <= view.scrollable_content_region.width or not view.size.width:
             detail.display = False
             return
-        detail.update(spans_text(timeline.spans(i)))
-        detail.display = True
+        if not detail.display:
+            detail.update(spans_text(timeline.spans(i)))
+            detail.display = True
+            return
+        # Shown already: a new layout only if the label takes another number of rows (a layout
+        # of the whole screen is most of what a key press costs).
+        detail.update(spans_text(timeline.spans(i)), layout=False)
+        region = detail.content_region
+        rows = detail.get_content_height(region.size, self.size, region.width)
+        if min(rows, DETAIL_ROWS) != region.height:
+            detail.refresh(layout=True)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:

@@ -5,7 +5,8 @@ round trip per game: ~1 s for 500 games on PostgreSQL). For the SQLite and Postg
 (minister's own mapper, no compression or encryption), :func:`list_games_at_once` selects every
 game's first event with its last one in a single statement over the recorder's own table; any
 other set-up returns None and the caller lists games the usual way. Same rows, same order (the
-order the games were stored).
+order the games were stored). On PostgreSQL the games are found by a walk of the primary key,
+one index probe per game, so the time grows with the number of games, not of events.
 """
 
 from __future__ import annotations
@@ -45,10 +46,17 @@ def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | Non
     if module == "eventsourcing.postgres":
         from psycopg import sql
 
+        # The games' ids by a walk of the primary key (one index probe per game) rather than a
+        # scan of every event for the GameStarted topic (0.6 s at 768,000 events, growing with
+        # the archive); each game's first event is its GameStarted (version 1).
         query = sql.SQL(
+            "WITH RECURSIVE ids(id) AS ((SELECT originator_id FROM {0} ORDER BY originator_id LIMIT 1) "
+            "UNION ALL SELECT (SELECT e.originator_id FROM {0} e WHERE e.originator_id > ids.id "
+            "ORDER BY e.originator_id LIMIT 1) FROM ids WHERE ids.id IS NOT NULL) "
             "SELECT s.topic AS first_topic, s.state AS first_state, l.topic AS last_topic, "
-            "l.state AS last_state FROM {0} s CROSS JOIN LATERAL (SELECT topic, state FROM {0} e "
-            "WHERE e.originator_id = s.originator_id ORDER BY e.originator_version DESC LIMIT 1) l "
+            "l.state AS last_state FROM ids JOIN {0} s ON s.originator_id = ids.id AND "
+            "s.originator_version = 1 CROSS JOIN LATERAL (SELECT topic, state FROM {0} e "
+            "WHERE e.originator_id = ids.id ORDER BY e.originator_version DESC LIMIT 1) l "
             "WHERE s.topic = %s ORDER BY s.notification_id").format(
             sql.Identifier(recorder.datastore.schema, recorder.events_table_name))
         with recorder.datastore.transaction(commit=False) as cursor:

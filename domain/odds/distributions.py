@@ -10,14 +10,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from domain.rules.forces import Force
 from domain.rules.units import UnitType, combat_value, dice_per_unit
 
-FloatArray = npt.NDArray[np.float64]
+# numpy is imported by the functions that use it: the timeline's first screen imports this module
+# (expected hits) and should not wait ~0.1 s for numpy (tui/widgets/luck.py draws the odds after).
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    FloatArray = npt.NDArray[np.float64]
+
+
+def __getattr__(name: str) -> object:
+    """``FloatArray`` for the modules that import it at run time (numpy imported then)."""
+    if name == "FloatArray":
+        import numpy as np
+        import numpy.typing as npt
+
+        return npt.NDArray[np.float64]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: A column as (value hit on, number of dice): ``(3, 5)`` is five dice hitting on 1-3.
 ColumnDice = tuple[int, int]
@@ -25,6 +39,8 @@ ColumnDice = tuple[int, int]
 
 def binomial(n: int, value: int) -> FloatArray:
     """P(k hits) for ``n`` dice that hit on ``value`` or less, k = 0..n."""
+    import numpy as np
+
     if n < 0:
         raise ValueError(f"negative dice count {n}")
     if not 0 <= value <= 6:
@@ -44,6 +60,8 @@ def binomial(n: int, value: int) -> FloatArray:
 
 def columns_distribution(columns: Iterable[ColumnDice]) -> FloatArray:
     """The distribution of the total hits of several columns (a convolution of binomials)."""
+    import numpy as np
+
     out = np.ones(1)
     for value, count in columns:
         if count and value:
@@ -105,6 +123,8 @@ def force_columns(force: Force, attacking: bool, *,
 
 def unit_distribution(unit: UnitType, attacking: bool) -> FloatArray:
     """Hits of one unit's dice in a regular round."""
+    import numpy as np
+
     dice = dice_per_unit(unit, attacking)
     return binomial(dice, combat_value(unit, attacking)) if dice else np.ones(1)
 

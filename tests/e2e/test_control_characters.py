@@ -131,7 +131,7 @@ def test_the_timeline_shows_control_characters_and_no_markup() -> None:
             assert app.title.startswith("minister · Evil \u241b]0;pwned\u2407")
             assert "[bold]x[/bold]" in app.title
             panel = app.query_one(FindingsPanel)
-            papers = "\n".join(text.plain for _, text in panel._lines)
+            papers = "\n".join(text.plain for _, text in panel.laid_out())
             assert_shown(papers, "papers panel")
             assert "[bold]x[/bold]" in papers
             view = app.query_one(TimelineView)

@@ -91,3 +91,26 @@ def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Pa
     asyncio.run(main())
     assert app.corrected is not None and len(app.corrected.battles) == len(corrected.battles)
     assert shown == [len(Timeline(corrected, rolled))]
+
+
+def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corrected_history(
+        tmp_path: Path) -> None:
+    """tui/reviewed.py StoredGame: a battle the correction did not change is one object in both
+    histories (the timeline's memory), a changed one is read on its own; both views are what a
+    review makes."""
+    root = Path(__file__).resolve().parents[2]
+    from application.intake.replayfile import load_replay
+
+    spec, path = _import(tmp_path, (root / "replays" / "battles" / "disputed-game-2008.toml").read_text())
+
+    replay = load_replay(path)
+    game_id = replay.game_id
+    source = FileSource(game_id, store=spec)
+    corrected = source.corrected(lambda stage, fraction: None)
+    rolled = source.as_rolled(lambda stage, fraction: None)
+    assert msgspec.msgpack.encode(corrected) == msgspec.msgpack.encode(review(replay.game))
+    assert msgspec.msgpack.encode(rolled) == msgspec.msgpack.encode(review(replay.game, as_rolled=True))
+    pairs = list(zip(corrected.battles, rolled.battles, strict=True))
+    assert any(a is b for a, b in pairs), "no battle shared"
+    assert any(a != b for a, b in pairs), "this replay's correction changes no battle"
+    assert all((a is b) == (a == b) for a, b in pairs)

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
 from tests.unit.timeline_views import disputed_pair
-from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
+from tui.app import DETAIL_ROWS, NARROW_BELOW, MinisterApp, screenshot_directory
 from tui.loading import ViewsSource
 from tui.widgets.board import BattleBoard
 from tui.widgets.findings import FindingsPanel
@@ -92,7 +92,8 @@ def test_the_board_keeps_every_row_at_80x24() -> None:
     drive((80, 24), scenario)
 
 
-def test_a_cropped_row_is_read_in_full_under_the_timeline() -> None:
+@pytest.mark.parametrize("size", [(120, 40), (100, 40)])
+def test_a_cropped_row_is_read_in_full_under_the_timeline(size: tuple[int, int]) -> None:
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         detail = app.query_one("#detail", Static)
         timeline = app.current_timeline
@@ -108,10 +109,15 @@ def test_a_cropped_row_is_read_in_full_under_the_timeline() -> None:
             if cropped:
                 seen += 1
                 assert str(detail.render()) == timeline.label(i)
+                # As tall as the label wraps to (a new layout only when that changes: app.py).
+                region = detail.content_region
+                assert region.height == min(DETAIL_ROWS, detail.get_content_height(region.size, app.size,
+                                                                                   region.width))
             await pilot.press("right")
+            await pilot.pause()
         assert seen > 0
 
-    drive((120, 40), scenario)
+    drive(size, scenario)
 
 
 def test_the_screenshot_command_works_without_a_downloads_folder(
@@ -162,3 +168,20 @@ def test_board_headers_shorten_when_a_column_is_too_narrow_for_them() -> None:
     assert wide[0].split() == ["column", "attacker", "its", "dice"]
     assert narrow[0].split() == ["col", "att", "dice"]
     assert all(len(line) <= 24 for line in narrow)
+
+
+def test_the_footer_shows_the_switch_and_the_diff_enabled_once_both_histories_are_in() -> None:
+    """tui/widgets/footer.py: held while loading, the footer recomposes once the timeline is up,
+    so ``v`` and ``d`` (greyed out until the record as rolled is reviewed) show as enabled."""
+    from textual.widgets._footer import FooterKey
+
+    from tui.widgets.footer import KeyFooter
+
+    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        footer = app.query_one(KeyFooter)
+        assert not footer.held
+        keys = {key.action: key for key in footer.query(FooterKey)}
+        assert {"toggle_view", "toggle_diff"} <= set(keys)
+        assert not keys["toggle_view"].disabled and not keys["toggle_diff"].disabled
+
+    drive((120, 40), scenario)

@@ -355,7 +355,7 @@ def test_the_panel_shows_reports_and_rulings_in_full_and_marks_dice_still_needed
 
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         panel = app.query_one(FindingsPanel)
-        lines = [t.plain for _, t in panel._lines]
+        lines = [t.plain for _, t in panel.laid_out()]
         joined = " ".join(" ".join(line.split()) for line in lines)
         assert "⏳ awaiting 2 dice: R1 attacker column 3 (2 ARM)" in joined
         assert "[corrected" not in joined

@@ -15,7 +15,7 @@ SMALL: dict[str, Callable[[], Iterable[str]]] = {
     "incremental": lambda: bench_incremental.run((300,)),
     "open": lambda: bench_open.run((300,)),
     "roll_log": lambda: bench_roll_log.run((200, 400)),
-    "tui": lambda: bench_tui.run(300, presses=5),
+    "tui": lambda: bench_tui.run(300, rounds=2),
     "odds": lambda: bench_odds.run(mc_runs=200),
 }
 

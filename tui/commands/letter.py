@@ -9,15 +9,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from application.adapters.stores import open_store
-from application.usecases.desk.bundle import check_bundle, make_bundle, read_bundle, write_bundle
-from domain.record.game import Game
-from domain.review.game_review import review
-from domain.review.views import GameView
 from domain.rules.findings import finding_ref
-from projections.letter import FORMATS, build_letter, letter_dict, render
+from projections.letter import FORMATS
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
+
+# The letter, the bundle and the review engine: imported by these commands when they run, not by
+# every ``minister`` command that builds the parser.
+if TYPE_CHECKING:
+    from domain.record.game import Game
+    from domain.review.views import GameView
 
 
 def finding_arg(text: str) -> str:
@@ -59,11 +61,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def letter_text(game: Game, view: GameView) -> str:
     """The whole game's letter as plain text (what a bundle holds)."""
+    from projections.letter import build_letter, render
+
     return render(build_letter(game, view))
 
 
 def cmd_letter(args: argparse.Namespace) -> int:
     """``minister letter GAME [--finding ID] [--format text|markdown|html] [--json]``."""
+    from application.adapters.stores import open_store
+    from domain.review.game_review import review
+    from projections.letter import build_letter, letter_dict, render
+
     app = open_store(getattr(args, "store", None))
     try:
         game = app.game(args.game)
@@ -86,6 +94,9 @@ def cmd_letter(args: argparse.Namespace) -> int:
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     """``minister bundle GAME -o FILE``."""
+    from application.adapters.stores import open_store
+    from application.usecases.desk.bundle import make_bundle, write_bundle
+
     app = open_store(getattr(args, "store", None))
     try:
         bundle = make_bundle(app, args.game, letter_text)
@@ -104,6 +115,8 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 def verify_bundle(path: Path, *, as_json: bool = False) -> int | None:
     """Check ``path`` if it is a bundle (None: it is not one): 0 when every part holds, else 1."""
+    from application.usecases.desk.bundle import check_bundle, read_bundle
+
     data = read_bundle(path)
     if data is None:
         return None

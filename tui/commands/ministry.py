@@ -13,18 +13,17 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from application.adapters.app import MinisterApplication
-from application.adapters.stores import open_store
-from application.usecases.desk import dice as desk_dice
-from application.usecases.desk import papers
-from application.usecases.desk.common import event_dict, parse_at
-from application.usecases.desk.keys import key_path, keys_dir
-from domain.record.events import GameEvent
+from domain.record.entries import Ruling
 from tui.commands.letter import finding_arg
 from tui.commands.store import EXIT_OK, add_store_option
-from tui.reviewed import keep_quietly
+
+# The desk's use cases load the review engine: imported by the commands that run, not by every
+# ``minister`` command that builds the parser (``games``, ``replay GAME`` never review).
+if TYPE_CHECKING:
+    from application.adapters.app import MinisterApplication
+    from domain.record.events import GameEvent
 
 
 def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = False) -> None:
@@ -102,7 +101,7 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--finding", required=required, type=finding_arg,
                         help="the finding's id (F2) or kind")
-    parser.add_argument("--decision", required=required, choices=papers.DECISIONS,
+    parser.add_argument("--decision", required=required, choices=tuple(r.value for r in Ruling),
                         help="apply: the correction is made, the remedy the edition gives (with "
                              "--election where the rules offer a choice); dismiss: the Minister "
                              "of Law rules the record stands as rolled; mutual: the players agreed "
@@ -152,6 +151,9 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 @contextmanager
 def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
+    from application.adapters.stores import open_store
+    from tui.reviewed import keep_quietly
+
     app = open_store(getattr(args, "store", None))
     try:
         yield app
@@ -174,6 +176,10 @@ def _when(event: GameEvent) -> str:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """``minister report GAME --by X --text T [--battle B] [--turn T] [--at TIME]``."""
+    from application.usecases.desk import papers
+    from application.usecases.desk.common import event_dict, parse_at
+
+
     with _store(args) as app:
         event = papers.report(app, args.game, args.by, args.text, args.battle, turn=args.turn,
                               at=parse_at(args.at))
@@ -183,6 +189,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_rule(args: argparse.Namespace) -> int:
     """``minister rule GAME --finding F --decision D [--election E] [--by X] [--text T] [--at TIME]``."""
+    from application.usecases.desk import papers
+    from application.usecases.desk.common import event_dict, parse_at
+
+
     with _store(args) as app:
         event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
                             text=args.text, by=args.by, at=parse_at(args.at))
@@ -193,6 +203,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 def cmd_amend(args: argparse.Namespace) -> int:
     """``minister amend GAME --event N ...``: a report's or a ruling's fields, restated."""
+    from application.usecases.desk import papers
+    from application.usecases.desk.common import event_dict, parse_at
     from domain.errors import MinisterError
 
     at = parse_at(args.at)
@@ -213,6 +225,10 @@ def cmd_amend(args: argparse.Namespace) -> int:
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
     """``minister withdraw GAME --event N [--by X] [--text WHY]``."""
+    from application.usecases.desk import papers
+    from application.usecases.desk.common import event_dict, parse_at
+
+
     with _store(args) as app:
         event = papers.withdraw(app, args.game, args.event, args.by, args.text, at=parse_at(args.at))
     return _print(args, event_dict(event), f"event {args.event} withdrawn "
@@ -221,6 +237,10 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 
 def cmd_dice(args: argparse.Namespace) -> int:
     """``minister dice GAME --battle B [--at TIME] "6 6 1 4"``."""
+    from application.usecases.desk import dice as desk_dice
+    from application.usecases.desk.common import event_dict, parse_at
+
+
     with _store(args) as app:
         event = desk_dice.enter_dice(app, args.game, args.battle, args.faces, at=parse_at(args.at))
     return _print(args, event_dict(event), f"dice for {event.territory} recorded: "
@@ -229,6 +249,11 @@ def cmd_dice(args: argparse.Namespace) -> int:
 
 def cmd_commit(args: argparse.Namespace) -> int:
     """``minister commit GAME [--keys DIR]``."""
+    from application.usecases.desk import dice as desk_dice
+    from application.usecases.desk.common import event_dict
+    from application.usecases.desk.keys import key_path, keys_dir
+
+
     folder = keys_dir(args.keys)
     with _store(args) as app:
         event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon)
@@ -240,6 +265,11 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     """``minister roll GAME --battle B [--count N] [--purpose P] [--keys DIR]``."""
+    from application.usecases.desk import dice as desk_dice
+    from application.usecases.desk.common import event_dict
+    from application.usecases.desk.keys import keys_dir
+
+
     with _store(args) as app:
         rolls = desk_dice.roll(app, args.game, args.battle, keys_dir(args.keys), count=args.count,
                                purpose=args.purpose)
@@ -250,6 +280,11 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 def cmd_reveal(args: argparse.Namespace) -> int:
     """``minister reveal GAME [--keys DIR]``."""
+    from application.usecases.desk import dice as desk_dice
+    from application.usecases.desk.common import event_dict
+    from application.usecases.desk.keys import keys_dir
+
+
     with _store(args) as app:
         event = desk_dice.reveal(app, args.game, keys_dir(args.keys))
     return _print(args, event_dict(event), f"secret of commitment {event.commitment[:16]}… revealed "

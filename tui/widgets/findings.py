@@ -9,7 +9,9 @@ per width and only those on screen are drawn.
 
 from __future__ import annotations
 
+import sys
 import textwrap
+import time
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -21,6 +23,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from domain.review.views import Finding, GameView, Paper, awaiting_note
 from domain.rules.findings import FindingStatus
@@ -29,6 +32,13 @@ from tui.widgets.styles import TAG_STYLES
 
 #: Dice still needed, and dice drawn but not yet checkable: never to be read as fact.
 PENDING = Style(bold=True, color="yellow")
+
+#: The rest of the panel is laid out in slices of this many seconds, one every FILL_EVERY_S, so
+#: a key pressed meanwhile waits at most a slice.
+FILL_SLICE_S = 0.004
+FILL_EVERY_S = 0.012
+#: Lines guessed per finding or paper not yet laid out (the scrollable height until all are).
+GUESS_LINES = 5
 
 #: How each status reads to someone new to the rules (shown in the help).
 STATUS_TEXT = {
@@ -149,9 +159,20 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         self._pending: dict[str, str] = {}
         #: The laid-out lines: (the finding they belong to, or None; the text).
         self._lines: list[tuple[int | None, Text]] = []
-        #: The first line of each finding.
+        #: The first line of each finding laid out so far.
         self._starts: list[int] = []
         self._width = 0
+        #: Items (findings, the papers' heading, papers) to lay out, and how many are.
+        self._items = 0
+        self._laid = 0
+        #: The timer laying out the rest after the first paint (None when all is laid out).
+        self._filling: Timer | None = None
+        #: The list shown (ids of its findings and papers, which history), and the layouts of
+        #: those shown before at this width: their lines, first lines and how many items laid out
+        #: (each kept with the findings and papers it lays out: an id is only theirs while they live).
+        self._shown: tuple[int, int, bool] | None = None
+        self._kept: dict[tuple[int, int, bool], tuple[tuple[Finding, ...], tuple[Paper, ...],
+                                                      list[tuple[int | None, Text]], list[int], int]] = {}
 
     @property
     def highlighted_id(self) -> str | None:
@@ -162,37 +183,95 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
              papers: tuple[Paper, ...] = (), pending: dict[str, str] | None = None) -> None:
         """List these findings (or say there are none), then the reports and rulings in full
         (``pending``: the dice each finding's battle still awaits, :func:`pending_notes`)."""
-        self.findings = findings
         self._pending = pending or {}
-        self.papers = papers
         self._index = {f.id: i for i, f in enumerate(findings)}
+        self._items = (len(findings) or 1) + (len(papers) + 1 if papers else 0)
         self.highlighted = 0 if findings else None
         self.border_title = f"Findings and rulings ({len(findings)})"
         self.border_subtitle = "Tab here, ↑/↓ and Enter to go to one" if findings else ""
         self._note = ("No findings in the record as rolled." if as_rolled
                       else "No findings: the record stands as rolled.")
-        self._layout(self.scrollable_content_region.width or self.size.width)
+        width = self.scrollable_content_region.width or self.size.width
+        # ``v`` shows the other history's list and back: each list's layout is kept (at one width).
+        if self._shown is not None:
+            self._kept[self._shown] = (self.findings, self.papers, self._lines, self._starts, self._laid)
+        self.findings, self.papers = findings, papers
+        self._shown = (id(findings), id(papers), as_rolled)
+        kept = self._kept.get(self._shown) if width == self._width else None
+        if kept is None or kept[0] is not findings or kept[1] is not papers:
+            self._layout(width)
+        else:
+            _, _, self._lines, self._starts, self._laid = kept
+            self._size_lines()
+            self._fill_later()
         self.scroll_to(y=0, animate=False)
         self.refresh()
 
     def _layout(self, width: int) -> None:
-        """Wrap every finding and paper to ``width`` (once per width)."""
+        """Start wrapping the findings and papers to ``width``: only what is asked for now (the
+        lines on screen, the finding highlighted); the rest a slice at a time between key presses
+        (a big game has thousands, and wrapping them all held up the first paint by ~0.3 s)."""
+        if width != self._width:
+            self._kept.clear()
         self._width = width
-        lines: list[tuple[int | None, Text]] = []
-        starts = []
-        if not self.findings:
+        self._lines, self._starts = [], []
+        self._laid = 0
+        self._size_lines()
+        self._fill_later()
+
+    def _fill_later(self) -> None:
+        """Lay out the rest on a timer, unless all is laid out."""
+        if self._laid < self._items and self._filling is None:
+            self._filling = self.set_interval(FILL_EVERY_S, self._fill_slice, name="findings-layout")
+
+    def _lay_item(self) -> None:
+        """Wrap the next finding, heading or paper, in the order they are shown."""
+        item, width, lines = self._laid, self._width - 1, self._lines
+        count = len(self.findings) or 1  # the findings, or the note that there are none
+        if not self.findings and item == 0:
             lines.append((None, Text(self._note, TAG_STYLES["dim"])))
-        for index, finding in enumerate(self.findings):
-            starts.append(len(lines))
-            lines += [(index, text) for text in finding_lines(finding, width - 1,
-                                                              self._pending.get(finding.id, ""))]
-        if self.papers:
+        elif item < count:
+            finding = self.findings[item]
+            self._starts.append(len(lines))
+            pending = self._pending.get(finding.id, "")
+            lines += [(item, text) for text in finding_lines(finding, width, pending)]
+        elif item == count:
             lines.append((None, Text("")))
             lines.append((None, Text(f"Reports, rulings and dice ({len(self.papers)})", "bold underline")))
-            for paper in self.papers:
-                lines += [(None, text) for text in paper_lines(paper, width - 1)]
-        self._lines, self._starts = lines, starts
-        self.virtual_size = Size(width, max(1, len(lines)))
+        else:
+            lines += [(None, text) for text in paper_lines(self.papers[item - count - 1], width)]
+        self._laid += 1
+
+    def _size_lines(self) -> None:
+        """The scrollable height: exact once all is laid out, else the lines so far and a guess
+        of ``GUESS_LINES`` per item still to wrap (the scroll bar is hidden: only the end moves)."""
+        rest = (self._items - self._laid) * GUESS_LINES
+        self.virtual_size = Size(self._width, max(1, len(self._lines) + rest))
+
+    def _ensure(self, *, line: int = -1, finding: int = -1) -> None:
+        """Lay out at least up to line ``line`` and past finding ``finding`` (its end known)."""
+        laid = self._laid
+        # A finding's end is known once the next item is laid out (the last: once it is).
+        through = min(finding + 1, len(self.findings) - 1) if finding >= 0 else -1
+        while self._laid < self._items and (len(self._lines) <= line or self._laid <= through):
+            self._lay_item()
+        if self._laid != laid:
+            self._size_lines()
+
+    def _fill_slice(self) -> None:
+        """Lay out a few milliseconds' worth of the rest (a timer between key presses)."""
+        deadline = time.perf_counter() + FILL_SLICE_S
+        while self._laid < self._items and time.perf_counter() < deadline:
+            self._lay_item()
+        self._size_lines()
+        if self._laid >= self._items and self._filling is not None:
+            self._filling.stop()
+            self._filling = None
+
+    def laid_out(self) -> list[tuple[int | None, Text]]:
+        """Every line of the panel at its width, each with the finding it belongs to (or None)."""
+        self._ensure(line=sys.maxsize)
+        return self._lines
 
     def mark(self, finding_id: str | None) -> None:
         """Highlight the finding at the timeline's current point and bring it into view."""
@@ -204,6 +283,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         if self.highlighted == index:
             return
         self.highlighted = index
+        self._ensure(finding=index)
         top = self._starts[index]
         size = (self._starts[index + 1] if index + 1 < len(self._starts) else len(self._lines)) - top
         height = self.scrollable_content_region.height
@@ -224,6 +304,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     def on_click(self, event: events.Click) -> None:
         """A click selects the finding under the pointer."""
         line = round(self.scroll_y) + event.y
+        self._ensure(line=line)
         index = self._lines[line][0] if 0 <= line < len(self._lines) else None
         if index is not None:
             self._highlight(index)
@@ -245,6 +326,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         width = self.scrollable_content_region.width
         base = self.rich_style
         line = round(self.scroll_y) + y
+        self._ensure(line=line)
         if line >= len(self._lines):
             return Strip.blank(width, base)
         index, text = self._lines[line]

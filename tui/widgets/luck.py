@@ -16,6 +16,13 @@ NEIGHBOURS = 12
 MAX_BAR = 24
 
 
+def preload_odds() -> None:
+    """Import numpy now (~0.1 s), which the odds of a battle's luck need: the timeline's loader
+    thread calls this after the first paint, so the first battle shown does not wait for it on a
+    key press (domain/odds imports numpy only when it computes)."""
+    import numpy  # noqa: F401
+
+
 def _bar(value: float, scale: float, width: int) -> str:
     cells = value / scale * width if scale else 0.0
     full = int(cells)
@@ -65,6 +72,8 @@ class LuckPanel(LinesPanel):
         self._cache: dict[tuple[int, int], BattleLuck] = {}
         self._shown: tuple[int, int, int] | None = None
         self._last: tuple[Timeline, int] | None = None
+        #: Whether the panel has drawn (the first draw waits for the app's first paint).
+        self._started = False
 
     def luck(self, timeline: Timeline, b: int) -> BattleLuck:
         """The luck of main battle ``b`` (cached per timeline)."""
@@ -77,15 +86,25 @@ class LuckPanel(LinesPanel):
 
     def show(self, timeline: Timeline, index: int) -> None:
         """Show the luck of the battle at node ``index`` (nothing changes within one battle)."""
+        self._last = (timeline, index)
+        if not self._started:
+            # The odds (the chance of such a score) import numpy, ~0.1 s: drawn just after the
+            # timeline's first paint rather than before it.
+            self._started = True
+            self.call_after_refresh(self._first_draw)
+            return
         b = timeline.nodes[index].battle if len(timeline) else -1
         width = self.content_region.width
         key = (id(timeline), b, width)
-        self._last = (timeline, index)
         if key == self._shown:
             return
         self._shown = key
         bar = max(4, min(MAX_BAR, width - 11))
         self.set_content(self._luck_content(timeline, b, bar))
+
+    def _first_draw(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
 
     def on_resize(self) -> None:
         """Redraw the bars to the new width."""
