@@ -21,9 +21,9 @@ from application.adapters.review_store import HistoryRows, forget
 from application.adapters.stores import open_store
 from application.intake.replayfile import load_replay
 from domain.record.events import ReportFiled, RulingIssued
+from projections.board_map import battle_places
 from tests.integration.store_helpers import generated
 from tests.integration.test_stored_memo import KINDS
-from projections.board_map import battle_places
 from tui.reviewed import AS_ROLLED, CORRECTED, keep, products, stored, stored_view
 
 ROOT = Path(__file__).resolve().parents[2]
