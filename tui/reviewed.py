@@ -343,7 +343,12 @@ def _split_type() -> type[msgspec.Struct]:
     fields: list[tuple[str, object, object] | tuple[str, object]] = []
     for field in msgspec.structs.fields(GameView):
         kind = tuple[msgspec.Raw, ...] if field.name == "battles" else field.type
-        fields.append((field.name, kind) if field.required else (field.name, kind, field.default))
+        if field.required:
+            fields.append((field.name, kind))
+        elif field.default_factory is not msgspec.NODEFAULT:  # a dict or list default, made per view
+            fields.append((field.name, kind, msgspec.field(default_factory=field.default_factory)))
+        else:
+            fields.append((field.name, kind, field.default))
     split: type[msgspec.Struct] = msgspec.defstruct("SplitGameView", fields, frozen=True)
     return split
 
