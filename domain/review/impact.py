@@ -11,7 +11,6 @@ from __future__ import annotations
 from domain.battle.columns import hit_value
 from domain.battle.model import BattleSetup
 from domain.odds.distributions import expected_hits, luck_percentile
-from domain.odds.exact import odds_from_round
 from domain.review.views import BattleStatus, BattleView, Chances, DiceStatus, Impact, RoundView, SideRound
 from domain.rules.forces import Force
 from domain.rules.units import UnitType
@@ -19,6 +18,10 @@ from domain.rules.units import UnitType
 
 def chances(setup: BattleSetup, round_number: int, attacker: Force, defender: Force) -> Chances:
     """The exact chances of ``setup`` resumed at ``round_number`` with these forces."""
+    # Imported here: the solvers need numpy (~0.1-0.25 s), and the stored report's readers
+    # (replay GAME, the timeline's first paint) import this module for the luck figures only.
+    from domain.odds.exact import odds_from_round
+
     found = odds_from_round(setup, round_number, attacker, defender)
     return Chances(round(found.attacker_win, 12), round(found.defender_win, 12), round(found.draw, 12),
                    round(found.retreat, 12))
