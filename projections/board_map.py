@@ -11,7 +11,9 @@ was last changed by (``Square.seen``; empty while it still shows the Classic set
 a battle touched, before and after it (what the board panel lists), are read there too, for the
 battle shown only (:func:`battle_places`): the review does not make them for every battle.
 
-At a turn's line the map is the board as that turn's battles were declared, and "changed" is
+At the line of a turn without battles the map is the board after that turn's last record, and
+"changed" is what its records changed (from the board before its first). At a turn's line the
+map is the board as that turn's battles were declared, and "changed" is
 what the records since the last battle changed (the turns before it: non-combat moves,
 placements, turns without battles); at a battle (and its rounds) it is the board once that
 battle is over, and "changed" is measured from the turn's line. A battle still awaiting dice
@@ -215,12 +217,15 @@ class BoardMaps:
         self._other = HistoryBoard(timeline.other, board) if timeline.other is not None else None
 
     def at(self, index: int) -> MapPoint | None:
-        """The board at node ``index`` (None for a game without battles)."""
+        """The board at node ``index`` (None for a timeline without points: no battle, no turn's
+        records)."""
         timeline = self.timeline
         if not len(timeline):
             return None
         node = timeline.nodes[index]
         at_turn = node.battle < 0
+        if at_turn and not timeline.turn_battles(index):
+            return self._quiet_turn(index)
         # A turn's line comes just before its first battle's.
         b = timeline.nodes[index + 1].battle if at_turn else node.battle
         battle = timeline.main.battles[b]
@@ -249,6 +254,28 @@ class BoardMaps:
         return MapPoint(f"{battle.turn} · after the battle in {battle.battle}", battle.turn, squares, other,
                         start, battle=battle.battle, roles=roles, touched=touched, changed=changed,
                         differs=differs, as_rolled=timeline.as_rolled, contested=contested)
+
+    def _quiet_turn(self, index: int) -> MapPoint | None:
+        """A turn without battles: the board after its last record (its purchase, non-combat
+        moves, placements, map update), and what they changed from the board before its first."""
+        timeline = self.timeline
+        turn = timeline.turns[timeline.nodes[index].turn]
+        records = timeline.turn_records(index)
+        if records is None:
+            return None
+        squares = self._main.before(records.last + 1)
+        start = self._main.before(records.first)
+        # Record numbers are the game's: the other history's board after the same records.
+        other = self._other.before(records.last + 1) if self._other is not None else None
+        changed = frozenset(name for name, square in squares.items()
+                            if not square.same_board(start.get(name)))
+        differs = frozenset() if other is None else frozenset(
+            name for name, square in squares.items() if not square.same_board(other.get(name)))
+        contested = frozenset(name for name, square in squares.items() if square.contested)
+        what = ", ".join(records.kinds) or "its records"
+        return MapPoint(f"{turn} · no battle · after its {what}", turn, squares, other, start,
+                        changed=changed, differs=differs, as_rolled=timeline.as_rolled,
+                        contested=contested)
 
     def _other_board(self, b: int, *, at_turn: bool) -> dict[str, Square] | None:
         if self._other is None:

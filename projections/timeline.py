@@ -2,9 +2,11 @@
 
 A :class:`Timeline` lays a :class:`~domain.review.views.GameView` out as turn → battle → round → column
 (AA guns, support shots, first strike, each column, casualties), one :class:`Node` per point, in
-the order a battle is played. The view shown is the *main line*; where the other view of the game
-(as rolled against as corrected) differs, its rounds follow as a *variation*, the way a chess viewer
-prints a side line after the move it replaces.
+the order a battle is played. A turn with records and no battle (a purchase, moves, placements, a
+map update) is a turn's line alone, where its first record comes, so the map reaches it too.
+The view shown is the *main line*; where the other view of the game (as rolled against as
+corrected) differs, its rounds follow as a *variation*, the way a chess viewer prints a side line
+after the move it replaces.
 
 Nodes hold only indexes, so a game of hundreds of thousands of points builds in a fraction of a
 second; labels are made on demand for the lines on screen. Next/previous turn, battle, round and
@@ -20,7 +22,7 @@ from typing import Literal
 import msgspec
 
 from domain.battle.model import Column
-from domain.review.views import BattleView, Finding, GameView, RoundView
+from domain.review.views import BattleView, Finding, GameView, RoundView, TurnRecords
 from projections.timeline_text import (
     ColumnKey,
     SideName,
@@ -99,6 +101,8 @@ class Timeline:
         self.turns: list[str] = []
         self._turn_nodes: list[int] = []
         self._turn_battles: list[int] = []
+        #: turn index -> its records (every turn the view lists them for).
+        self._turn_records: dict[int, TurnRecords] = {}
         self._battle_nodes: list[int] = []
         self._round_nodes: list[int] = []
         self._pair: list[int] = _pair_battles(main, other)
@@ -113,16 +117,24 @@ class Timeline:
     def _build(self, progress: Progress | None) -> None:
         nodes = self.nodes
         total = len(self.main.battles)
-        turn_index = -1
         current_turn: str | None = None
+        records = {entry.turn: entry for entry in self.main.turn_records}
+        # Turns with records and no battle, placed where their first record comes.
+        fought = {battle.turn for battle in self.main.battles}
+        quiet = [entry for entry in self.main.turn_records if entry.turn not in fought]
+        waiting = 0
+        points = self.main.board_points
         for b, battle in enumerate(self.main.battles):
             if battle.turn != current_turn:
                 current_turn = battle.turn
-                self.turns.append(battle.turn)
-                turn_index += 1
-                self._turn_nodes.append(len(nodes))
-                self._turn_battles.append(0)
-                nodes.append(Node("turn", turn_index))
+                entry = records.get(battle.turn)
+                begins = min(points[b][0] if b < len(points) else 1 << 62,
+                             entry.first if entry is not None else 1 << 62)
+                while waiting < len(quiet) and quiet[waiting].first < begins:
+                    self._add_turn(quiet[waiting].turn, quiet[waiting])
+                    waiting += 1
+                self._add_turn(battle.turn, entry)
+            turn_index = len(self.turns) - 1
             self._turn_battles[turn_index] += 1
             self._battle_nodes.append(len(nodes))
             nodes.append(Node("battle", turn_index, b))
@@ -136,8 +148,19 @@ class Timeline:
                     self._add_round(turn_index, b, r, other, other.rounds[r], variation=True)
             if progress is not None and b % _PROGRESS_EVERY == 0:
                 progress(b, total)
+        for entry in quiet[waiting:]:
+            self._add_turn(entry.turn, entry)
         if progress is not None:
             progress(total, total)
+
+    def _add_turn(self, turn: str, records: TurnRecords | None) -> None:
+        index = len(self.turns)
+        self.turns.append(turn)
+        self._turn_nodes.append(len(self.nodes))
+        self._turn_battles.append(0)
+        if records is not None:
+            self._turn_records[index] = records
+        self.nodes.append(Node("turn", index))
 
     def _add_round(self, turn: int, b: int, r: int, battle: BattleView, rnd: RoundView, *,
                    variation: bool) -> None:
@@ -259,8 +282,16 @@ class Timeline:
         return self._battle_nodes[b]
 
     def turn_node(self, turn: str) -> int | None:
-        """The node of a turn ("Germany 2"), if the game has battles in it."""
+        """The node of a turn ("Germany 2"), if the game has battles or other records in it."""
         return self._turn_nodes[self.turns.index(turn)] if turn in self.turns else None
+
+    def turn_records(self, i: int) -> TurnRecords | None:
+        """The records of node ``i``'s turn (None when the view does not list them)."""
+        return self._turn_records.get(self.nodes[i].turn)
+
+    def turn_battles(self, i: int) -> int:
+        """How many battles node ``i``'s turn has (0: a turn of other records only)."""
+        return self._turn_battles[self.nodes[i].turn]
 
     def finding_node(self, finding_id: str) -> int | None:
         """The node a finding is anchored to."""
@@ -395,6 +426,10 @@ class Timeline:
         node = self.nodes[i]
         if node.kind == "turn":
             count = self._turn_battles[node.turn]
+            if not count:
+                records = self._turn_records.get(node.turn)
+                kinds = f" · {', '.join(records.kinds)}" if records is not None and records.kinds else ""
+                return [(self.turns[node.turn], "title"), (f" · no battle{kinds}", "dim")]
             plural = "s" if count != 1 else ""
             return [(self.turns[node.turn], "title"), (f" · {count} battle{plural}", "dim")]
         battle = self.battle(i)
@@ -454,9 +489,14 @@ def opening_part(view: GameView, battles: int = OPENING_BATTLES) -> GameView:
     end = max((last for _, last in points), default=0) + 1
     history = {territory: entries[:bisect_left([e[0] for e in entries], end)]
                for territory, entries in view.board_history.items()}
+    # The turns up to there: those of the battles kept, and those without battles before the end.
+    fought = {battle.turn for battle in view.battles}
+    kept_turns = {battle.turn for battle in view.battles[:count]}
+    turns = tuple(entry for entry in view.turn_records if entry.first < end
+                  and (entry.turn in kept_turns or entry.turn not in fought))
     return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings,
                                    board_points=points, board_history=history,
-                                   board_roles=view.board_roles[:count])
+                                   board_roles=view.board_roles[:count], turn_records=turns)
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -108,7 +108,12 @@ def _view_parts(view: GameView) -> tuple[bytes, bytes]:
     encode = _ENCODER.encode
     head = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[:_BATTLES_AT])
     tail = b"".join(encode(name) + encode(getattr(view, name)) for name in _FIELDS[_BATTLES_AT + 1:])
-    return bytes((0x80 | len(_FIELDS),)) + head + encode("battles"), tail
+    return _map_header(len(_FIELDS)) + head + encode("battles"), tail
+
+
+def _map_header(count: int) -> bytes:
+    """A msgpack map's header (a fixmap holds 15 entries at most; a GameView has more fields)."""
+    return bytes((0x80 | count,)) if count < 16 else b"\xde" + count.to_bytes(2, "big")
 
 
 def _join_view(head: bytes, battles: list[bytes], tail: bytes) -> bytes:

@@ -211,7 +211,8 @@ class _Walker:
 
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
-                         self.round_ends, self.from_setup, self.adopted, self.bid_seq)
+                         self.round_ends, self.from_setup, self.adopted, self.bid_seq,
+                         frozenset(self.void))
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:

@@ -131,6 +131,9 @@ class BoardWalk:
     adopted: dict[tuple[int, str, str], Force] = field(default_factory=dict)
     #: The record number of the bid (None: no bid recorded).
     bid_seq: int | None = None
+    #: Turns void under 2008 Section VII ("the subsequent turn is void and must be re-done"):
+    #: their moves are undone on this board, their purchases in the treasury walked beside it.
+    void: frozenset[str] = frozenset()
     #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
     boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
     #: territory -> the record numbers of its history's entries (bisected without a key function:
@@ -165,7 +168,8 @@ class BoardWalk:
 
     def same_board(self, other: BoardWalk) -> bool:
         """Whether two walks give the same board at every record."""
-        return self.history == other.history and self.known_since == other.known_since
+        return (self.history == other.history and self.known_since == other.known_since
+                and self.void == other.void)
 
 
 #: No units (a territory the walk has no entry for).

@@ -10,6 +10,10 @@ income. So, in record order:
   power then collects the IPC value of the territories it controls, if it holds its capital
   (2008 Rules Clarifications, Income Collection and Spending: "Any country that ends its turn
   with possession of its capital collects income");
+- a purchase of a turn void under 2008 Section VII ("the subsequent turn is void and must be
+  re-done": the walk as corrected lists such turns) is not paid, as the turn's moves and
+  placements are undone on the board; the turn's income is still collected (its end, on the
+  corrected board), as the turn made again would;
 - a battle that captures a capital gives the captor the owner's unspent IPCs: see
   :data:`CAPITAL_RULE` (the seeds hold no text of this rule, only the 2008 reference to it).
 
@@ -73,6 +77,9 @@ class Spend:
     stated: int | None
     #: Who held the power's capital then (the power itself, an ally, or the enemy).
     capital_holder: str | None
+    #: A purchase of a turn void under 2008 Section VII ("the subsequent turn is void and must be
+    #: re-done"): kept to be checked as it was made, not paid from the treasury as corrected.
+    void: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,7 +221,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
                 for power, extra in getattr(item, "ipcs", ()):
                     purse.add(seq, power, extra)
             elif kind in ("purchase", "tech"):
-                _spend(treasury, purse, walk.before(seq), item, capitals)
+                _spend(treasury, purse, walk.before(seq), item, capitals, walk.void)
     return treasury
 
 
@@ -299,7 +306,7 @@ def _collect(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, turn: str, s
 
 
 def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
-           capitals: dict[str, str]) -> None:
+           capitals: dict[str, str], void: frozenset[str]) -> None:
     seq: int = getattr(item, "seq", 0)
     turn: str = getattr(item, "turn", "")
     power = turn.rsplit(" ", 1)[0]
@@ -312,8 +319,13 @@ def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
         bought = getattr(item, "declared", None)
         dice = bought if bought is not None else len(getattr(item, "dice", ()))
         units, what, cost, stated = EMPTY, "tech", dice * TECH_DIE_COST, getattr(item, "ipcs", None)
+    # 2008 Section VII: "the subsequent turn is void and must be re-done": a void turn's
+    # purchase is undone with its moves and placements (the turn made again buys anew).
+    undone = what == "purchase" and turn in void
     treasury.spends.append(Spend(seq, getattr(item, "at", None), turn, power, what, units, cost,
-                                 purse.of(power), stated, board.control_of(capitals[power])))
+                                 purse.of(power), stated, board.control_of(capitals[power]), undone))
+    if undone:
+        return
     # What was bought is spent, even beyond the treasury: the finding says so, the ledger
     # keeps counting from what the record did.
     purse.add(seq, power, -cost)

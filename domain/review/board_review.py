@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from domain.record.board_state import PENDING, VOID_TURN, BattleResult, BoardWalk, void_turn_key
 from domain.record.entries import BattleRecord
 from domain.record.game import Game
-from domain.review.views import BattleStatus, BattleView
+from domain.review.views import BattleStatus, BattleView, TurnRecords
 from domain.rules.forces import EMPTY, Force
 
 
@@ -116,3 +116,26 @@ def board_records(game: Game) -> tuple[tuple[int, str], ...]:
     found += [(entry.seq, f"{entry.turn}'s non-combat moves") for entry in game.noncombat]
     found.sort()
     return tuple(found)
+
+
+#: What a turn's records other than battles are called on its timeline line.
+_TURN_KINDS = {"purchase": "purchase", "placement": "placements", "map_update": "map update"}
+
+
+def turn_records(game: Game) -> tuple[TurnRecords, ...]:
+    """Every turn that has records (battles, purchases, moves, placements, map updates, weapons
+    development), in the order of its first record, with what its records other than battles are."""
+    marks: list[tuple[int, str, str]] = [(n.seq, n.turn, _TURN_KINDS[n.kind]) for n in game.board_log
+                                         if n.turn and n.kind in _TURN_KINDS]
+    marks += [(entry.seq, entry.turn, "non-combat moves") for entry in game.noncombat]
+    marks += [(entry.seq, entry.turn, "weapons development") for entry in game.tech]
+    marks += [(record.declared_seq, record.turn, "") for record in game.battles]
+    marks += [(record.last_seq, record.turn, "") for record in game.battles]
+    marks.sort(key=lambda mark: mark[0])
+    found: dict[str, tuple[int, int, list[str]]] = {}
+    for seq, turn, kind in marks:
+        first, _, kinds = found.get(turn, (seq, seq, []))
+        if kind and kind not in kinds:
+            kinds.append(kind)
+        found[turn] = (first, seq, kinds)
+    return tuple(TurnRecords(turn, first, last, tuple(kinds)) for turn, (first, last, kinds) in found.items())

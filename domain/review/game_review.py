@@ -22,7 +22,7 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
-from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, roles
+from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, roles, turn_records
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
@@ -141,7 +141,8 @@ def _review_on(state: _Review) -> GameView:
                     board_records=board_records(game),
                     board_roles=tuple(roles(b) for b in game.battles),
                     board_known=state.walk.known_since,
-                    void_turns=() if as_rolled else tuple(voided_turns))
+                    void_turns=() if as_rolled else tuple(voided_turns),
+                    turn_records=turn_records(game))
 
 
 class _Review:

@@ -232,6 +232,19 @@ class Paper(msgspec.Struct, frozen=True, omit_defaults=True):
     entered: datetime | None = None
 
 
+class TurnRecords(msgspec.Struct, frozen=True, array_like=True):
+    """A turn's records in the game (its battles' and the rest), for the timeline: a turn with no
+    battle still has a point, the board after its purchase, moves, placements and map update."""
+
+    turn: str
+    #: The record numbers of its first and last records.
+    first: int
+    last: int
+    #: What its records other than battles are, in record order ("purchase", "non-combat moves",
+    #: "placements", "map update", "weapons development").
+    kinds: tuple[str, ...] = ()
+
+
 class GameView(msgspec.Struct, frozen=True):
     """The whole analysed game: what ``minister replay`` reports."""
 
@@ -266,6 +279,8 @@ class GameView(msgspec.Struct, frozen=True):
     #: Turns void under 2008 Section VII (rolled before a reported error was corrected): "the
     #: subsequent turn is void and must be re-done", its moves undone on the board as corrected.
     void_turns: tuple[str, ...] = ()
+    #: Every turn with records, in the order its first record came (the timeline's turns).
+    turn_records: tuple[TurnRecords, ...] = ()
 
 
 def awaiting_note(view: BattleView) -> str:

@@ -158,9 +158,32 @@ def test_a_battles_places_are_what_the_walk_gives_around_it() -> None:
                                                                 after.holders(place.territory))
 
 
-def test_a_game_without_battles_has_no_board_point() -> None:
+def test_a_game_without_battles_or_turns_has_no_board_point() -> None:
     view = review(load_replay(REPLAYS / "games" / "two-turns-board-moves-on-2008.toml").game)
-    assert BoardMaps(Timeline(msgspec.structs.replace(view, battles=()))).at(0) is None
+    assert BoardMaps(Timeline(msgspec.structs.replace(view, battles=(), turn_records=()))).at(0) is None
+
+
+def test_a_turn_without_battles_shows_the_board_after_its_records() -> None:
+    """Rounds 2 and 3 of the full game have no battle: each turn's line shows the board after
+    its purchase, placements, non-combat moves and map update, and what they changed, in both
+    histories (before, the map never got past Japan 1's battle in China)."""
+    for as_rolled in (False, True):
+        timeline = _timeline("games/full-game-three-rounds-2008.toml", as_rolled=as_rolled)
+        ussr = _point(timeline, "USSR 2")
+        assert ussr.title == ("USSR 2 · no battle · after its purchase, placements, non-combat moves, "
+                              "map update")
+        assert ussr.battle is None and not ussr.roles and ussr.since == "at the turn's start"
+        # 3 INF placed in Russia, 3 INF moved on to Karelia: Russia ends as it began.
+        assert _units(ussr.squares["Karelia S.S.R."]) == "USSR: USSR 3 INF, 2 ARM, 1 FTR, AA, IC"
+        assert _units(ussr.start["Karelia S.S.R."]) == "USSR: USSR 2 ARM, 1 FTR, AA, IC"
+        assert ussr.squares["Karelia S.S.R."].seen == "after USSR 2's non-combat moves"
+        assert ussr.changed == {"Karelia S.S.R."}
+        assert ussr.other is not None and ussr.differs == frozenset()
+        uk = _point(timeline, "UK 3")
+        assert uk.changed == {"India"} and uk.squares["India"].seen == "after UK 3's placements"
+        # The map moves on from turn to turn: Karelia as USSR 2 left it, still, at the end.
+        last = _point(timeline, "USA 3")
+        assert last.squares["Karelia S.S.R."] == ussr.squares["Karelia S.S.R."]
 
 
 def test_the_opening_part_keeps_the_board_up_to_its_last_battle() -> None:

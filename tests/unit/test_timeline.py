@@ -325,3 +325,33 @@ def test_layout_reports_progress() -> None:
     Timeline(big_game(400), progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 1200) and seen[-1] == (1200, 1200)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_every_turn_with_records_has_a_point_even_without_a_battle() -> None:
+    """The full game's rounds 2 and 3 have no battle: each turn is a line of its own, in record
+    order, reached by the turn jumps (t / T) and by → / ←; a turn with battles keeps its line."""
+    from application.intake.replayfile import load_replay
+    from domain.review.game_review import review
+    from tests.conftest import REPLAYS
+
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    timeline = Timeline(review(game), review(game, as_rolled=True))
+    assert timeline.turns == [f"{power} {n}" for n in (1, 2, 3)
+                              for power in ("USSR", "Germany", "UK", "Japan", "USA")]
+    uk = timeline.turn_node("UK 2")
+    assert uk is not None and timeline.label(uk) == "UK 2 · no battle · purchase, placements, map update"
+    assert timeline.turn_battles(uk) == 0 and timeline.path(uk) == "UK 2"
+    assert timeline.label(timeline.turn_node("USSR 1") or 0) == "USSR 1 · 1 battle"
+    # t from Japan 1's battle goes to USA 1 (no battle), then on turn by turn; → steps too.
+    china = timeline.battle_node(3)
+    usa = timeline.next_turn(china)
+    assert timeline.label(usa).startswith("USA 1 · no battle")
+    assert timeline.next_turn(usa) == timeline.step(usa, 1) == timeline.turn_node("USSR 2")
+    assert timeline.prev_turn(usa) == timeline.turn_node("Japan 1")
+    assert timeline.last() == timeline.turn_node("USA 3")
+    # A finding of a turn without battles sits on its line (it sat at the start before).
+    [discrepancy] = [f for f in timeline.main.findings if f.kind == "map_discrepancy"]
+    assert timeline.finding_node(discrepancy.id) == timeline.turn_node("USSR 2")
+    # Switching histories keeps the point.
+    other = Timeline(timeline.other or timeline.main, timeline.main)
+    assert other.locate(timeline.key(uk)) == other.turn_node("UK 2")

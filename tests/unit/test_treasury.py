@@ -198,3 +198,27 @@ def test_a_map_update_that_lists_a_territory_an_enemy_holds() -> None:
     game = _game(map_update("Germany 1", units=("Germany Karelia: 3 INF",)))
     found = [f for f in review(game).findings if f.kind == "map_update_incomplete"]
     assert len(found) == 1 and "USSR holding it" in found[0].detail
+
+
+# -- a void turn (2008 Section VII) ----------------------------------------------------------------
+def test_a_void_turns_purchase_is_not_paid_in_the_treasury_as_corrected() -> None:
+    """2008 Section VII: "the subsequent turn is void and must be re-done": Germany 1 (rolled
+    before USSR 1's reported error was corrected) is void, so its 11 IPCs purchase is undone in
+    the treasury as corrected, as its battle and placements are on the board; as rolled it stands."""
+    game = load_replay(REPLAYS / "fidelity" / "void-turn-purchase-undone-2008.toml").game
+    corrected = review(game)
+    assert corrected.void_turns == ("Germany 1",)
+    walk = walk_board(game, outcomes_of(corrected.battles, corrected.void_turns))
+    treasury = walk_treasury(game, walk)
+    [void] = [s for s in treasury.spends if s.turn == "Germany 1"]
+    assert void.void and void.cost == 11
+    def germany_2(walked: TreasuryWalk) -> int:
+        """The IPCs Germany had for its Germany 2 purchase (income of Germany 1 collected)."""
+        return next(s.available for s in walked.spends if s.turn == "Germany 2")
+
+    assert germany_2(treasury) == 32 + 32  # nothing paid; Anglo Egypt not taken
+    assert "treasury_wrong" not in [f.kind for f in corrected.findings]
+    rolled = walk_treasury(game, walk_board(game, outcomes_of(review(game, as_rolled=True).battles)))
+    assert not any(s.void for s in rolled.spends)
+    assert germany_2(rolled) == 32 - 11 + 34
+    assert "treasury_wrong" in [f.kind for f in review(game, as_rolled=True).findings]

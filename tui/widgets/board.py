@@ -269,9 +269,15 @@ def _rounds_with_variation(timeline: Timeline,
 
 
 def turn_board(timeline: Timeline, index: int) -> RenderableType:
-    """A turn: its battles, each with status, result and findings."""
+    """A turn: its battles, each with status, result and findings (a turn without battles: what
+    its records are; the map shows what they did)."""
     node = timeline.nodes[index]
     turn = timeline.turns[node.turn]
+    if not timeline.turn_battles(index):
+        records = timeline.turn_records(index)
+        what = ", ".join(records.kinds) if records is not None and records.kinds else "no records"
+        return Group(Text.assemble((turn, "bold"), " · no battle"),
+                     Text(f"Its records: {what} (m: the map after them).", TAG_STYLES["dim"]))
     table = Grid(("battle", "kind", "status", "result", "findings"), (2, 2, 3, 2), label_width=18)
     shown = total = 0
     following = timeline.nodes[index + 1] if index + 1 < len(timeline) else None
