@@ -196,7 +196,7 @@ class _Review:
             self.memo.keep_quiet(quiet_key, (view, flow))
         return view, judged_list
 
-    def _board_key(self, filed: BattleRecord) -> str:
+    def _board_key(self, filed: BattleRecord) -> bytes:
         """What the battle reads of the walk, the turn audit and the treasury (memo.board_key)."""
         audit = self.turn_audit
         return self.memo.board_key(on_board(filed, self.walk), board_knows(filed, self.walk),

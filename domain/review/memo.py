@@ -101,7 +101,7 @@ class ReviewMemo:
         self.treasuries: dict[tuple[tuple[int, int], str], TreasuryWalk] = {}
         #: Every battle's :meth:`board_key` on one walk, in declaration order (by the history's
         #: stamp and the walk's token): a review on a walk it had before reads no board again.
-        self.board_keys: dict[tuple[tuple[int, int], str], tuple[str, ...]] = {}
+        self.board_keys: dict[tuple[tuple[int, int], str], tuple[bytes, ...]] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
         #: Each read's result as rolled (:func:`~domain.review.board_review.outcomes_of`'s key and
         #: value), by the same key: the board's first walk needs only these, not the reads.
@@ -170,14 +170,14 @@ class ReviewMemo:
         return digest.hexdigest()
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
-               make: Callable[[], tuple[str, ...]]) -> Sequence[str]:
+               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
         """Every battle's :meth:`board_key` on the walk ``walk_token`` names: made from the
         records (their keys are in the token), the walk, the turn audit and the treasury, all
         keyed by ``stamp`` (:meth:`stamp`) and the token."""
         return self._get(self.board_keys, (stamp, walk_token), make)
 
     def board_key(self, record: BattleRecord, known: bool, found: Sequence[Issue], intent_clear: bool,
-                  purses: Sequence[Purse]) -> str:
+                  purses: Sequence[Purse]) -> bytes:
         """What a battle reads of the board, the same in every process: the places its
         declaration checks (``record`` as :func:`~domain.review.board_review.on_board` gives it:
         what stood in its territory and its origins when it was declared, and whether the walk
@@ -191,7 +191,7 @@ class ReviewMemo:
             record.position, record.available, record.defenders_known, known,
             [(i.kind, i.detail, i.round, i.side, i.column, i.at, i.effective, i.hits, i.until)
              for i in found], intent_clear, purses)))
-        return digest.hexdigest()
+        return digest.digest()
 
     def read(self, record: BattleRecord,
              make: Callable[[], tuple[RecordedBattle, BattleView]]) -> tuple[RecordedBattle, BattleView]:
@@ -300,7 +300,7 @@ class NoMemo(ReviewMemo):
         return ""
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
-               make: Callable[[], tuple[str, ...]]) -> Sequence[str]:
+               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
         """Not needed (nothing is reused): an empty key for every battle."""
         return _NoKeys()
 
@@ -314,17 +314,17 @@ class NoMemo(ReviewMemo):
         return make()
 
 
-class _NoKeys(Sequence[str]):
+class _NoKeys(Sequence[bytes]):
     """An empty board key for every battle (:meth:`NoMemo.boards`)."""
 
     @overload
-    def __getitem__(self, index: int) -> str: ...
+    def __getitem__(self, index: int) -> bytes: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: slice) -> Sequence[bytes]: ...
 
     def __getitem__(self, index: int | slice) -> Any:
-        return "" if isinstance(index, int) else []
+        return b"" if isinstance(index, int) else []
 
     def __len__(self) -> int:
         return 0
