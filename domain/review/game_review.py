@@ -157,14 +157,17 @@ class _Review:
         self.policy = edition(game.edition)
         self.memo = memo
         self.read, self.walk = read, walk
-        # The turn audit and every battle part the memo keeps read the board, which corrections
-        # move on: they are keyed by the walk's inputs (memo.walk_token). The treasury is made
-        # from the same inputs (the records counted by memo.audit_key and the walk).
-        self.stamp = (memo.stamp(game), walk_token)
+        # The turn audit reads the whole board, which corrections move on: it is keyed by the
+        # walk's inputs (memo.walk_token), and so is the treasury (made from the records
+        # memo.audit_key counts and the walk). Each battle's parts are keyed by what it reads of
+        # them (memo.board_key) and by the other records (the stamp).
+        self.stamp = memo.stamp(game)
         self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
         self.turn_audit = memo.turn_audit(game, walk_token, partial(
             audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
             treasury=self.treasury))
+        self.boards = memo.boards(self.stamp, walk_token, lambda: tuple(
+            self._board_key(record) for record in game.battles))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -178,23 +181,36 @@ class _Review:
     def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
         corrected, on the board as the record moved it on."""
+        # What the battle reads of the board (memo.board_key): its parts are keyed by it, not by
+        # the whole walk, so a walk made again for another battle leaves this one as it was.
+        board = (self.stamp, self.boards[index])
         # A battle that had no finding under the same inputs has none now: reuse it whole.
-        quiet_key = (self.as_rolled, record_key(filed), self.stamp,
+        quiet_key = (self.as_rolled, record_key(filed), board,
                      None if self.as_rolled else self.flows.get(filed.territory))
         quiet = self.memo.quiet(quiet_key)
         if quiet is not None:
             if quiet[1] is not None:
                 self.flows[filed.territory] = quiet[1]
             return quiet[0], []
-        view, judged_list, flow, drew = self._battle(index, filed)
+        view, judged_list, flow, drew = self._battle(index, filed, board)
         if not judged_list and not drew:
             self.memo.keep_quiet(quiet_key, (view, flow))
         return view, judged_list
 
-    def _battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
-        """One battle reviewed: (view, findings judged, the result it flows on, whether it drew)."""
+    def _board_key(self, filed: BattleRecord) -> bytes:
+        """What the battle reads of the walk, the turn audit and the treasury (memo.board_key)."""
+        audit = self.turn_audit
+        return self.memo.board_key(on_board(filed, self.walk), board_knows(filed, self.walk),
+                                   audit.battles.get(filed.key, ()), filed.key in audit.intent_clear,
+                                   purses(self.treasury, self.walk, filed.last_seq + 1))
+
+    def _battle(self, index: int, filed: BattleRecord,
+                board: tuple[object, ...]) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
+        """One battle reviewed: (view, findings judged, the result it flows on, whether it drew);
+        ``board`` is what it reads of the board (the key of its parts)."""
         known = board_knows(filed, self.walk)
         record = on_board(filed, self.walk)
+        purse = purses(self.treasury, self.walk, record.last_seq + 1)
         recorded, rolled = self.read[index]
         # The record as rolled reads the map only for defenders neither declared nor typed.
         if record.declared_defenders is None and record.position != filed.position \
@@ -203,7 +219,7 @@ class _Review:
         attackers, defenders = correct_forces(record, recorded, self.turn_audit)
         if not self.as_rolled and record.territory in self.flows and not known:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audit_key = (record_key(record), self.stamp, self.game.edition, attackers, defenders)
+        audit_key = (record_key(record), board, self.game.edition, attackers, defenders)
         audit = self.memo.audit(audit_key, partial(
             audit_rolls, record, recorded, rolled, self.policy, attackers, defenders))
         issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
@@ -215,7 +231,7 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                treasury=purses(self.treasury, self.walk, record.last_seq + 1)),
+                                treasury=purse),
                     judged_list, None, False)
         audited = attackers
         if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
@@ -229,7 +245,7 @@ class _Review:
                           # Only recorded dice count: entered from the dice server or drawn by the
                           # Minister (a clear dice_seed never draws one: anyone could predict it).
                           CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-            key = (record_key(record), self.stamp, self.game.edition, audited, attackers, defenders,
+            key = (record_key(record), board, self.game.edition, audited, attackers, defenders,
                    tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
             view, judged_list, draws, effect = self.memo.correction(
                 key, partial(_correction, ctx, judged_list))
@@ -243,7 +259,7 @@ class _Review:
         if flow is not None:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
-                           treasury=purses(self.treasury, self.walk, record.last_seq + 1))
+                           treasury=purse)
         return view, judged_list, flow, bool(draws)
 
 

@@ -5,9 +5,10 @@ it settles, and what those change downstream (later battles on the same board th
 corrected result, the dice the verifiable source gives later corrections, the finding numbers).
 :func:`domain.review.game_review.review` given a :class:`ReviewMemo` asks it for each battle's
 expensive parts — reading the record, the as-rolled analysis, the rolling audit, the correction
-and its impact — under a key made of *every* input of that part; a part whose key is unchanged
-is reused, any other is computed afresh. A battle without any finding is reused whole (most
-battles of a game): reports and rulings cannot touch it. The bookkeeping of the others
+and its impact — under a key made of *every* input of that part (what it reads of the board as a
+digest of that, :meth:`ReviewMemo.board_key`); a part whose key is unchanged is reused, any other
+is computed afresh. A battle without any finding is reused whole (most battles of a game):
+reports and rulings cannot touch it. The bookkeeping of the others
 (decisions, finding numbers, flows, void turns) always runs, so an incremental review is the
 full review by construction; ``tests/unit/test_review_memo.py`` checks it on random event
 sequences (and fails if a new input of the review is not in a key).
@@ -27,17 +28,23 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   (:meth:`correction`: the decisions are in its key).
 - **If the decision changes B's corrected result**, the board changes from B on (rules matrix,
   Consequences: "a corrected battle's result flows into later positions"): the walk of the board
-  is keyed by every battle's result (:meth:`walk_token`), so the walk, the turn audit
-  (declarations, defenders, order of battles: they read the board) and every battle whose key
-  holds the walk's token are made again. If B's result is unchanged, the token is unchanged and
-  later battles are reused: a corrected result that moves no unit moves nothing downstream.
-  Within the corrected history, a battle in B's territory also reads B's corrected holder
-  (``flows`` in :meth:`quiet`'s key).
+  is keyed by every battle's record and result (:meth:`walk_token`), so the walk, the turn audit
+  (declarations, defenders, order of battles: they read the board) and the treasury are made
+  again. A battle's parts are not keyed by the walk's token but by what the battle reads of the
+  board (:meth:`board_key`: what stood in its territory and its origins when it was declared,
+  whether the walk knows it, the turn audit's findings on it and whether its intent was clear,
+  and the treasury just after it), worked out once per walk (:meth:`boards`): a battle the
+  changed result does not reach reads the same board and is reused. If B's result is unchanged,
+  the token is unchanged and nothing of the board is read again. Within the corrected history, a
+  battle in B's territory also reads B's corrected holder (``flows`` in :meth:`quiet`'s key).
 - **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
   number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
-  places B's result at its last record, the walk's token changes too: today every battle is
-  reviewed again after a dice event (a finer key, the board as each battle reads it, would keep
-  the others; see benchmarks/bench_incremental.py for what that costs).
+  places B's result at its last record, the walk's token changes too: the walk, the turn audit,
+  the treasury and every battle's board key are made again (see
+  benchmarks/bench_incremental.py for what that costs), but a battle is reviewed again only if
+  what it reads of the board changed (B's result now placed later may change what a battle
+  declared in between finds there, the turn audit's findings, or a purse) or its findings were
+  renumbered (their numbers are in its correction's key); the others are reused.
 - **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
   again whenever the walk changes or an event they read is added; reports, rulings and dice are
   not such events.
@@ -61,8 +68,8 @@ if TYPE_CHECKING:
     from domain.record.recorded_battle import RecordedBattle
     from domain.record.treasury import TreasuryWalk
     from domain.review.declaration_errors import TurnAudit
-    from domain.review.rolling_errors import BattleAudit
-    from domain.review.views import BattleView
+    from domain.review.rolling_errors import BattleAudit, Issue
+    from domain.review.views import BattleView, Purse
 
 _T = TypeVar("_T")
 #: Deterministic bytes for the walk token (keys survive the process: the memo may be stored).
@@ -92,6 +99,9 @@ class ReviewMemo:
         self.walks: dict[tuple[tuple[int, int], str], BoardWalk] = {}
         self.turn_audits: dict[tuple[str, tuple[int, int], str], TurnAudit] = {}
         self.treasuries: dict[tuple[tuple[int, int], str], TreasuryWalk] = {}
+        #: Every battle's :meth:`board_key` on one walk, in declaration order (by the history's
+        #: stamp and the walk's token): a review on a walk it had before reads no board again.
+        self.board_keys: dict[tuple[tuple[int, int], str], tuple[bytes, ...]] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
         #: Each read's result as rolled (:func:`~domain.review.board_review.outcomes_of`'s key and
         #: value), by the same key: the board's first walk needs only these, not the reads.
@@ -159,6 +169,30 @@ class ReviewMemo:
             digest.update(_TOKEN_ENCODER.encode(sorted(rolled.items())))
         return digest.hexdigest()
 
+    def boards(self, stamp: tuple[int, int], walk_token: str,
+               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
+        """Every battle's :meth:`board_key` on the walk ``walk_token`` names: made from the
+        records (their keys are in the token), the walk, the turn audit and the treasury, all
+        keyed by ``stamp`` (:meth:`stamp`) and the token."""
+        return self._get(self.board_keys, (stamp, walk_token), make)
+
+    def board_key(self, record: BattleRecord, known: bool, found: Sequence[Issue], intent_clear: bool,
+                  purses: Sequence[Purse]) -> bytes:
+        """What a battle reads of the board, the same in every process: the places its
+        declaration checks (``record`` as :func:`~domain.review.board_review.on_board` gives it:
+        what stood in its territory and its origins when it was declared, and whether the walk
+        knows it), the turn audit's findings on it and whether its intent was clear, and the
+        treasury just after it. With the record's own key, the history's stamp and the holder
+        flowing into its territory, these are every input of the battle's parts that the walk of
+        the board gives; a walk made again by another battle's new result or last record leaves
+        them, and so the battle, as they were unless they changed."""
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(_TOKEN_ENCODER.encode((
+            record.position, record.available, record.defenders_known, known,
+            [(i.kind, i.detail, i.round, i.side, i.column, i.at, i.effective, i.hits, i.until)
+             for i in found], intent_clear, purses)))
+        return digest.digest()
+
     def read(self, record: BattleRecord,
              make: Callable[[], tuple[RecordedBattle, BattleView]]) -> tuple[RecordedBattle, BattleView]:
         """The record read into rounds and analysed as rolled."""
@@ -198,8 +232,8 @@ class ReviewMemo:
 
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
-        for table in (self.walks, self.turn_audits, self.treasuries, self.reads, self.outcomes,
-                      self.audits, self.corrections, self.quiet_battles):
+        for table in (self.walks, self.turn_audits, self.treasuries, self.board_keys, self.reads,
+                      self.outcomes, self.audits, self.corrections, self.quiet_battles):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
         for key in [key for key in self.view_digests if key not in self.quiet_battles]:
@@ -265,6 +299,11 @@ class NoMemo(ReviewMemo):
         """Not needed: nothing is reused."""
         return ""
 
+    def boards(self, stamp: tuple[int, int], walk_token: str,
+               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
+        """Not needed (nothing is reused): an empty key for every battle."""
+        return _NoKeys()
+
     def rolled_outcomes(self, reads: Reads) -> dict[str, BattleResult]:
         """Every read made (each once: :class:`Reads` keeps them for the review)."""
         from domain.review.board_review import outcomes_of
@@ -273,3 +312,19 @@ class NoMemo(ReviewMemo):
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         return make()
+
+
+class _NoKeys(Sequence[bytes]):
+    """An empty board key for every battle (:meth:`NoMemo.boards`)."""
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[bytes]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return b"" if isinstance(index, int) else []
+
+    def __len__(self) -> int:
+        return 0

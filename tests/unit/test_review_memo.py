@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,8 @@ from application.intake.replayfile import load_replay
 from domain.record.events import DiceDrawn, DiceSupplied, GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game, project_game
 from domain.review.game_review import review
-from domain.review.memo import ReviewMemo
+from domain.review.memo import ReviewMemo, record_key
+from domain.review.views import GameView
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "replays").rglob("*.toml"))
@@ -95,3 +97,41 @@ def test_the_memo_reuses_what_an_event_did_not_touch() -> None:
     memo.computed = memo.reused = 0
     review(game, memo=memo)
     assert 0 < memo.computed < first and memo.reused > 0
+
+
+def _views(game: Game, memo: ReviewMemo | None) -> list[GameView]:
+    return [review(game, memo=memo), review(game, as_rolled=True, memo=memo)]
+
+
+def _new_keys(memo: ReviewMemo, before: dict[str, set[Any]]) -> dict[str, set[Any]]:
+    return {name: set(getattr(memo, name)) - before[name] for name in before}
+
+
+@pytest.mark.parametrize("kind", ["supplied", "drawn"])
+def test_dice_for_one_battle_review_only_that_battle_again(kind: str) -> None:
+    """Dice filed into a battle's record move its last record, so the walk of the board is made
+    again; a battle without findings that reads the same board as before is reused whole
+    (memo.board_key), not reviewed again because another battle's record grew."""
+    reused = 0
+    for path in REPLAYS:
+        game = project_game(None, load_replay(ROOT / path).events)
+        assert game is not None
+        if len(game.battles) < 2:
+            continue
+        memo = ReviewMemo()
+        earlier = _views(game, memo)
+        before = set(memo.quiet_battles)
+        game = project_game(game, [_event(game, (kind, len(game.battles) - 1, 0, 0, 5, [2, 6]))])
+        assert game is not None
+        now = _views(game, memo)
+        assert now == _views(game, None)
+        last = record_key(game.battles[-1])
+        # The battles whose view is as it was (a finding renumbered or a result moved changes it).
+        same = {(history, record_key(record))
+                for history, (old, new) in enumerate(zip(earlier, now, strict=True))
+                for record, was, is_ in zip(game.battles, old.battles, new.battles, strict=True)
+                if was == is_ and record_key(record) != last}
+        again = {(int(key[0]), key[1]) for key in set(memo.quiet_battles) - before}
+        assert not (again & same), path
+        reused += len(same & {(int(key[0]), key[1]) for key in before})
+    assert reused >= 10
