@@ -1,15 +1,13 @@
-"""Plain aligned text tables for the commands' output (no colour, no box).
-
-Laid out here rather than by rich's Table: ``minister games`` lists a whole club archive, and
-rich took ~0.3 s to import and lay out 500 rows (tests/unit/test_plain_table.py checks the
-output is what rich's Table printed, cell widths measured the same way).
-"""
+"""Plain aligned text tables for the commands' output (rich lays them out; no colour, no box)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from io import StringIO
 
-from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from projections.plain import visible
 
@@ -21,21 +19,13 @@ def plain_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *,
     Cells are taken as plain text (a title with ``[brackets]`` is not markup), their control
     characters shown visibly; lines carry no trailing spaces.
     """
-    aligned = [header in set(right) for header in headers]
-    table = [list(headers), *([visible(cell) for cell in row] for row in rows)]
-    for row in table:
-        row.extend("" for _ in range(len(headers) - len(row)))
-    sizes = [[cell_len(cell) for cell in row] for row in table]
-    widths = [max(size[column] for size in sizes) for column in range(len(headers))]
-    lines = []
-    for row, size in zip(table, sizes, strict=True):
-        cells = [_right(cell, width) if right_aligned else cell + " " * (width - used)
-                 for cell, used, width, right_aligned in zip(row, size, widths, aligned, strict=True)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def _right(cell: str, width: int) -> str:
-    """A right-aligned cell: its trailing spaces dropped (as rich does), then padded on the left."""
-    text = cell.rstrip()
-    return " " * (width - cell_len(text)) + text
+    aligned = set(right)
+    table = Table(box=None, pad_edge=False, padding=(0, 1), header_style=None)
+    for header in headers:
+        table.add_column(header, justify="right" if header in aligned else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*(Text(visible(cell)) for cell in row))  # a title cannot forge a row
+    out = StringIO()
+    Console(file=out, width=100_000, no_color=True, highlight=False, emoji=False, markup=False,
+            force_terminal=False).print(table)
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines()) + "\n"
