@@ -10,10 +10,10 @@ income. So, in record order:
   power then collects the IPC value of the territories it controls, if it holds its capital
   (2008 Rules Clarifications, Income Collection and Spending: "Any country that ends its turn
   with possession of its capital collects income");
-- a purchase of a turn void under 2008 Section VII ("the subsequent turn is void and must be
-  re-done": the walk as corrected lists such turns) is not paid, as the turn's moves and
-  placements are undone on the board; the turn's income is still collected (its end, on the
-  corrected board), as the turn made again would;
+- a purchase or weapons-development dice of a turn void under 2008 Section VII ("the subsequent
+  turn is void and must be re-done": the walk as corrected lists such turns) are not paid, as
+  the turn's moves and placements are undone on the board; the turn's income is still collected
+  (its end, on the corrected board), as the turn made again would;
 - a battle that captures a capital gives the captor the owner's unspent IPCs: see
   :data:`CAPITAL_RULE` (the seeds hold no text of this rule, only the 2008 reference to it).
 
@@ -77,8 +77,9 @@ class Spend:
     stated: int | None
     #: Who held the power's capital then (the power itself, an ally, or the enemy).
     capital_holder: str | None
-    #: A purchase of a turn void under 2008 Section VII ("the subsequent turn is void and must be
-    #: re-done"): kept to be checked as it was made, not paid from the treasury as corrected.
+    #: A purchase or tech dice of a turn void under 2008 Section VII ("the subsequent turn is void
+    #: and must be re-done"): kept to be checked as it was made, not paid from the treasury as
+    #: corrected.
     void: bool = False
 
 
@@ -320,8 +321,9 @@ def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
         dice = bought if bought is not None else len(getattr(item, "dice", ()))
         units, what, cost, stated = EMPTY, "tech", dice * TECH_DIE_COST, getattr(item, "ipcs", None)
     # 2008 Section VII: "the subsequent turn is void and must be re-done": a void turn's
-    # purchase is undone with its moves and placements (the turn made again buys anew).
-    undone = what == "purchase" and turn in void
+    # purchase and its weapons-development dice are undone with its moves and placements (the
+    # turn made again buys and researches anew).
+    undone = turn in void
     treasury.spends.append(Spend(seq, getattr(item, "at", None), turn, power, what, units, cost,
                                  purse.of(power), stated, board.control_of(capitals[power]), undone))
     if undone:
