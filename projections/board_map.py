@@ -223,6 +223,8 @@ class BoardMaps:
         if not len(timeline):
             return None
         node = timeline.nodes[index]
+        if node.kind == "records":
+            return self._after_combat(index)
         at_turn = node.battle < 0
         if at_turn and not timeline.turn_battles(index):
             return self._quiet_turn(index)
@@ -255,7 +257,13 @@ class BoardMaps:
                         start, battle=battle.battle, roles=roles, touched=touched, changed=changed,
                         differs=differs, as_rolled=timeline.as_rolled, contested=contested)
 
-    def _quiet_turn(self, index: int) -> MapPoint | None:
+    def _after_combat(self, index: int) -> MapPoint | None:
+        """A turn's records after its last battle (2008 Post Combat Orders: non-combat moves,
+        placements, the map update): the board after them, and what they changed from the board
+        its last battle left."""
+        return self._quiet_turn(index, after_combat=True)
+
+    def _quiet_turn(self, index: int, *, after_combat: bool = False) -> MapPoint | None:
         """A turn without battles: the board after its last record (its purchase, non-combat
         moves, placements, map update), and what they changed from the board before its first."""
         timeline = self.timeline
@@ -264,7 +272,7 @@ class BoardMaps:
         if records is None:
             return None
         squares = self._main.before(records.last + 1)
-        start = self._main.before(records.first)
+        start = self._main.before(records.combat_end + 1 if after_combat else records.first)
         # Record numbers are the game's: the other history's board after the same records.
         other = self._other.before(records.last + 1) if self._other is not None else None
         changed = frozenset(name for name, square in squares.items()
@@ -272,8 +280,13 @@ class BoardMaps:
         differs = frozenset() if other is None else frozenset(
             name for name, square in squares.items() if not square.same_board(other.get(name)))
         contested = frozenset(name for name, square in squares.items() if square.contested)
-        what = ", ".join(records.kinds) or "its records"
-        return MapPoint(f"{turn} · no battle · after its {what}", turn, squares, other, start,
+        since = "at the turn's start"
+        if after_combat:
+            title = f"{turn} · after combat · after its {', '.join(records.after)}"
+            since = "after its last battle"
+        else:
+            title = f"{turn} · no battle · after its {', '.join(records.kinds) or 'records'}"
+        return MapPoint(title, turn, squares, other, start, since=since,
                         changed=changed, differs=differs, as_rolled=timeline.as_rolled,
                         contested=contested)
 

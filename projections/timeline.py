@@ -3,7 +3,9 @@
 A :class:`Timeline` lays a :class:`~domain.review.views.GameView` out as turn → battle → round → column
 (AA guns, support shots, first strike, each column, casualties), one :class:`Node` per point, in
 the order a battle is played. A turn with records and no battle (a purchase, moves, placements, a
-map update) is a turn's line alone, where its first record comes, so the map reaches it too.
+map update) is a turn's line alone, where its first record comes, so the map reaches it too; a turn
+whose records go on after its last battle (its non-combat moves, placements and map update: 2008
+Post Combat Orders) ends with an "after combat" line, the board after them.
 The view shown is the *main line*; where the other view of the game (as rolled against as
 corrected) differs, its rounds follow as a *variation*, the way a chess viewer prints a side line
 after the move it replaces.
@@ -48,7 +50,7 @@ __all__ = ["ColumnKey", "Node", "NodeKey", "NodeKind", "SideName", "Span", "Tag"
            "force_text", "result_text", "round_columns", "round_spans", "round_voided",
            "voided_first_strike"]
 
-NodeKind = Literal["turn", "battle", "round", "column", "casualties"]
+NodeKind = Literal["turn", "battle", "round", "column", "casualties", "records"]
 Progress = Callable[[int, int], None]
 
 _PROGRESS_EVERY = 500
@@ -70,11 +72,12 @@ class Node(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
     @property
     def depth(self) -> int:
-        """Indentation level: turn 0, battle 1, round 2, column and casualties 3."""
+        """Indentation level: turn 0, battle and a turn's records after combat 1, round 2, column
+        and casualties 3."""
         return _DEPTH[self.kind]
 
 
-_DEPTH: dict[str, int] = {"turn": 0, "battle": 1, "round": 2, "column": 3, "casualties": 3}
+_DEPTH: dict[str, int] = {"turn": 0, "battle": 1, "round": 2, "column": 3, "casualties": 3, "records": 1}
 
 
 class NodeKey(msgspec.Struct, frozen=True):
@@ -104,6 +107,8 @@ class Timeline:
         #: turn index -> its records (every turn the view lists them for).
         self._turn_records: dict[int, TurnRecords] = {}
         self._battle_nodes: list[int] = []
+        #: The "after combat" node of each turn that has one (see _add_after_combat).
+        self._records_nodes: list[int] = []
         self._round_nodes: list[int] = []
         self._pair: list[int] = _pair_battles(main, other)
         self._labels: dict[int, str] = {}
@@ -126,6 +131,8 @@ class Timeline:
         points = self.main.board_points
         for b, battle in enumerate(self.main.battles):
             if battle.turn != current_turn:
+                if current_turn is not None:
+                    self._add_after_combat(records.get(current_turn))
                 current_turn = battle.turn
                 entry = records.get(battle.turn)
                 begins = min(points[b][0] if b < len(points) else 1 << 62,
@@ -148,6 +155,8 @@ class Timeline:
                     self._add_round(turn_index, b, r, other, other.rounds[r], variation=True)
             if progress is not None and b % _PROGRESS_EVERY == 0:
                 progress(b, total)
+        if current_turn is not None:
+            self._add_after_combat(records.get(current_turn))
         for entry in quiet[waiting:]:
             self._add_turn(entry.turn, entry)
         if progress is not None:
@@ -161,6 +170,14 @@ class Timeline:
         if records is not None:
             self._turn_records[index] = records
         self.nodes.append(Node("turn", index))
+
+    def _add_after_combat(self, records: TurnRecords | None) -> None:
+        """The current turn's records after its last battle (2008 Post Combat Orders: non-combat
+        moves, placements, the map update), a line of their own."""
+        if records is None or not records.after:
+            return
+        self._records_nodes.append(len(self.nodes))
+        self.nodes.append(Node("records", len(self.turns) - 1))
 
     def _add_round(self, turn: int, b: int, r: int, battle: BattleView, rnd: RoundView, *,
                    variation: bool) -> None:
@@ -272,9 +289,10 @@ class Timeline:
         """Node indexes [start, end) of battle ``b`` (its rounds and variation included)."""
         start = self._battle_nodes[b]
         end = self._battle_nodes[b + 1] if b + 1 < len(self._battle_nodes) else len(self.nodes)
-        following_turn = bisect_right(self._turn_nodes, start)
-        if following_turn < len(self._turn_nodes):
-            end = min(end, self._turn_nodes[following_turn])
+        for stops in (self._turn_nodes, self._records_nodes):
+            following = bisect_right(stops, start)
+            if following < len(stops):
+                end = min(end, stops[following])
         return start, end
 
     def battle_node(self, b: int) -> int:
@@ -288,6 +306,14 @@ class Timeline:
     def turn_records(self, i: int) -> TurnRecords | None:
         """The records of node ``i``'s turn (None when the view does not list them)."""
         return self._turn_records.get(self.nodes[i].turn)
+
+    def records_node(self, turn: str) -> int | None:
+        """The "after combat" node of a turn (its records after its last battle), if it has one."""
+        index = self.turns.index(turn) if turn in self.turns else -1
+        for i in self._records_nodes:
+            if self.nodes[i].turn == index:
+                return i
+        return None
 
     def turn_battles(self, i: int) -> int:
         """How many battles node ``i``'s turn has (0: a turn of other records only)."""
@@ -386,6 +412,10 @@ class Timeline:
 
     def locate(self, key: NodeKey) -> int:
         """The node matching ``key`` best: the same point, else its round, battle, turn, start."""
+        if key.kind == "records":
+            found = self.records_node(key.turn)
+            if found is not None:
+                return found
         if key.battle < 0 or key.battle >= len(self._battle_nodes):
             found = self.turn_node(key.turn)
             return found if found is not None else 0
@@ -432,6 +462,10 @@ class Timeline:
                 return [(self.turns[node.turn], "title"), (f" · no battle{kinds}", "dim")]
             plural = "s" if count != 1 else ""
             return [(self.turns[node.turn], "title"), (f" · {count} battle{plural}", "dim")]
+        if node.kind == "records":
+            records = self._turn_records.get(node.turn)
+            kinds = ", ".join(records.after) if records is not None else ""
+            return [("after combat", "title"), (f" · {kinds}", "dim")]
         battle = self.battle(i)
         assert battle is not None
         if node.kind == "battle":
@@ -460,7 +494,9 @@ class Timeline:
         if rnd is not None:
             view = "as rolled" if self.view_of(i).as_rolled else "as corrected"
             parts.append(f"Round {rnd.round}" + (f" ({view})" if node.variation else ""))
-        if node.kind == "column" and node.side is not None and node.column is not None:
+        if node.kind == "records":
+            parts.append("After combat")
+        elif node.kind == "column" and node.side is not None and node.column is not None:
             parts.append(column_name(node.side, node.column, node.first_strike))
         elif node.kind == "casualties":
             parts.append("Casualties")
@@ -492,7 +528,9 @@ def opening_part(view: GameView, battles: int = OPENING_BATTLES) -> GameView:
     # The turns up to there: those of the battles kept, and those without battles before the end.
     fought = {battle.turn for battle in view.battles}
     kept_turns = {battle.turn for battle in view.battles[:count]}
-    turns = tuple(entry for entry in view.turn_records if entry.first < end
+    # A turn's records after its last battle are kept only if the board kept reaches past them.
+    turns = tuple(entry if entry.last < end else msgspec.structs.replace(entry, after=())
+                  for entry in view.turn_records if entry.first < end
                   and (entry.turn in kept_turns or entry.turn not in fought))
     return msgspec.structs.replace(view, battles=view.battles[:count], findings=findings,
                                    board_points=points, board_history=history,

@@ -133,9 +133,18 @@ def turn_records(game: Game) -> tuple[TurnRecords, ...]:
     marks += [(record.last_seq, record.turn, "") for record in game.battles]
     marks.sort(key=lambda mark: mark[0])
     found: dict[str, tuple[int, int, list[str]]] = {}
+    combat_end: dict[str, int] = {}
+    after: dict[str, list[str]] = {}
     for seq, turn, kind in marks:
         first, _, kinds = found.get(turn, (seq, seq, []))
         if kind and kind not in kinds:
             kinds.append(kind)
         found[turn] = (first, seq, kinds)
-    return tuple(TurnRecords(turn, first, last, tuple(kinds)) for turn, (first, last, kinds) in found.items())
+        if not kind:  # a battle's record: what came after it in the turn starts again
+            combat_end[turn] = seq
+            after[turn] = []
+        elif turn in combat_end and kind not in after[turn]:
+            after[turn].append(kind)
+    return tuple(TurnRecords(turn, first, last, tuple(kinds), combat_end.get(turn, 0),
+                             tuple(after.get(turn, ())))
+                 for turn, (first, last, kinds) in found.items())

@@ -243,6 +243,11 @@ class TurnRecords(msgspec.Struct, frozen=True, array_like=True):
     #: What its records other than battles are, in record order ("purchase", "non-combat moves",
     #: "placements", "map update", "weapons development").
     kinds: tuple[str, ...] = ()
+    #: The record number of its last battle record (0: no battle): its combat is over after it.
+    combat_end: int = 0
+    #: What its records after its last battle record are, in record order (its non-combat moves,
+    #: placements and map update: 2008 Post Combat Orders), each kind once.
+    after: tuple[str, ...] = ()
 
 
 class GameView(msgspec.Struct, frozen=True):

@@ -193,3 +193,24 @@ def test_the_opening_part_keeps_the_board_up_to_its_last_battle() -> None:
     assert count < len(view.battles) and len(opening.board_points) == count
     part, whole = HistoryBoard(opening), HistoryBoard(view)
     assert part.after(count) == whole.after(count) and part.turn_start(1) == whole.turn_start(1)
+
+
+def test_a_turn_ends_with_the_board_after_its_records_after_combat() -> None:
+    """USSR 1 places 3 INF in Russia and moves 2 ARM to Karelia after its battle in Ukraine (2008
+    Post Combat Orders): its "after combat" line shows the board after them, changed from the
+    board its battle left, and the same board Germany 1's battles were declared on."""
+    for as_rolled in (False, True):
+        timeline = _timeline("games/full-game-three-rounds-2008.toml", as_rolled=as_rolled)
+        index = timeline.records_node("USSR 1")
+        assert index is not None
+        maps = BoardMaps(timeline)
+        point = maps.at(index)
+        assert point is not None
+        assert point.title == "USSR 1 · after combat · after its placements, non-combat moves, map update"
+        assert point.since == "after its last battle" and point.battle is None
+        battle = _point(timeline, "USSR 1", "Ukraine S.S.R.")
+        assert point.start == battle.squares
+        assert point.changed == {"Karelia S.S.R.", "Russia"}
+        assert _units(point.squares["Karelia S.S.R."]) == "USSR: USSR 2 ARM, 1 FTR, AA, IC"
+        assert point.squares["Russia"].seen == "after USSR 1's non-combat moves"
+        assert point.squares == _point(timeline, "Germany 1").squares

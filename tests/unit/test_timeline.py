@@ -355,3 +355,36 @@ def test_every_turn_with_records_has_a_point_even_without_a_battle() -> None:
     # Switching histories keeps the point.
     other = Timeline(timeline.other or timeline.main, timeline.main)
     assert other.locate(timeline.key(uk)) == other.turn_node("UK 2")
+
+
+def test_a_turns_records_after_its_last_battle_have_a_point() -> None:
+    """USSR 1's placements, non-combat moves and map update come after its battle: they are the
+    turn's last line ("after combat"), reached by → from the battle's last point, outside the
+    battle's range, kept on a switch of histories, and left out of an opening part that ends
+    before them."""
+    from application.intake.replayfile import load_replay
+    from domain.review.game_review import review
+    from projections.timeline import opening_part
+    from tests.conftest import REPLAYS
+
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    corrected, rolled = review(game), review(game, as_rolled=True)
+    timeline = Timeline(corrected, rolled)
+    after = timeline.records_node("USSR 1")
+    assert after is not None
+    assert timeline.label(after) == "after combat · placements, non-combat moves, map update"
+    assert timeline.path(after) == "USSR 1 › After combat" and timeline.nodes[after].depth == 1
+    _, end = timeline.battle_range(0)
+    assert end == after and timeline.step(end - 1, 1) == after
+    assert timeline.step(after, 1) == timeline.next_turn(after) == timeline.turn_node("Germany 1")
+    assert timeline.prev_turn(after) == timeline.turn_node("USSR 1")
+    # A turn without battles has no such line (its records are its turn's line).
+    assert timeline.records_node("UK 2") is None
+    other = Timeline(rolled, corrected)
+    assert other.locate(timeline.key(after)) == other.records_node("USSR 1")
+    # The opening part runs through the first battle with a finding (UK 1's): the board it keeps
+    # ends with that battle, so UK 1's records after it have no line there; USSR 1's keep theirs.
+    part = Timeline(opening_part(corrected, battles=1))
+    assert [b.turn for b in part.main.battles] == ["USSR 1", "Germany 1", "UK 1"]
+    assert timeline.records_node("UK 1") is not None and part.records_node("UK 1") is None
+    assert part.records_node("USSR 1") is not None

@@ -298,6 +298,16 @@ def turn_board(timeline: Timeline, index: int) -> RenderableType:
     return Group(*parts)
 
 
+def after_combat_board(timeline: Timeline, index: int) -> RenderableType:
+    """A turn's records after its last battle (2008 Post Combat Orders): what they are; the map
+    shows what they did."""
+    turn = timeline.turns[timeline.nodes[index].turn]
+    records = timeline.turn_records(index)
+    what = ", ".join(records.after) if records is not None else "no records"
+    return Group(Text.assemble((turn, "bold"), " · after combat"),
+                 Text(f"Its records after its battles: {what} (m: the map after them).", TAG_STYLES["dim"]))
+
+
 def board_for(timeline: Timeline, index: int, *, compact: bool = False,
               compare: dict[str, str] | None = None) -> RenderableType:
     """What the board shows at node ``index``."""
@@ -306,6 +316,8 @@ def board_for(timeline: Timeline, index: int, *, compact: bool = False,
     kind = timeline.nodes[index].kind
     if kind == "turn":
         return turn_board(timeline, index)
+    if kind == "records":
+        return after_combat_board(timeline, index)
     if kind == "battle":
         return battle_board(timeline, index)
     return round_board(timeline, index, compact=compact, compare=compare)
@@ -313,7 +325,7 @@ def board_for(timeline: Timeline, index: int, *, compact: bool = False,
 
 def signatures(timeline: Timeline, index: int) -> dict[str, str]:
     """Each board row's plain text at ``index`` (to mark the rows another board differs in)."""
-    if not len(timeline) or timeline.nodes[index].kind in ("turn", "battle"):
+    if not len(timeline) or timeline.nodes[index].kind in ("turn", "battle", "records"):
         return {}
     return {row.key: row.signature() for row in round_rows(timeline, index)}
 
