@@ -98,10 +98,35 @@ def board_walk_stubbed() -> Iterator[None]:
         yield
 
 
+def fold_board_share(n_events: int = 10_000) -> float:
+    """The board's share of the fold's CPU time: the fold beside one that files no board record
+    (the walk's input: :class:`~domain.record.entries.BoardNote`; the generated game's board
+    records are its positions), the median over pairs, alternating which runs first."""
+    from domain.record import game as fold
+
+    events = parse_replay(generate_replay(n_events, seed=7)).events
+    shares = []
+    for pair in range(3 * PAIRS):
+        cpu = {}
+        for stub in (False, True) if pair % 2 == 0 else (True, False):
+            began = time.process_time()
+            with patch.object(fold, "BoardNote", _no_note) if stub else nullcontext():
+                project_game(None, events)
+            cpu[stub] = time.process_time() - began
+        shares.append((cpu[False] - cpu[True]) / cpu[False])
+    return statistics.median(shares)
+
+
+def _no_note(*args: object, **kwargs: object) -> None:
+    """No board record filed (benchmark only: the fold's board log holds nothing useful)."""
+    del args, kwargs
+
+
 def run() -> list[str]:
     """Result lines."""
     battles = battles_per_second()
     folded, reviewed, reviewed_cpu, share = events_per_second()
+    fold_share = fold_board_share()
     return [
         f"engine: {battles:,.0f} battles resolved per second (land, sea with subs, amphibious; to the end)",
         f"aggregate: {folded:,.0f} events folded per second (10,000-event generated game)",
@@ -113,6 +138,9 @@ def run() -> list[str]:
         f"places and purses it gives each battle: the review with the walk vs with it stubbed, median "
         f"of {PAIRS} pairs): {share:.1%} (target <= {WALK_SHARE_BOUND:.0%}): "
         + ("ok" if share <= WALK_SHARE_BOUND else "short"),
+        f"issue 11: the board's share of the fold's CPU time (the fold filing the board's records "
+        f"vs filing none, median of {3 * PAIRS} pairs): {fold_share:.1%} (target <= "
+        f"{WALK_SHARE_BOUND:.0%}): " + ("ok" if fold_share <= WALK_SHARE_BOUND else "short"),
     ]
 
 
