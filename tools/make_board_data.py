@@ -1,7 +1,10 @@
 """Generate ``domain/data/classic.toml`` from the shared board facts plus IAAPA abbreviations.
 
 Usage: ``python tools/make_board_data.py [SOURCE] [OUTPUT]`` (defaults:
-``/work/shared/data/classic-board.toml`` -> ``domain/data/classic.toml``).
+``/work/shared/data/classic-board.toml`` -> ``domain/data/classic.toml``), or
+``python tools/make_board_data.py --compile`` after editing the packaged TOML by hand.
+Either writes the TOML's compiled form beside it too (``classic.json``: the same data as JSON,
+which the package reads at run time because it decodes ~100x faster than TOML parses).
 
 The output is self-contained: the package reads only it at run time. Territory facts, canals,
 setup and starting IPCs are copied unchanged; each territory gains ``abbreviations``: the short
@@ -184,8 +187,18 @@ def build(source: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def compiled(text: str) -> str:
+    """The packaged TOML's compiled form: the same data as JSON (what ``Board.classic`` reads)."""
+    return json.dumps(tomllib.loads(text), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def main(argv: list[str]) -> int:
-    """Read the shared board file and write the packaged one."""
+    """Read the shared board file and write the packaged one and its compiled form."""
+    if argv[1:] == ["--compile"]:
+        text = DEFAULT_OUTPUT.read_text(encoding="utf-8")
+        DEFAULT_OUTPUT.with_suffix(".json").write_text(compiled(text), encoding="utf-8")
+        print(f"wrote {DEFAULT_OUTPUT.with_suffix('.json')}")
+        return 0
     source_path = Path(argv[1]) if len(argv) > 1 else DEFAULT_SOURCE
     output_path = Path(argv[2]) if len(argv) > 2 else DEFAULT_OUTPUT
     with source_path.open("rb") as handle:
@@ -193,6 +206,7 @@ def main(argv: list[str]) -> int:
     text = build(source)
     tomllib.loads(text)  # never write a file the package could not read
     output_path.write_text(text, encoding="utf-8")
+    output_path.with_suffix(".json").write_text(compiled(text), encoding="utf-8")
     print(f"wrote {output_path} ({len(source['territory'])} territories, {len(source['setup'])} setups)")
     return 0
 

@@ -168,6 +168,20 @@ def test_packaged_file_is_self_contained() -> None:
     assert "/work/shared" not in source
 
 
+def test_compiled_file_is_the_packaged_toml() -> None:
+    """The package reads domain/data/classic.json, the TOML compiled by tools/make_board_data.py:
+    after a hand edit of the TOML without ``--compile`` this fails."""
+    toml_text = (ROOT / "domain" / "data" / "classic.toml").read_text(encoding="utf-8")
+    json_text = (ROOT / "domain" / "data" / "classic.json").read_text(encoding="utf-8")
+    assert json_text == _generator().compiled(toml_text)
+    from_toml, classic = Board.from_toml(toml_text), Board.classic()
+    assert classic.territories == from_toml.territories and classic.canals == from_toml.canals
+    assert classic.setup == from_toml.setup and classic.turn_order == from_toml.turn_order
+    assert (classic.alliances, classic.starting_ipcs) == (from_toml.alliances, from_toml.starting_ipcs)
+    with pytest.raises(ValueError, match="board data"):
+        Board.from_json(b'{"meta": {}}')
+
+
 def test_inconsistent_data_is_refused() -> None:
     text = (ROOT / "domain" / "data" / "classic.toml").read_text(encoding="utf-8")
     one_way = text.replace('adjacent = ["Japan Sea Zone"]', 'adjacent = ["Japan Sea Zone", "Okinawa"]', 1)
