@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
 # The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
 # its names are kept here for the callers that import them with the walk.
-__all__ = ["PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk", "CountCheck",
-           "Discrepancy", "Entry", "void_turn_key", "walk_board"]
+__all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk",
+           "CountCheck", "Discrepancy", "Entry", "bid_drop_key", "void_turn_key", "walk_board"]
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
@@ -63,10 +63,15 @@ PENDING: Final = "pending"
 #: placements are undone too; its map update is not checked (the turn is made again).
 VOID_TURN: Final = "void turn"
 
+#: An illegal bid placement the Minister of Law ruled off the board (2008 Bidding; Section VII:
+#: such errors are adjudicated case by case): the walk as corrected does not place it.
+BID_DROPPED: Final = "bid dropped"
+
 #: What the walk is given for a battle: its result, None (void, not fought: no portion of the
 #: results stands, 2008 Section II; its attackers stay where they came from), or PENDING; and,
-#: under :func:`void_turn_key`, VOID_TURN for a void turn.
-BattleResult = Outcome | None | Literal["pending", "void turn"]
+#: under :func:`void_turn_key`, VOID_TURN for a void turn; under :func:`bid_drop_key`,
+#: BID_DROPPED for a bid placement ruled off the board.
+BattleResult = Outcome | None | Literal["pending", "void turn", "bid dropped"]
 
 
 def void_turn_key(turn: str) -> str:
@@ -74,7 +79,14 @@ def void_turn_key(turn: str) -> str:
     return turn + _VOID_SUFFIX
 
 
+def bid_drop_key(territory: str, power: str) -> str:
+    """The key under which the walk is told a power's bid placement in a territory is ruled off
+    the board (no battle's key looks so)."""
+    return f"{territory} / {power}{_BID_SUFFIX}"
+
+
 _VOID_SUFFIX = " / (the turn)"
+_BID_SUFFIX = " / (the bid)"
 
 
 @dataclass
@@ -378,6 +390,8 @@ class _Walker:
     def bid(self, note: BoardNote) -> None:
         self.bid_seq = note.seq
         for entry in note.holdings:
+            if bid_drop_key(entry.territory, entry.power) in self.outcomes:
+                continue  # ruled off the board (see BID_DROPPED)
             self._add(note.seq, entry.territory, entry.power, entry.units)
         for entry in note.removed:
             self._take(note.seq, entry.territory, entry.power, entry.units)

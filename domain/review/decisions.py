@@ -127,11 +127,22 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
         return Decision(FindingStatus.STANDS, ruling=_describe(ruling))
     if not issue.effective:
         return Decision(FindingStatus.STANDS)
-    if issue.kind in NOT_TIME_LIMITED and edition.time_limit and (
-            ruling is None or ruling.decision is not Ruling.APPLY):
-        return Decision(FindingStatus.OPEN, note="not a CDE, rolling or non-combat error: no time limit, "
-                        "adjudicated by the Minister of Law case by case (2008 Section VII)",
-                        waiting_for=WaitingFor.MINISTER)
+    if issue.kind in NOT_TIME_LIMITED and edition.time_limit:
+        if ruling is None or ruling.decision is not Ruling.APPLY:
+            return Decision(FindingStatus.OPEN, note="not a CDE, rolling or non-combat error: no time "
+                            "limit, adjudicated by the Minister of Law case by case (2008 Section VII)",
+                            waiting_for=WaitingFor.MINISTER)
+        # Section VII's time limit does not reach it: the Minister's ruling decides, whenever
+        # given. An illegal bid placement comes off the board as corrected (2008 Bidding says
+        # where bid units may go; they cannot stand elsewhere); a bid that mixes removals with
+        # additions has no such remedy: the ruling is on record, the bid stands as placed.
+        if issue.place is None:
+            return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
+                            note="ruled by the Minister of Law (2008 Section VII: case by case); the "
+                            "rules give no remedy on the board: the bid stands as placed")
+        return Decision(FindingStatus.CORRECTED, apply=True, ruling=_describe(ruling),
+                        note="ruled by the Minister of Law (2008 Section VII: case by case): the "
+                        "units come off the board as corrected")
     window = _window(issue, record, turn, game, edition)
     if window is not None and window.status != FindingStatus.CORRECTED:
         return window

@@ -16,7 +16,7 @@ from msgspec.structs import replace as with_fields
 
 from domain.battle.model import Side, Winner
 from domain.memory import no_gc
-from domain.record.board_state import BoardWalk, walk_board
+from domain.record.board_state import BID_DROPPED, BattleResult, BoardWalk, bid_drop_key, walk_board
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.recorded_battle import RecordedBattle, read_record
@@ -94,10 +94,11 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     outcomes = memo.rolled_outcomes(read)
     rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
     rolled_walk = memo.walk(game, rolled_token, partial(walk_board, game, outcomes))
-    view = _review_on(_Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token))
+    state = _Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token)
+    view = _review_on(state)
     walk = rolled_walk
     for _ in range(3):  # a correction changes the board, which may change another battle
-        corrected = outcomes_of(view.battles, view.void_turns)
+        corrected = outcomes_of(view.battles, view.void_turns) | state.bid_drops
         if as_rolled or corrected == outcomes:
             break
         token = memo.walk_token(game, corrected, rolled_outcomes)
@@ -106,7 +107,8 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
         if again.same_board(walk):
             break
         walk = again
-        view = _review_on(_Review(game, as_rolled, memo, read, walk, rolled_walk, token))
+        state = _Review(game, as_rolled, memo, read, walk, rolled_walk, token)
+        view = _review_on(state)
     return view
 
 
@@ -118,6 +120,9 @@ def _review_on(state: _Review) -> GameView:
         fid = state.next_id()
         judged = _Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
         findings.append(_finding(judged, state.policy, turn, None))
+        if judged.decision.apply and issue.place is not None and not as_rolled:
+            # A bid placement ruled illegal comes off the board as corrected (decisions.decide).
+            state.bid_drops[bid_drop_key(*issue.place)] = BID_DROPPED
     battles: list[BattleView] = []
     voided_turns: dict[str, list[str]] = {}
     for index, record in enumerate(game.battles):
@@ -172,6 +177,8 @@ class _Review:
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
         self.from_source: list[DrawnDice] = []
+        #: Bid placements the Minister of Law ruled off the board (the walk as corrected's input).
+        self.bid_drops: dict[str, BattleResult] = {}
 
     def next_id(self) -> str:
         """The next finding id ("F1", "F2", ... in the order findings are made)."""

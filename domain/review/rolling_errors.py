@@ -48,6 +48,9 @@ class Issue:
     hits: int = 0
     #: Battle order: the rounds rolled from this time on do not count (the attacker retreated).
     until: datetime | None = None
+    #: (territory, power) of the board record's entry the issue names (an illegal bid
+    #: placement): what a ruling applying the remedy takes off the board as corrected.
+    place: tuple[str, str] | None = None
 
 
 @dataclass

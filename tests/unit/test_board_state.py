@@ -15,6 +15,8 @@ from domain.record.game import Game, project_game
 from domain.record.treasury import walk_treasury
 from domain.review.board_review import outcomes_of
 from domain.review.game_review import review
+from domain.review.views import GameView
+from domain.rules.board import Board
 from domain.rules.forces import Force
 from tests.conftest import REPLAYS
 
@@ -321,3 +323,50 @@ moves = ["Karelia 1 ARM to Finland Norway"]
     assert rolled.holders("Finland Norway") == {"Germany": F("1 ARM")}
     assert rolled.holders("Karelia S.S.R.") == {"Germany": F("1 ARM")}
     assert review(game).void_turns == ("Germany 3",)
+
+
+RULING = """
+[[event]]
+type = "ruling"
+at = 2008-01-02T00:00:00Z
+finding = "F1"
+decision = "apply"
+text = "{text}"
+"""
+
+
+def test_an_illegal_bid_placement_ruled_off_is_not_on_the_board_as_corrected() -> None:
+    """2008 Section VII leaves an illegal bid to the Minister of Law, case by case, with no time
+    limit: his ruling applying 2008 Bidding ("Ftrs cannot be placed on existing or bid carriers")
+    takes the fighter off the board as corrected; the record as rolled keeps it, and the legal
+    part of the bid stands in both."""
+    bid = BID.replace("{units}", '"Germany Ukraine: 1 INF", "Japan Caroline Islands SZ: 1 FTR"')
+    game = parse_replay(bid.replace("{remove}", "") + RULING.replace("{text}", "The FTR comes off.")).game
+    corrected, rolled = review(game), review(game, as_rolled=True)
+    [finding] = [f for f in corrected.findings if f.kind == "bid_illegal"]
+    assert finding.status == "corrected" and finding.ruling is not None
+    assert "case by case" in finding.detail and "come off the board as corrected" in finding.detail
+
+    def now(view: GameView, territory: str, power: str) -> Force:
+        return view.board_history[territory][-1][1].get(power, F(""))
+
+    carrier = "Caroline Islands Sea Zone"
+    start = Board.classic().setup["Japan"][carrier]
+    assert now(corrected, carrier, "Japan") == start
+    assert now(rolled, carrier, "Japan") == start + F("1 FTR")
+    assert now(corrected, "Ukraine S.S.R.", "Germany") == now(rolled, "Ukraine S.S.R.", "Germany")
+    assert now(corrected, "Ukraine S.S.R.", "Germany").contains(F("1 INF"))
+    # Without the ruling the bid stands on both boards, the finding open for the Minister.
+    unruled = review(parse_replay(bid.replace("{remove}", "")).game)
+    assert now(unruled, carrier, "Japan") == start + F("1 FTR")
+
+
+def test_a_ruling_on_a_mixed_negative_bid_has_no_remedy_on_the_board() -> None:
+    """2008 Bidding: "Negative value bids are allowed ... but may not be combined with the
+    addition of additional units": the rules say what is illegal, not which part goes; a ruling
+    applying the rule is on record and the bid stands as placed."""
+    text = BID.replace("{units}", '"Germany Ukraine: 1 INF"').replace("{remove}", '"Japan Manchuria: 1 INF"')
+    game = parse_replay(text + RULING.replace("{text}", "Noted.")).game
+    [finding] = [f for f in review(game).findings if f.kind == "bid_illegal"]
+    assert finding.status == "stands" and finding.ruling is not None
+    assert "no remedy on the board" in finding.detail
