@@ -19,7 +19,7 @@ from domain.record.game import Game
 from domain.review.decisions import following_turn
 from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView, awaiting_note
 from domain.rules.editions import edition
-from domain.rules.findings import FindingStatus
+from domain.rules.findings import FindingKind, FindingStatus
 from projections.plain import visible
 
 FORMATS = ("text", "markdown", "html")
@@ -133,6 +133,8 @@ def _remedy(finding: Finding, battle: BattleView | None) -> str:
     if finding.status in (FindingStatus.STANDS, FindingStatus.FIXED):
         return "none: the record stands"
     if battle is None:
+        if finding.kind == FindingKind.BID_ILLEGAL and finding.status == FindingStatus.CORRECTED:
+            return "the bid's illegally placed units come off the board (2008 Bidding)"
         return "as the rule cited says"
     if battle.status == BattleStatus.AWAITING:
         return awaiting_note(battle) or "awaiting an election or a ruling"
