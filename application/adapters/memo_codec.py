@@ -107,13 +107,13 @@ class _Unpickler(pickle.Unpickler):
 
 #: The memo's tables (attributes of :class:`ReviewMemo`), each key -> part.
 TABLES = ("walks", "turn_audits", "treasuries", "board_keys", "reads", "outcomes", "audits", "corrections",
-          "quiet_battles", "view_digests")
+          "quiet_battles", "view_digests", "game_views")
 #: Tables whose parts are pickled one by one and read back only when the review asks for one:
 #: a refresh after a report or a ruling reuses most battles whole and never needs their reads,
 #: audits or corrections (most of the memo's bytes).
 LAZY = ("reads", "audits", "corrections")
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
-_LAYOUT = 3
+_LAYOUT = 4
 
 
 class _Packed:

@@ -42,6 +42,7 @@ from domain.review.views import (
     Finding,
     GameView,
     Impact,
+    TurnRecords,
     VoidedDice,
     awaiting_note,
 )
@@ -136,18 +137,32 @@ def _review_on(state: _Review) -> GameView:
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
         findings = [_moot_in_void_turn(finding, voided_turns) for finding in findings]
+    parts = state.memo.game_parts(game, partial(_game_parts, game))
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
                     treasury=purses(state.treasury, state.walk, game.seq + 1),
                     # The map reads the walk's own history (shared, never changed after the walk).
                     board_history=state.walk.history,
-                    board_points=tuple((b.declared_seq, b.last_seq) for b in game.battles),
-                    board_records=board_records(game),
-                    board_roles=tuple(roles(b) for b in game.battles),
                     board_known=state.walk.known_since,
                     void_turns=() if as_rolled else tuple(voided_turns),
-                    turn_records=turn_records(game))
+                    board_points=parts.board_points, board_records=parts.board_records,
+                    board_roles=parts.board_roles, turn_records=parts.turn_records)
+
+
+@dataclass(frozen=True)
+class _GameParts:
+    """The game view's parts made from the records alone (the same in both histories)."""
+
+    board_points: tuple[tuple[int, int], ...]
+    board_records: tuple[tuple[int, str], ...]
+    board_roles: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+    turn_records: tuple[TurnRecords, ...]
+
+
+def _game_parts(game: Game) -> _GameParts:
+    return _GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), board_records(game),
+                      tuple(roles(b) for b in game.battles), turn_records(game))
 
 
 class _Review:

@@ -48,6 +48,9 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
 - **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
   again whenever the walk changes or an event they read is added; reports, rulings and dice are
   not such events.
+- **What the game view takes from the records alone** (each battle's places and record numbers,
+  the board's record names, each turn's records: :meth:`ReviewMemo.game_parts`) is made again
+  when a record is added or a battle's last record changes; reports and rulings leave it.
 
 The stored review applies the same rule to its rows: a battle's row is rewritten when its
 reviewed view changed (tui/reviewed.py), and the game-level parts (findings, papers, the report
@@ -114,6 +117,9 @@ class ReviewMemo:
         #: :attr:`quiet_battles`): a refresh that reuses the view reuses its digest too, without
         #: encoding the view again. Filled and read by the store's side (tui/reviewed.py).
         self.view_digests: dict[tuple[Any, ...], bytes] = {}
+        #: The game view's parts made from the records alone (:meth:`game_parts`), by
+        #: :func:`audit_key` and the battle records' keys.
+        self.game_views: dict[tuple[tuple[int, int], str], Any] = {}
         #: How many parts were computed and how many reused (for benchmarks and tests).
         self.computed = 0
         self.reused = 0
@@ -150,6 +156,14 @@ class ReviewMemo:
         """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
         counts and the walk (``walk_token``), so made again only when one of them changed."""
         return self._get(self.treasuries, (audit_key(game), walk_token), make)
+
+    def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
+        """The game view's parts made from the records alone (both histories and every walk
+        share them): made again only when a record other than a report, ruling or dice was
+        added (:func:`audit_key`) or a battle's records changed (their keys)."""
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(_TOKEN_ENCODER.encode([record_key(b) for b in game.battles]))
+        return self._get(self.game_views, (audit_key(game), digest.hexdigest()), make)
 
     def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
@@ -233,7 +247,8 @@ class ReviewMemo:
     def prune(self) -> None:
         """Forget the parts no review used since the last prune (superseded by newer events)."""
         for table in (self.walks, self.turn_audits, self.treasuries, self.board_keys, self.reads,
-                      self.outcomes, self.audits, self.corrections, self.quiet_battles):
+                      self.outcomes, self.audits, self.corrections, self.quiet_battles,
+                      self.game_views):
             for key in [key for key in table if (id(table), key) not in self._used]:
                 del table[key]
         for key in [key for key in self.view_digests if key not in self.quiet_battles]:
@@ -298,6 +313,10 @@ class NoMemo(ReviewMemo):
                    rolled: Mapping[str, BattleResult] | None) -> str:
         """Not needed: nothing is reused."""
         return ""
+
+    def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
+        """Made afresh (no key worked out)."""
+        return make()
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
                make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
