@@ -199,8 +199,8 @@ class _Walker:
         self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
-        #: territory -> the record whose changes its units' dict holds (see _set).
-        self.owned: dict[str, int] = {}
+        #: (record, land territory, new holder) at every change of control, in record order.
+        self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
         #: power -> its capital's name (read at every liberation).
@@ -212,7 +212,7 @@ class _Walker:
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
                          self.round_ends, self.from_setup, self.adopted, self.bid_seq,
-                         frozenset(self.void))
+                         frozenset(self.void), control_log=self.control_log)
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:
@@ -238,21 +238,28 @@ class _Walker:
 
         The territory's units are copied once per record: the history shares these dicts (copy
         on write), so a dict logged for an earlier record is never changed again, and the one
-        logged for ``seq`` is the entry ``seq`` replaces anyway. (The walk's hottest path: the
+        logged for ``seq`` is the entry ``seq`` replaces anyway. The territory's last entry tells
+        which record owns its live dict (an entry of ``seq`` holding that very dict): then the
+        change is made in place and the entry already reads so. (The walk's hottest path: the
         copy and the log are written out here, not called.)
         """
-        units_of = self.state.units
-        here = units_of.get(territory)
-        if here is None or self.owned.get(territory) != seq:
-            here = dict(here) if here else {}
-            units_of[territory] = here
-            self.owned[territory] = seq
+        here = self.state.units.get(territory)
+        entries = self.history.get(territory)
+        if entries is not None:
+            last = entries[-1]
+            if last[0] == seq and last[1] is here and here is not None:
+                if units:
+                    here[power] = units
+                else:
+                    here.pop(power, None)
+                return
+        here = dict(here) if here else {}
+        self.state.units[territory] = here
         if units:
             here[power] = units
         else:
             here.pop(power, None)
         entry = (seq, here, self.state.control.get(territory))
-        entries = self.history.get(territory)
         if entries is None:
             self.history[territory] = [entry]
         elif entries[-1][0] == seq:
@@ -262,8 +269,12 @@ class _Walker:
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
-        entry = (seq, self.state.units.get(territory) or {}, self.state.control.get(territory))
+        here = self.state.units.get(territory)
         entries = self.history.setdefault(territory, [])
+        if here is not None and not (entries and entries[-1][0] == seq and entries[-1][1] is here):
+            # The live dict is logged for an earlier record: ``seq`` gets its own (see _set).
+            here = self.state.units[territory] = dict(here)
+        entry = (seq, here if here is not None else {}, self.state.control.get(territory))
         if entries and entries[-1][0] == seq:
             entries[-1] = entry
         else:
@@ -289,6 +300,7 @@ class _Walker:
         if self._is_sea(territory) or self.state.control.get(territory) == power:
             return
         self.state.control[territory] = power
+        self.control_log.append((seq, territory, power))
         self._log(seq, territory)
 
     # -- records ----------------------------------------------------------------------------------

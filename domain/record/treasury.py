@@ -124,7 +124,7 @@ class TreasuryWalk:
     income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
     #: A stretch of records (see :meth:`marks`) -> the purses the review shows for it
     #: (review.treasury_review.purses).
-    purses: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
 
     def marks(self) -> list[int]:
@@ -230,16 +230,7 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     walk's history once (so reading it at a battle is a bisection, not a count of the board)."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
-    changes: list[tuple[int, str, str | None]] = []
-    for territory, entries in walk.history.items():
-        if territory not in holder:
-            continue  # a sea zone
-        was = holder[territory]
-        for seq, _units, now in entries:
-            if now != was:
-                changes.append((seq, territory, now))
-                was = now
-    changes.sort(key=_SEQ)
+    changes = _control_changes(walk, holder)
     capitals = {board.capital_of(power).name: power for power in board.powers}
     totals = dict.fromkeys(board.powers, 0)
     for name, power in holder.items():
@@ -261,6 +252,36 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
             else:
                 steps.append(entry)
     return steps
+
+
+def _control_changes(walk: BoardWalk, holder: dict[str, str | None]) -> list[tuple[int, str, str | None]]:
+    """(record number, territory, new holder) where a record left a land territory with another
+    holder than before it, in record order: from the walk's log of control changes (a record
+    that changes a holder and changes it back changes nothing), else from its history."""
+    changes: list[tuple[int, str, str | None]] = []
+    if walk.control_log is not None:
+        was = dict(holder)
+        pending: dict[str, str | None] = {}  # the record being read: territory -> holder after it
+        seq = -1
+        for at, territory, now in [*walk.control_log, (-1, "", None)]:
+            if at != seq:
+                changes += [(seq, name, held) for name, held in pending.items() if held != was[name]]
+                was.update(pending)
+                pending.clear()
+                seq = at
+            pending[territory] = now
+        changes.sort(key=_SEQ)  # (stable: a record's changes in the order they were made)
+        return changes
+    for territory, entries in walk.history.items():
+        if territory not in holder:
+            continue  # a sea zone
+        was_held = holder[territory]
+        for seq, _units, held in entries:
+            if held != was_held:
+                changes.append((seq, territory, held))
+                was_held = held
+    changes.sort(key=_SEQ)
+    return changes
 
 
 def _incomes(totals: dict[str, int], holder: dict[str, str | None],

@@ -80,7 +80,11 @@ def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
 
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     """Whether the walk knows what stood in the battle's territory when it was declared."""
-    return walk is not None and walk.at_declaration(record).knows(record.territory)
+    if walk is None:
+        return False
+    # BoardAt.knows written out (asked of every battle): no board object made for one look-up.
+    since = walk.known_since.get(record.territory)
+    return since is not None and since < record.declared_seq
 
 
 def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:
