@@ -38,7 +38,7 @@ from domain.record.events import Holding, Move
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
 from domain.rules.turns import Power, turn_of
-from domain.rules.units import UnitType
+from domain.rules.units import AXIS, UnitType
 
 if TYPE_CHECKING:
     from domain.record.game import Game
@@ -203,6 +203,8 @@ class _Walker:
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
+        #: territory -> its original owner (read at every capture).
+        self.owners = {t.name: t.owner for t in board}
         #: power -> its capital's name (read at every liberation).
         self.capitals: dict[str, str] = {}
         for place in board:
@@ -233,32 +235,21 @@ class _Walker:
         self.declare(record)
 
     # -- changing a territory ---------------------------------------------------------------------
-    def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
-        """Set one power's units in a territory for record ``seq`` and log the territory.
+    def _own(self, seq: int, territory: str) -> dict[str, Force]:
+        """The territory's units as record ``seq`` leaves them, to change in place, logged.
 
         The territory's units are copied once per record: the history shares these dicts (copy
         on write), so a dict logged for an earlier record is never changed again, and the one
         logged for ``seq`` is the entry ``seq`` replaces anyway. The territory's last entry tells
-        which record owns its live dict (an entry of ``seq`` holding that very dict): then the
-        change is made in place and the entry already reads so. (The walk's hottest path: the
-        copy and the log are written out here, not called.)
+        which record owns its live dict (an entry of ``seq`` holding that very dict).
         """
         here = self.state.units.get(territory)
         entries = self.history.get(territory)
         if entries is not None:
             last = entries[-1]
             if last[0] == seq and last[1] is here and here is not None:
-                if units:
-                    here[power] = units
-                else:
-                    here.pop(power, None)
-                return
-        here = dict(here) if here else {}
-        self.state.units[territory] = here
-        if units:
-            here[power] = units
-        else:
-            here.pop(power, None)
+                return here
+        here = self.state.units[territory] = dict(here) if here else {}
         entry = (seq, here, self.state.control.get(territory))
         if entries is None:
             self.history[territory] = [entry]
@@ -266,6 +257,15 @@ class _Walker:
             entries[-1] = entry
         else:
             entries.append(entry)
+        return here
+
+    def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
+        """Set one power's units in a territory for record ``seq`` and log the territory."""
+        here = self._own(seq, territory)
+        if units.items:
+            here[power] = units
+        else:
+            here.pop(power, None)
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
@@ -286,15 +286,21 @@ class _Walker:
             self.known_since[territory] = seq
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units and territory in self.state.known:
-            here = self.state.units.get(territory)
-            self._set(seq, territory, power, (here.get(power, EMPTY) if here else EMPTY) + units)
+        # (``.items``: a Force's truth is a Python call, and the walk asks it at every step.)
+        if units.items and territory in self.state.known:
+            here = self._own(seq, territory)
+            have = here.get(power)
+            here[power] = have + units if have is not None else units
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units and territory in self.state.known:
-            here = self.state.units.get(territory)
-            have = here.get(power, EMPTY) if here else EMPTY
-            self._set(seq, territory, power, have.minus_available(units))
+        if units.items and territory in self.state.known:
+            here = self._own(seq, territory)
+            have = here.get(power)
+            left = have.minus_available(units) if have is not None else EMPTY
+            if left.items:
+                here[power] = left
+            else:
+                here.pop(power, None)
 
     def _control(self, seq: int, territory: str, power: str) -> None:
         if self._is_sea(territory) or self.state.control.get(territory) == power:
@@ -328,6 +334,7 @@ class _Walker:
             return
         seq, state, adopted = note.seq, self.state, self.adopted
         written = self.rolled.adopted if self.rolled is not None else None
+        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, self.sea
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
@@ -335,22 +342,27 @@ class _Walker:
             # board as rolled, which it was written from).
             territory, power, units = entry.territory, entry.power, entry.units
             key = (seq, territory, power)
-            here = state.units.get(territory)
+            here = units_of.get(territory)
             have = here.get(power, EMPTY) if here else EMPTY
             adopted[key] = have
-            written_on = written.get(key) if written is not None else None
-            if written_on is not None and written_on != have and territory in state.known:
-                units = have.minus_available(written_on.minus_available(units)) + \
-                    units.minus_available(written_on)
-            if territory not in state.known:
+            if written is not None:
+                written_on = written.get(key)
+                if written_on is not None and written_on != have and territory in known:
+                    units = have.minus_available(written_on.minus_available(units)) + \
+                        units.minus_available(written_on)
+            if territory not in known:
                 self._know(seq, territory)
-            if units != have or territory not in self.history:
+            if units != have or territory not in history:
                 # (A holding that restates the board logs nothing: the territory's last entry
-                # already reads so, and most positions of a long game restate most of it.)
-                self._set(seq, territory, power, units)
-            if entry.units and not self._is_sea(territory):
-                holder = state.control.get(territory)
-                if holder is None or holder == NEUTRAL or not state.of(territory, holder):
+                # already reads so.)
+                here = self._own(seq, territory)
+                if units.items:
+                    here[power] = units
+                else:
+                    here.pop(power, None)
+            if entry.units.items and not (sea[territory] if territory in sea else self._is_sea(territory)):
+                holder = control.get(territory)
+                if holder is None or holder == NEUTRAL or not (here and here.get(holder)):
                     self._control(seq, territory, power)
 
     def _is_sea(self, territory: str) -> bool:
@@ -442,7 +454,8 @@ class _Walker:
             outcome = None
         territory = record.territory
         here = self.state.units.get(territory)
-        enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
+        axis = record.attacker_power in AXIS  # allied() written out: asked of every power there
+        enemies = {p: u for p, u in here.items() if (p in AXIS) is not axis} if here else {}
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -456,7 +469,7 @@ class _Walker:
             self._defended(record, outcome, enemies)
             if outcome.retreated and record.retreat is not None:
                 self._retreat(record, outcome)
-        if outcome.defender_withdrew and enemies:
+        if outcome.defender_withdrew.items and enemies:
             self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
 
@@ -477,7 +490,10 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = move.units[UnitType.BB] if move.units.items else 0
+            ships = 0
+            for unit, count in move.units.items:  # (Force[] written out: asked of every move)
+                if unit is UnitType.BB:
+                    ships = count
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
@@ -485,25 +501,33 @@ class _Walker:
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
         self._know(seq, territory)
-        stay = _SEA if record.kind == "sea" else _LAND
+        sea = record.kind == "sea"
+        survivors = _only(outcome.attacker_left, _SEA if sea else _LAND)
         captured = EMPTY
-        for enemy, units in enemies.items():
+        for units in enemies.values():
             captured = captured + _only(units, _NOT_COMBATANT)
-            self._set(seq, territory, enemy, EMPTY)
-        if record.kind == "sea":
-            self._add(seq, territory, power, _only(outcome.attacker_left, stay))
-            return
-        holder = self._liberator(territory, power)
-        self._add(seq, territory, power, _only(outcome.attacker_left, stay))
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
-        self._add(seq, territory, holder, captured)
-        self._control(seq, territory, holder)
+        holder = power if sea else self._liberator(territory, power)
+        if enemies or survivors.items or (captured.items and not sea):
+            # One change of the territory: the enemies go, the survivors and what was captured
+            # come (in that order, as one power at a time would).
+            here = self._own(seq, territory)
+            for enemy in enemies:
+                here.pop(enemy, None)
+            if survivors.items:
+                have = here.get(power)
+                here[power] = have + survivors if have is not None else survivors
+            if captured.items and not sea:
+                have = here.get(holder)
+                here[holder] = have + captured if have is not None else captured
+        if not sea:
+            self._control(seq, territory, holder)
 
     def _liberator(self, territory: str, power: str) -> str:
         """Who controls a territory a power takes: its original owner if liberated (the
         owner is an ally whose capital its side holds), else the power."""
-        owner = self.board.territory(territory).owner
+        owner = self.owners.get(territory) or self.board.territory(territory).owner
         if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
@@ -544,12 +568,12 @@ class _Walker:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
         air = _only(left, _AIR)
-        if not air:
+        if not air.items:
             return
         power = record.attacker_power
         for move in record.moves:
             lift = _capped(move.units, air)  # air holds aircraft only
-            if not lift:
+            if not lift.items:
                 continue
             air = air.minus_available(lift)
             where = move.landing or move.origin
@@ -569,7 +593,7 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
 
 def _capped(units: Force, cap: Force) -> Force:
     """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
-    if not cap:
+    if not cap.items:
         return EMPTY
     most = dict(cap.items)
     return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
