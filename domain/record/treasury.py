@@ -122,7 +122,7 @@ class TreasuryWalk:
     turn_starts: dict[str, int] = field(default_factory=dict)
     #: (record number, every power's income after it), after each record that changed one.
     income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
-    #: A stretch of records (see :meth:`marks`) -> the purses the review shows for it
+    #: The purses the review shows for each stretch of records (see :meth:`marks`), made once
     #: (review.treasury_review.purses).
     purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
@@ -227,71 +227,74 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
 
 def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     """Every power's income after each record that changed who holds a territory, from the
-    walk's history once (so reading it at a battle is a bisection, not a count of the board)."""
+    walk's log of control changes once (so reading it at a battle is a bisection, not a count of
+    the board). A record that changes a holder and changes it back makes no step."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
-    changes = _control_changes(walk, holder)
+    ipc = {t.name: t.ipc for t in board.land}
     capitals = {board.capital_of(power).name: power for power in board.powers}
     totals = dict.fromkeys(board.powers, 0)
     for name, power in holder.items():
         if power is not None:
-            totals[power] += board.territory(name).ipc
-    steps = [(0, _incomes(totals, holder, capitals))]
-    for index, (seq, territory, now) in enumerate(changes):
+            totals[power] += ipc[name]
+    #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
+    lost = {power for capital, power in capitals.items()
+            if holder[capital] is not None and not allied(holder[capital], power)}
+    steps = [(0, _incomes(totals, lost))]
+    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    seq = -1
+    before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
+    for at, territory, now in [*log, (-1, "", None)]:
+        if at != seq:
+            if any(holder[name] != held for name, held in before.items()):
+                entry = (seq, _incomes(totals, lost))
+                if steps[-1][0] == seq:
+                    steps[-1] = entry
+                else:
+                    steps.append(entry)
+            before.clear()
+            seq = at
+            if at < 0:
+                break
         was = holder[territory]
-        ipc = board.territory(territory).ipc
+        if territory not in before:
+            before[territory] = was
         if was in totals:
-            totals[was] -= ipc
+            totals[was] -= ipc[territory]
         if now in totals:
-            totals[now] += ipc
+            totals[now] += ipc[territory]
         holder[territory] = now
-        if index + 1 == len(changes) or changes[index + 1][0] != seq:
-            entry = (seq, _incomes(totals, holder, capitals))
-            if steps[-1][0] == seq:
-                steps[-1] = entry
+        owner = capitals.get(territory)
+        if owner is not None:
+            if now is not None and not allied(now, owner):
+                lost.add(owner)
             else:
-                steps.append(entry)
+                lost.discard(owner)
     return steps
 
 
-def _control_changes(walk: BoardWalk, holder: dict[str, str | None]) -> list[tuple[int, str, str | None]]:
-    """(record number, territory, new holder) where a record left a land territory with another
-    holder than before it, in record order: from the walk's log of control changes (a record
-    that changes a holder and changes it back changes nothing), else from its history."""
+def _history_changes(walk: BoardWalk, holder: dict[str, str | None]) -> list[tuple[int, str, str | None]]:
+    """(record number, territory, new holder) at each change of a land territory's holder in
+    the walk's history, in record order (a walk whose changes were not logged: read from a memo
+    stored before they were)."""
     changes: list[tuple[int, str, str | None]] = []
-    if walk.control_log is not None:
-        was = dict(holder)
-        pending: dict[str, str | None] = {}  # the record being read: territory -> holder after it
-        seq = -1
-        for at, territory, now in [*walk.control_log, (-1, "", None)]:
-            if at != seq:
-                changes += [(seq, name, held) for name, held in pending.items() if held != was[name]]
-                was.update(pending)
-                pending.clear()
-                seq = at
-            pending[territory] = now
-        changes.sort(key=_SEQ)  # (stable: a record's changes in the order they were made)
-        return changes
     for territory, entries in walk.history.items():
         if territory not in holder:
             continue  # a sea zone
-        was_held = holder[territory]
-        for seq, _units, held in entries:
-            if held != was_held:
-                changes.append((seq, territory, held))
-                was_held = held
+        was = holder[territory]
+        for seq, _units, now in entries:
+            if now != was:
+                changes.append((seq, territory, now))
+                was = now
     changes.sort(key=_SEQ)
     return changes
 
 
-def _incomes(totals: dict[str, int], holder: dict[str, str | None],
-             capitals: dict[str, str]) -> dict[str, int]:
+def _incomes(totals: dict[str, int], lost: set[str]) -> dict[str, int]:
     """The powers' incomes: 0 while an enemy holds the capital."""
     found = dict(totals)
-    for capital, power in capitals.items():
-        held = holder.get(capital)
-        if held is not None and not allied(held, power):
-            found[power] = 0
+    for power in lost:
+        found[power] = 0
     return found
 
 

@@ -73,18 +73,19 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
 
 def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[Purse, ...]]:
     """Stretch ``i`` (the records after the first ``i`` marks, up to the next) -> each power's
-    purse then: the treasury and the incomes moved on mark by mark (a purse made again only
-    for a power whose IPCs or income changed)."""
+    purse then: the treasury and the incomes moved on mark by mark (every purse made again where
+    the incomes change, only the named powers' where only IPCs do)."""
     marks = treasury.marks()
     ipcs_at: dict[int, list[tuple[str, int]]] = {}
     for power, entries in treasury.history.items():
         for seq, amount in entries:
             ipcs_at.setdefault(seq, []).append((power, amount))
     incomes_at = dict(treasury.income_steps)
+    index = {power: at for at, power in enumerate(powers)}
     ipcs: dict[str, int] = {}
     income: dict[str, int] = {}
-    made: dict[str, Purse] = {}
-    table: list[tuple[Purse, ...]] = [()]  # stretch 0: see purses
+    row: tuple[Purse, ...] = ()
+    table: list[tuple[Purse, ...]] = [row]  # stretch 0: see purses
     for mark in marks:
         changed = ipcs_at.get(mark)
         if changed is not None:
@@ -92,14 +93,17 @@ def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[
         step = incomes_at.get(mark)
         if step is not None:
             income = step
-        row = []
-        for power in powers:
-            have, gets = ipcs.get(power, 0), income[power]
-            purse = made.get(power)
-            if purse is None or purse.ipcs != have or purse.income != gets:
-                purse = made[power] = Purse(power, have, gets)
-            row.append(purse)
-        table.append(tuple(row))
+        if not row or step is not None:
+            row = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in powers)
+        elif changed is not None:
+            # Only IPCs changed, of the powers named: their purses are made again.
+            made = list(row)
+            for power, amount in changed:
+                at = index.get(power)
+                if at is not None:
+                    made[at] = Purse(power, amount, income[power])
+            row = tuple(made)
+        table.append(row)
     return table
 
 
