@@ -242,7 +242,7 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
             if holder[capital] is not None and not allied(holder[capital], power)}
     steps = [(0, _incomes(totals, lost))]
     log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
-    seq = -1
+    seq = -2  # (no record yet; -1 marks the end of the log)
     before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
     for at, territory, now in [*log, (-1, "", None)]:
         if at != seq:
