@@ -36,7 +36,7 @@ from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
 from domain.rules.board import NEUTRAL, Board
-from domain.rules.forces import EMPTY, Force
+from domain.rules.forces import AIR, EMPTY, LAND, NOT_COMBATANT, SEA, Force, capped, only
 from domain.rules.turns import Power, turn_of
 from domain.rules.units import AXIS, UnitType
 
@@ -296,7 +296,8 @@ class _Walker:
         if units.items and territory in self.state.known:
             here = self._own(seq, territory)
             have = here.get(power)
-            left = have.minus_available(units) if have is not None else EMPTY
+            # (Most moves take a whole stack: nothing is left, no subtraction made.)
+            left = have.minus_available(units) if have is not None and have != units else EMPTY
             if left.items:
                 here[power] = left
             else:
@@ -334,7 +335,8 @@ class _Walker:
             return
         seq, state, adopted = note.seq, self.state, self.adopted
         written = self.rolled.adopted if self.rolled is not None else None
-        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, self.sea
+        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, \
+            self.sea
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
@@ -429,7 +431,7 @@ class _Walker:
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
         for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
-            lift = _capped(units, short)
+            lift = capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
@@ -502,10 +504,10 @@ class _Walker:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
         self._know(seq, territory)
         sea = record.kind == "sea"
-        survivors = _only(outcome.attacker_left, _SEA if sea else _LAND)
+        survivors = only(outcome.attacker_left, SEA if sea else LAND)
         captured = EMPTY
         for units in enemies.values():
-            captured = captured + _only(units, _NOT_COMBATANT)
+            captured = captured + only(units, NOT_COMBATANT)
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         holder = power if sea else self._liberator(territory, power)
@@ -539,10 +541,10 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = _capped(units.combatants(), left)
+            keep = capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
-                      _only(units, _NOT_COMBATANT) + keep)
+                      only(units, NOT_COMBATANT) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
@@ -551,7 +553,7 @@ class _Walker:
         for enemy, units in enemies.items():
             if zone is None or not withdrew:
                 return
-            gone = _capped(units.where(lambda u: u.is_sub), withdrew)
+            gone = capped(units.where(lambda u: u.is_sub), withdrew)
             withdrew = withdrew.minus_available(gone)
             self._add(record.last_seq, zone, enemy, gone)
 
@@ -567,12 +569,12 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = _only(left, _AIR)
+        air = only(left, AIR)
         if not air.items:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = _capped(move.units, air)  # air holds aircraft only
+            lift = capped(move.units, air)  # air holds aircraft only
             if not lift.items:
                 continue
             air = air.minus_available(lift)
@@ -589,30 +591,6 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
             # Resolved when the orders were filed (domain.record.game): the review reads no name.
             return entry.withdraw_territory
     return None
-
-
-def _capped(units: Force, cap: Force) -> Force:
-    """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
-    if not cap.items:
-        return EMPTY
-    most = dict(cap.items)
-    return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
-
-
-#: Unit types by kind, for :func:`_only` (a set look-up per unit, not a property call).
-_AIR = frozenset(u for u in UnitType if u.is_air)
-_SEA = frozenset(u for u in UnitType if u.is_sea)
-_LAND = frozenset(u for u in UnitType if u.is_land)
-_NOT_COMBATANT = frozenset(u for u in UnitType if not u.is_combatant)
-
-
-def _only(units: Force, kinds: frozenset[UnitType]) -> Force:
-    """The units of the given types (the walk's hottest filter: already in canonical order)."""
-    items = units.items
-    if not items:
-        return units
-    kept = tuple(item for item in items if item[0] in kinds)
-    return units if len(kept) == len(items) else Force(kept)
 
 
 def _not_battleship(unit: UnitType) -> bool:

@@ -239,7 +239,7 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
             totals[power] += ipc[name]
     #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
     lost = {power for capital, power in capitals.items()
-            if holder[capital] is not None and not allied(holder[capital], power)}
+            if (held := holder[capital]) is not None and not allied(held, power)}
     steps = [(0, _incomes(totals, lost))]
     log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
     seq = -2  # (no record yet; -1 marks the end of the log)

@@ -198,7 +198,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
             if origin not in record.available:
                 continue  # no map update named this origin
             have = record.available[origin]
-            short = units.minus_available(have)
+            short = units.minus_available(have) if units != have else EMPTY  # (most send the whole stack)
             if short:
                 # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
                 # W.US") is an error, not a typo; the intent-clear exemption of Section II is for

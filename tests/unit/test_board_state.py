@@ -254,7 +254,9 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
 
-    def spying(step: Callable[[board_state._Walker, Any], None]) -> Callable[[board_state._Walker, Any], None]:
+    Step = Callable[[board_state._Walker, Any], None]
+
+    def spying(step: Step) -> Step:
         def spy(walker: board_state._Walker, item: Any) -> None:
             step(walker, item)
             # What the record just walked left logged (the last step of a record wins).
