@@ -205,6 +205,7 @@ class _Walker:
         self.sea = {t.name: t.sea for t in board}
         #: territory -> its original owner (read at every capture).
         self.owners = {t.name: t.owner for t in board}
+        self.powers = frozenset(board.powers)
         #: power -> its capital's name (read at every liberation).
         self.capitals: dict[str, str] = {}
         for place in board:
@@ -530,7 +531,7 @@ class _Walker:
         """Who controls a territory a power takes: its original owner if liberated (the
         owner is an ally whose capital its side holds), else the power."""
         owner = self.owners.get(territory) or self.board.territory(territory).owner
-        if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
+        if owner == power or (owner in AXIS) is not (power in AXIS) or owner not in self.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
         holder = self.state.control.get(capital, owner)

@@ -254,4 +254,6 @@ def only(units: Force, kinds: frozenset[UnitType]) -> Force:
     if not items:
         return units
     kept = tuple(item for item in items if item[0] in kinds)
-    return units if len(kept) == len(items) else Force(kept)
+    if len(kept) == len(items):
+        return units
+    return Force(kept) if kept else EMPTY
