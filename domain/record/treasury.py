@@ -195,10 +195,13 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
-    steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
+    # A turn begins where the marks' turn changes (a mark of the turn under way changes
+    # nothing); only a capital's battle can move IPCs (see _captures).
+    steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
+                                            if index == 0 or marks[index - 1][1] != turn]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
-    steps += [(b.last_seq, 2, b) for b in game.battles]
+    steps += [(b.last_seq, 2, b) for b in game.battles if b.territory in owners]
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
@@ -209,9 +212,8 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
                 if current is not None and not collected:
                     _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
-        elif order == 2:
-            if getattr(item, "territory", "") in owners:  # a capital's battle (most are not)
-                _captures(treasury, purse, walk, item, capitals)
+        elif order == 2:  # a capital's battle
+            _captures(treasury, purse, walk, item, capitals)
         else:
             kind = getattr(item, "kind", "tech")
             if kind == "map_update" and current is not None and not collected:
