@@ -117,8 +117,8 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
         run: dict[str, Callable[[Any], None]] = {
             "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
             "noncombat": walker.noncombat}
-        for seq, _order, kind, item in _steps(game):
-            walker.seq = seq
+        for place, kind, item in _steps(game):
+            walker.seq = place >> 2
             run[kind](item)
     finally:
         if paused:
@@ -148,19 +148,21 @@ def _start(board: Board, *, full: bool) -> BoardState:
     return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
-def _steps(game: Game) -> list[tuple[int, int, str, object]]:
-    """Every record that moves the board, in record order (declarations before results)."""
-    steps: list[tuple[int, int, str, object]] = [(n.seq, 0, "note", n) for n in game.board_log]
+def _steps(game: Game) -> list[tuple[int, str, object]]:
+    """Every record that moves the board, in record order (declarations before results): each
+    step's place is one number, its record number times 4 plus 0 for a board record or
+    non-combat moves, 1 for a declaration, 2 for a result (a sort on ints, no key tuples)."""
+    steps: list[tuple[int, str, object]] = [(n.seq << 2, "note", n) for n in game.board_log]
     for record in game.battles:
-        steps.append((record.declared_seq, 1, "declare", record))
-        steps.append((record.last_seq, 2, "resolve", record))
-    steps += [(entry.seq, 0, "noncombat", entry) for entry in game.noncombat]
-    steps.sort(key=_ORDER)
+        steps.append(((record.declared_seq << 2) + 1, "declare", record))
+        steps.append(((record.last_seq << 2) + 2, "resolve", record))
+    steps += [(entry.seq << 2, "noncombat", entry) for entry in game.noncombat]
+    steps.sort(key=_PLACE)
     return steps
 
 
-#: A step's place in record order: its record number, then declarations before results.
-_ORDER = itemgetter(0, 1)
+#: A step's place in record order (see _steps).
+_PLACE = itemgetter(0)
 
 
 class _Walker:
