@@ -307,7 +307,8 @@ class _Walker:
                 here.pop(power, None)
 
     def _control(self, seq: int, territory: str, power: str) -> None:
-        if self._is_sea(territory) or self.state.control.get(territory) == power:
+        sea = self.sea.get(territory)
+        if (self._is_sea(territory) if sea is None else sea) or self.state.control.get(territory) == power:
             return
         self.state.control[territory] = power
         self.control_log.append((seq, territory, power))
@@ -505,7 +506,8 @@ class _Walker:
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
-        self._know(seq, territory)
+        if territory not in self.state.known:
+            self._know(seq, territory)
         sea = record.kind == "sea"
         survivors = only(outcome.attacker_left, SEA if sea else LAND)
         captured = EMPTY
