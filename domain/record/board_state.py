@@ -239,13 +239,9 @@ class _Walker:
 
     # -- changing a territory ---------------------------------------------------------------------
     def _own(self, seq: int, territory: str) -> dict[str, Force]:
-        """The territory's units as record ``seq`` leaves them, to change in place, logged.
-
-        The territory's units are copied once per record: the history shares these dicts (copy
-        on write), so a dict logged for an earlier record is never changed again, and the one
-        logged for ``seq`` is the entry ``seq`` replaces anyway. The territory's last entry tells
-        which record owns its live dict (an entry of ``seq`` holding that very dict).
-        """
+        """The territory's units as record ``seq`` leaves them, to change in place, logged: copied
+        once per record (copy on write: a dict logged for an earlier record is never changed
+        again); the record whose last entry holds the live dict owns it."""
         here = self.state.units.get(territory)
         entries = self.history.get(territory)
         if entries is not None:
@@ -275,7 +271,7 @@ class _Walker:
         here = self.state.units.get(territory)
         entries = self.history.setdefault(territory, [])
         if here is not None and not (entries and entries[-1][0] == seq and entries[-1][1] is here):
-            # The live dict is logged for an earlier record: ``seq`` gets its own (see _set).
+            # The live dict is logged for an earlier record: ``seq`` gets its own (see _own).
             here = self.state.units[territory] = dict(here)
         entry = (seq, here if here is not None else {}, self.state.control.get(territory))
         if entries and entries[-1][0] == seq:
