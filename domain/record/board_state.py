@@ -36,9 +36,9 @@ from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
 from domain.rules.board import NEUTRAL, Board
-from domain.rules.forces import EMPTY, Force
+from domain.rules.forces import AIR, EMPTY, LAND, NOT_COMBATANT, SEA, Force, capped, only
 from domain.rules.turns import Power, turn_of
-from domain.rules.units import UnitType
+from domain.rules.units import AXIS, UnitType
 
 if TYPE_CHECKING:
     from domain.record.game import Game
@@ -129,8 +129,8 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
         run: dict[str, Callable[[Any], None]] = {
             "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
             "noncombat": walker.noncombat}
-        for seq, _order, kind, item in _steps(game):
-            walker.seq = seq
+        for place, kind, item in _steps(game):
+            walker.seq = place >> 2
             run[kind](item)
     finally:
         if paused:
@@ -160,19 +160,21 @@ def _start(board: Board, *, full: bool) -> BoardState:
     return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
-def _steps(game: Game) -> list[tuple[int, int, str, object]]:
-    """Every record that moves the board, in record order (declarations before results)."""
-    steps: list[tuple[int, int, str, object]] = [(n.seq, 0, "note", n) for n in game.board_log]
+def _steps(game: Game) -> list[tuple[int, str, object]]:
+    """Every record that moves the board, in record order (declarations before results): each
+    step's place is one number, its record number times 4 plus 0 for a board record or
+    non-combat moves, 1 for a declaration, 2 for a result (a sort on ints, no key tuples)."""
+    steps: list[tuple[int, str, object]] = [(n.seq << 2, "note", n) for n in game.board_log]
     for record in game.battles:
-        steps.append((record.declared_seq, 1, "declare", record))
-        steps.append((record.last_seq, 2, "resolve", record))
-    steps += [(entry.seq, 0, "noncombat", entry) for entry in game.noncombat]
-    steps.sort(key=_ORDER)
+        steps.append(((record.declared_seq << 2) + 1, "declare", record))
+        steps.append(((record.last_seq << 2) + 2, "resolve", record))
+    steps += [(entry.seq << 2, "noncombat", entry) for entry in game.noncombat]
+    steps.sort(key=_PLACE)
     return steps
 
 
-#: A step's place in record order: its record number, then declarations before results.
-_ORDER = itemgetter(0, 1)
+#: A step's place in record order (see _steps).
+_PLACE = itemgetter(0)
 
 
 class _Walker:
@@ -211,10 +213,13 @@ class _Walker:
         self.bid_seq: int | None = None
         #: (power, battle territory) -> where aircraft without a stated landing were put back.
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
-        #: territory -> the record whose changes its units' dict holds (see _set).
-        self.owned: dict[str, int] = {}
+        #: (record, land territory, new holder) at every change of control, in record order.
+        self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
+        #: territory -> its original owner (read at every capture).
+        self.owners = {t.name: t.owner for t in board}
+        self.powers = frozenset(board.powers)
         #: power -> its capital's name (read at every liberation).
         self.capitals: dict[str, str] = {}
         for place in board:
@@ -224,7 +229,7 @@ class _Walker:
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
                          self.round_ends, self.from_setup, self.adopted, self.bid_seq,
-                         frozenset(self.void))
+                         frozenset(self.void), control_log=self.control_log)
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:
@@ -245,37 +250,42 @@ class _Walker:
         self.declare(record)
 
     # -- changing a territory ---------------------------------------------------------------------
-    def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
-        """Set one power's units in a territory for record ``seq`` and log the territory.
-
-        The territory's units are copied once per record: the history shares these dicts (copy
-        on write), so a dict logged for an earlier record is never changed again, and the one
-        logged for ``seq`` is the entry ``seq`` replaces anyway. (The walk's hottest path: the
-        copy and the log are written out here, not called.)
-        """
-        units_of = self.state.units
-        here = units_of.get(territory)
-        if here is None or self.owned.get(territory) != seq:
-            here = dict(here) if here else {}
-            units_of[territory] = here
-            self.owned[territory] = seq
-        if units:
-            here[power] = units
-        else:
-            here.pop(power, None)
-        entry = (seq, here, self.state.control.get(territory))
+    def _own(self, seq: int, territory: str) -> dict[str, Force]:
+        """The territory's units as record ``seq`` leaves them, to change in place, logged: copied
+        once per record (copy on write: a dict logged for an earlier record is never changed
+        again); the record whose last entry holds the live dict owns it."""
+        here = self.state.units.get(territory)
         entries = self.history.get(territory)
+        if entries is not None:
+            last = entries[-1]
+            if last[0] == seq and last[1] is here and here is not None:
+                return here
+        here = self.state.units[territory] = dict(here) if here else {}
+        entry = (seq, here, self.state.control.get(territory))
         if entries is None:
             self.history[territory] = [entry]
         elif entries[-1][0] == seq:
             entries[-1] = entry
         else:
             entries.append(entry)
+        return here
+
+    def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
+        """Set one power's units in a territory for record ``seq`` and log the territory."""
+        here = self._own(seq, territory)
+        if units.items:
+            here[power] = units
+        else:
+            here.pop(power, None)
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
-        entry = (seq, self.state.units.get(territory) or {}, self.state.control.get(territory))
+        here = self.state.units.get(territory)
         entries = self.history.setdefault(territory, [])
+        if here is not None and not (entries and entries[-1][0] == seq and entries[-1][1] is here):
+            # The live dict is logged for an earlier record: ``seq`` gets its own (see _own).
+            here = self.state.units[territory] = dict(here)
+        entry = (seq, here if here is not None else {}, self.state.control.get(territory))
         if entries and entries[-1][0] == seq:
             entries[-1] = entry
         else:
@@ -287,20 +297,29 @@ class _Walker:
             self.known_since[territory] = seq
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units and territory in self.state.known:
-            here = self.state.units.get(territory)
-            self._set(seq, territory, power, (here.get(power, EMPTY) if here else EMPTY) + units)
+        # (``.items``: a Force's truth is a Python call, and the walk asks it at every step.)
+        if units.items and territory in self.state.known:
+            here = self._own(seq, territory)
+            have = here.get(power)
+            here[power] = have + units if have is not None else units
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units and territory in self.state.known:
-            here = self.state.units.get(territory)
-            have = here.get(power, EMPTY) if here else EMPTY
-            self._set(seq, territory, power, have.minus_available(units))
+        if units.items and territory in self.state.known:
+            here = self._own(seq, territory)
+            have = here.get(power)
+            # (Most moves take a whole stack: nothing is left, no subtraction made.)
+            left = have.minus_available(units) if have is not None and have != units else EMPTY
+            if left.items:
+                here[power] = left
+            else:
+                here.pop(power, None)
 
     def _control(self, seq: int, territory: str, power: str) -> None:
-        if self._is_sea(territory) or self.state.control.get(territory) == power:
+        sea = self.sea.get(territory)
+        if (self._is_sea(territory) if sea is None else sea) or self.state.control.get(territory) == power:
             return
         self.state.control[territory] = power
+        self.control_log.append((seq, territory, power))
         self._log(seq, territory)
 
     # -- records ----------------------------------------------------------------------------------
@@ -328,6 +347,8 @@ class _Walker:
             return
         seq, state, adopted = note.seq, self.state, self.adopted
         written = self.rolled.adopted if self.rolled is not None else None
+        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, \
+            self.sea
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
@@ -335,22 +356,27 @@ class _Walker:
             # board as rolled, which it was written from).
             territory, power, units = entry.territory, entry.power, entry.units
             key = (seq, territory, power)
-            here = state.units.get(territory)
+            here = units_of.get(territory)
             have = here.get(power, EMPTY) if here else EMPTY
             adopted[key] = have
-            written_on = written.get(key) if written is not None else None
-            if written_on is not None and written_on != have and territory in state.known:
-                units = have.minus_available(written_on.minus_available(units)) + \
-                    units.minus_available(written_on)
-            if territory not in state.known:
+            if written is not None:
+                written_on = written.get(key)
+                if written_on is not None and written_on != have and territory in known:
+                    units = have.minus_available(written_on.minus_available(units)) + \
+                        units.minus_available(written_on)
+            if territory not in known:
                 self._know(seq, territory)
-            if units != have or territory not in self.history:
+            if units != have or territory not in history:
                 # (A holding that restates the board logs nothing: the territory's last entry
-                # already reads so, and most positions of a long game restate most of it.)
-                self._set(seq, territory, power, units)
-            if entry.units and not self._is_sea(territory):
-                holder = state.control.get(territory)
-                if holder is None or holder == NEUTRAL or not state.of(territory, holder):
+                # already reads so.)
+                here = self._own(seq, territory)
+                if units.items:
+                    here[power] = units
+                else:
+                    here.pop(power, None)
+            if entry.units.items and not (sea[territory] if territory in sea else self._is_sea(territory)):
+                holder = control.get(territory)
+                if holder is None or holder == NEUTRAL or not (here and here.get(holder)):
                     self._control(seq, territory, power)
 
     def _is_sea(self, territory: str) -> bool:
@@ -419,7 +445,7 @@ class _Walker:
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
         for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
-            lift = _capped(units, short)
+            lift = capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
@@ -444,7 +470,8 @@ class _Walker:
             outcome = None
         territory = record.territory
         here = self.state.units.get(territory)
-        enemies = {p: u for p, u in here.items() if not allied(p, record.attacker_power)} if here else {}
+        axis = record.attacker_power in AXIS  # allied() written out: asked of every power there
+        enemies = {p: u for p, u in here.items() if (p in AXIS) is not axis} if here else {}
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -458,7 +485,7 @@ class _Walker:
             self._defended(record, outcome, enemies)
             if outcome.retreated and record.retreat is not None:
                 self._retreat(record, outcome)
-        if outcome.defender_withdrew and enemies:
+        if outcome.defender_withdrew.items and enemies:
             self._withdraw(record, outcome, enemies)
         self._land_aircraft(record, outcome.attacker_left)
 
@@ -479,34 +506,46 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = move.units[UnitType.BB] if move.units.items else 0
+            ships = 0
+            for unit, count in move.units.items:  # (Force[] written out: asked of every move)
+                if unit is UnitType.BB:
+                    ships = count
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
-        self._know(seq, territory)
-        stay = _SEA if record.kind == "sea" else _LAND
+        if territory not in self.state.known:
+            self._know(seq, territory)
+        sea = record.kind == "sea"
+        survivors = only(outcome.attacker_left, SEA if sea else LAND)
         captured = EMPTY
-        for enemy, units in enemies.items():
-            captured = captured + _only(units, _NOT_COMBATANT)
-            self._set(seq, territory, enemy, EMPTY)
-        if record.kind == "sea":
-            self._add(seq, territory, power, _only(outcome.attacker_left, stay))
-            return
-        holder = self._liberator(territory, power)
-        self._add(seq, territory, power, _only(outcome.attacker_left, stay))
+        for units in enemies.values():
+            captured = captured + only(units, NOT_COMBATANT)
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
-        self._add(seq, territory, holder, captured)
-        self._control(seq, territory, holder)
+        holder = power if sea else self._liberator(territory, power)
+        if enemies or survivors.items or (captured.items and not sea):
+            # One change of the territory: the enemies go, the survivors and what was captured
+            # come (in that order, as one power at a time would).
+            here = self._own(seq, territory)
+            for enemy in enemies:
+                here.pop(enemy, None)
+            if survivors.items:
+                have = here.get(power)
+                here[power] = have + survivors if have is not None else survivors
+            if captured.items and not sea:
+                have = here.get(holder)
+                here[holder] = have + captured if have is not None else captured
+        if not sea:
+            self._control(seq, territory, holder)
 
     def _liberator(self, territory: str, power: str) -> str:
         """Who controls a territory a power takes: its original owner if liberated (the
         owner is an ally whose capital its side holds), else the power."""
-        owner = self.board.territory(territory).owner
-        if owner in (NEUTRAL, power) or not allied(owner, power) or owner not in self.board.powers:
+        owner = self.owners.get(territory) or self.board.territory(territory).owner
+        if owner == power or (owner in AXIS) is not (power in AXIS) or owner not in self.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
         holder = self.state.control.get(capital, owner)
@@ -517,10 +556,10 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = _capped(units.combatants(), left)
+            keep = capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
-                      _only(units, _NOT_COMBATANT) + keep)
+                      only(units, NOT_COMBATANT) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
@@ -529,7 +568,7 @@ class _Walker:
         for enemy, units in enemies.items():
             if zone is None or not withdrew:
                 return
-            gone = _capped(units.where(lambda u: u.is_sub), withdrew)
+            gone = capped(units.where(lambda u: u.is_sub), withdrew)
             withdrew = withdrew.minus_available(gone)
             self._add(record.last_seq, zone, enemy, gone)
 
@@ -545,13 +584,13 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = _only(left, _AIR)
-        if not air:
+        air = only(left, AIR)
+        if not air.items:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = _capped(move.units, air)  # air holds aircraft only
-            if not lift:
+            lift = capped(move.units, air)  # air holds aircraft only
+            if not lift.items:
                 continue
             air = air.minus_available(lift)
             where = move.landing or move.origin
@@ -567,30 +606,6 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
             # Resolved when the orders were filed (domain.record.game): the review reads no name.
             return entry.withdraw_territory
     return None
-
-
-def _capped(units: Force, cap: Force) -> Force:
-    """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
-    if not cap:
-        return EMPTY
-    most = dict(cap.items)
-    return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
-
-
-#: Unit types by kind, for :func:`_only` (a set look-up per unit, not a property call).
-_AIR = frozenset(u for u in UnitType if u.is_air)
-_SEA = frozenset(u for u in UnitType if u.is_sea)
-_LAND = frozenset(u for u in UnitType if u.is_land)
-_NOT_COMBATANT = frozenset(u for u in UnitType if not u.is_combatant)
-
-
-def _only(units: Force, kinds: frozenset[UnitType]) -> Force:
-    """The units of the given types (the walk's hottest filter: already in canonical order)."""
-    items = units.items
-    if not items:
-        return units
-    kept = tuple(item for item in items if item[0] in kinds)
-    return units if len(kept) == len(items) else Force(kept)
 
 
 def _not_battleship(unit: UnitType) -> bool:

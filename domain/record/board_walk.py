@@ -134,6 +134,9 @@ class BoardWalk:
     #: Turns void under 2008 Section VII ("the subsequent turn is void and must be re-done"):
     #: their moves are undone on this board, their purchases in the treasury walked beside it.
     void: frozenset[str] = frozenset()
+    #: (record number, land territory, new holder) at every change of control, in record order
+    #: (the treasury's income steps read it; None: not logged, the history tells).
+    control_log: list[tuple[int, str, str]] | None = field(default=None, compare=False)
     #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
     boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
     #: territory -> the record numbers of its history's entries (bisected without a key function:

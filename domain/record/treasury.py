@@ -123,9 +123,9 @@ class TreasuryWalk:
     turn_starts: dict[str, int] = field(default_factory=dict)
     #: (record number, every power's income after it), after each record that changed one.
     income_steps: list[tuple[int, dict[str, int]]] = field(default_factory=list)
-    #: A stretch of records (see :meth:`marks`) -> the purses the review shows for it
+    #: The purses the review shows for each stretch of records (see :meth:`marks`), made once
     #: (review.treasury_review.purses).
-    purses: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
 
     def marks(self) -> list[int]:
@@ -196,10 +196,13 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
-    steps: list[tuple[int, int, object]] = [(seq, 0, turn) for seq, turn in marks]
+    # A turn begins where the marks' turn changes (a mark of the turn under way changes
+    # nothing); only a capital's battle can move IPCs (see _captures).
+    steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
+                                            if index == 0 or marks[index - 1][1] != turn]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
-    steps += [(b.last_seq, 2, b) for b in game.battles]
+    steps += [(b.last_seq, 2, b) for b in game.battles if b.territory in owners]
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
@@ -210,9 +213,8 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
                 if current is not None and not collected:
                     _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
-        elif order == 2:
-            if getattr(item, "territory", "") in owners:  # a capital's battle (most are not)
-                _captures(treasury, purse, walk, item, capitals)
+        elif order == 2:  # a capital's battle
+            _captures(treasury, purse, walk, item, capitals)
         else:
             kind = getattr(item, "kind", "tech")
             if kind == "map_update" and current is not None and not collected:
@@ -228,9 +230,56 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
 
 def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     """Every power's income after each record that changed who holds a territory, from the
-    walk's history once (so reading it at a battle is a bisection, not a count of the board)."""
+    walk's log of control changes once (so reading it at a battle is a bisection, not a count of
+    the board). A record that changes a holder and changes it back makes no step."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
+    ipc = {t.name: t.ipc for t in board.land}
+    capitals = {board.capital_of(power).name: power for power in board.powers}
+    totals = dict.fromkeys(board.powers, 0)
+    for name, power in holder.items():
+        if power is not None:
+            totals[power] += ipc[name]
+    #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
+    lost = {power for capital, power in capitals.items()
+            if (held := holder[capital]) is not None and not allied(held, power)}
+    steps = [(0, _incomes(totals, lost))]
+    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    seq = -2  # (no record yet; -1 marks the end of the log)
+    before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
+    for at, territory, now in [*log, (-1, "", None)]:
+        if at != seq:
+            if any(holder[name] != held for name, held in before.items()):
+                entry = (seq, _incomes(totals, lost))
+                if steps[-1][0] == seq:
+                    steps[-1] = entry
+                else:
+                    steps.append(entry)
+            before.clear()
+            seq = at
+            if at < 0:
+                break
+        was = holder[territory]
+        if territory not in before:
+            before[territory] = was
+        if was in totals:
+            totals[was] -= ipc[territory]
+        if now in totals:
+            totals[now] += ipc[territory]
+        holder[territory] = now
+        owner = capitals.get(territory)
+        if owner is not None:
+            if now is not None and not allied(now, owner):
+                lost.add(owner)
+            else:
+                lost.discard(owner)
+    return steps
+
+
+def _history_changes(walk: BoardWalk, holder: dict[str, str | None]) -> list[tuple[int, str, str | None]]:
+    """(record number, territory, new holder) at each change of a land territory's holder in
+    the walk's history, in record order (a walk whose changes were not logged: read from a memo
+    stored before they were)."""
     changes: list[tuple[int, str, str | None]] = []
     for territory, entries in walk.history.items():
         if territory not in holder:
@@ -241,37 +290,14 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
                 changes.append((seq, territory, now))
                 was = now
     changes.sort(key=_SEQ)
-    capitals = {board.capital_of(power).name: power for power in board.powers}
-    totals = dict.fromkeys(board.powers, 0)
-    for name, power in holder.items():
-        if power is not None:
-            totals[power] += board.territory(name).ipc
-    steps = [(0, _incomes(totals, holder, capitals))]
-    for index, (seq, territory, now) in enumerate(changes):
-        was = holder[territory]
-        ipc = board.territory(territory).ipc
-        if was in totals:
-            totals[was] -= ipc
-        if now in totals:
-            totals[now] += ipc
-        holder[territory] = now
-        if index + 1 == len(changes) or changes[index + 1][0] != seq:
-            entry = (seq, _incomes(totals, holder, capitals))
-            if steps[-1][0] == seq:
-                steps[-1] = entry
-            else:
-                steps.append(entry)
-    return steps
+    return changes
 
 
-def _incomes(totals: dict[str, int], holder: dict[str, str | None],
-             capitals: dict[str, str]) -> dict[str, int]:
+def _incomes(totals: dict[str, int], lost: set[str]) -> dict[str, int]:
     """The powers' incomes: 0 while an enemy holds the capital."""
     found = dict(totals)
-    for capital, power in capitals.items():
-        held = holder.get(capital)
-        if held is not None and not allied(held, power):
-            found[power] = 0
+    for power in lost:
+        found[power] = 0
     return found
 
 

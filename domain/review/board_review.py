@@ -53,24 +53,13 @@ def on_board(record: BattleRecord, walk: BoardWalk | None) -> BattleRecord:
 def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
     # The board before the declaration, read straight from the walk's history (BoardAt's
     # look-ups written out: asked of every battle of a long game).
-    seq, known_since, seqs_of, history = record.declared_seq, walk.known_since, walk.seqs, walk.history
-    power = record.attacker_power
-
-    def units_at(name: str) -> dict[str, Force] | None:
-        """Every power's units there then (None: the record does not let us know them)."""
-        since = known_since.get(name)
-        if since is None or since >= seq:
-            return None
-        seqs = seqs_of.get(name)
-        index = bisect_left(seqs, seq) - 1 if seqs else -1
-        return history[name][index][1] if index >= 0 else {}
-
+    seq, power = record.declared_seq, record.attacker_power
     available = {}
     for move in record.moves:
-        here = units_at(move.origin)
+        here = _units_at(walk, move.origin, seq)
         if here is not None:
             available[move.origin] = here.get(power, EMPTY)
-    position = units_at(record.territory)
+    position = _units_at(walk, record.territory, seq)
     if position is None:
         return replace(record, available=available) if available != record.available else record
     if position == record.position and available == record.available and record.defenders_known:
@@ -78,9 +67,24 @@ def _on_board(record: BattleRecord, walk: BoardWalk) -> BattleRecord:
     return replace(record, position=dict(position), available=available, defenders_known=True)
 
 
+def _units_at(walk: BoardWalk, name: str, seq: int) -> dict[str, Force] | None:
+    """Every power's units in a place before record ``seq`` (None: the record does not let us
+    know them): one bisection."""
+    since = walk.known_since.get(name)
+    if since is None or since >= seq:
+        return None
+    seqs = walk.seqs.get(name)
+    index = bisect_left(seqs, seq) - 1 if seqs else -1
+    return walk.history[name][index][1] if index >= 0 else {}
+
+
 def board_knows(record: BattleRecord, walk: BoardWalk | None) -> bool:
     """Whether the walk knows what stood in the battle's territory when it was declared."""
-    return walk is not None and walk.at_declaration(record).knows(record.territory)
+    if walk is None:
+        return False
+    # BoardAt.knows written out (asked of every battle): no board object made for one look-up.
+    since = walk.known_since.get(record.territory)
+    return since is not None and since < record.declared_seq
 
 
 def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -180,15 +180,25 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
 def _availability(game: Game, battles: list[BattleRecord], edition: Edition, found: TurnAudit) -> None:
     """Declared units not at their origin; one origin's units sent to several battles."""
     drawn: dict[tuple[str, UnitType], list[tuple[BattleRecord, int]]] = defaultdict(list)
+    # Units are sent from one origin to several battles only from an origin two battles name:
+    # only those origins' units are counted for overcommitment (most origins serve one battle).
+    senders: dict[str, int] = {}
     for record in battles:
-        per_origin: dict[str, Force] = defaultdict(Force)
-        for move in record.moves:
-            per_origin[move.origin] = per_origin[move.origin] + move.units
+        for origin in {move.origin for move in record.moves}:
+            senders[origin] = senders.get(origin, 0) + 1
+    for record in battles:
+        per_origin: dict[str, Force]
+        if len(record.moves) == 1:
+            per_origin = {record.moves[0].origin: record.moves[0].units}
+        else:
+            per_origin = defaultdict(Force)
+            for move in record.moves:
+                per_origin[move.origin] = per_origin[move.origin] + move.units
         for origin, units in per_origin.items():
             if origin not in record.available:
                 continue  # no map update named this origin
             have = record.available[origin]
-            short = units.minus_available(have)
+            short = units.minus_available(have) if units != have else EMPTY  # (most send the whole stack)
             if short:
                 # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
                 # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
@@ -196,8 +206,9 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 found.battles[record.key].append(Issue(
                     FindingKind.UNITS_NOT_AVAILABLE, f"{short} declared from {origin}, which holds "
                     f"{have or 'nothing'} of {record.attacker_power}'s", at=record.declared_at))
-            for unit, count in units.items:
-                drawn[(origin, unit)].append((record, count))
+            if senders[origin] > 1:
+                for unit, count in units.items:
+                    drawn[(origin, unit)].append((record, count))
     over: list[tuple[str, UnitType, list[BattleRecord]]] = []
     for (origin, unit), uses in drawn.items():
         if len(uses) < 2:

@@ -58,16 +58,53 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
     know the treasury), in turn order."""
     if not treasury.known:
         return ()
-    # Asked for every battle, and most battles of a turn see the same purses: made once for
-    # each stretch of records between two changes of the treasury or the incomes.
+    # Asked for every battle: the purses of every stretch of records between two changes of
+    # the treasury or the incomes are made once, in one pass over the changes (TreasuryWalk.marks).
+    table: list[tuple[Purse, ...]] | None = treasury.purses.get("table")
+    if table is None:
+        table = treasury.purses["table"] = _purse_table(treasury, walk.board.powers)
+    stretch = bisect_left(treasury.marks(), seq)
+    if stretch:
+        return table[stretch]
+    # Before the first change (no record of a game precedes the start): as the records read.
+    ipcs, income = treasury.before(seq), treasury.income_before(seq)
+    return tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
+
+
+def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[Purse, ...]]:
+    """Stretch ``i`` (the records after the first ``i`` marks, up to the next) -> each power's
+    purse then: the treasury and the incomes moved on mark by mark (every purse made again where
+    the incomes change, only the named powers' where only IPCs do)."""
     marks = treasury.marks()
-    stretch = bisect_left(marks, seq)
-    made: tuple[Purse, ...] | None = treasury.purses.get(stretch)
-    if made is None:
-        ipcs, income = treasury.before(seq), treasury.income_before(seq)
-        made = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers)
-        treasury.purses[stretch] = made
-    return made
+    ipcs_at: dict[int, list[tuple[str, int]]] = {}
+    for power, entries in treasury.history.items():
+        for seq, amount in entries:
+            ipcs_at.setdefault(seq, []).append((power, amount))
+    incomes_at = dict(treasury.income_steps)
+    index = {power: at for at, power in enumerate(powers)}
+    ipcs: dict[str, int] = {}
+    income: dict[str, int] = {}
+    row: tuple[Purse, ...] = ()
+    table: list[tuple[Purse, ...]] = [row]  # stretch 0: see purses
+    for mark in marks:
+        changed = ipcs_at.get(mark)
+        if changed is not None:
+            ipcs.update(changed)
+        step = incomes_at.get(mark)
+        if step is not None:
+            income = step
+        if not row or step is not None:
+            row = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in powers)
+        elif changed is not None:
+            # Only IPCs changed, of the powers named: their purses are made again.
+            made = list(row)
+            for power, amount in changed:
+                at = index.get(power)
+                if at is not None:
+                    made[at] = Purse(power, amount, income[power])
+            row = tuple(made)
+        table.append(row)
+    return table
 
 
 # -- purchases ------------------------------------------------------------------------------------

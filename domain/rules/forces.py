@@ -229,3 +229,31 @@ EMPTY = Force()
 
 #: Units that are captured, never hit (see UnitType.is_combatant).
 _NOT_COMBATANTS = frozenset(unit for unit in UnitType if not unit.is_combatant)
+
+
+# -- filters the board walk asks at every step ------------------------------------------------
+#: Unit types by kind, for :func:`only` (a set look-up per unit, not a property call).
+AIR = frozenset(u for u in UnitType if u.is_air)
+SEA = frozenset(u for u in UnitType if u.is_sea)
+LAND = frozenset(u for u in UnitType if u.is_land)
+NOT_COMBATANT = _NOT_COMBATANTS
+
+
+def capped(units: Force, cap: Force) -> Force:
+    """Each unit of ``units`` up to as many as ``cap`` has (already in canonical order: no sort)."""
+    if not cap.items:
+        return EMPTY
+    most = dict(cap.items)
+    return Force(tuple((u, m) for u, n in units.items if (m := min(n, most.get(u, 0)))))
+
+
+def only(units: Force, kinds: frozenset[UnitType]) -> Force:
+    """The units of the given types (already in canonical order: no sort; the same force when
+    every unit is of them)."""
+    items = units.items
+    if not items:
+        return units
+    kept = tuple(item for item in items if item[0] in kinds)
+    if len(kept) == len(items):
+        return units
+    return Force(kept) if kept else EMPTY

@@ -6,6 +6,9 @@ read off the table: who holds a territory, what stands in it, what the counts ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from application.intake.replayfile import load_replay, parse_replay
@@ -252,22 +255,21 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
     from domain.record import board_state
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
-    log, put = board_state._Walker._log, board_state._Walker._set
 
-    def note(walker: board_state._Walker, seq: int, territory: str) -> None:
-        _, units, holder = walker.history[territory][-1]
-        logged[(territory, seq)] = (dict(units), holder)
+    Step = Callable[[board_state._Walker, Any], None]
 
-    def spy(walker: board_state._Walker, seq: int, territory: str) -> None:
-        log(walker, seq, territory)
-        note(walker, seq, territory)
+    def spying(step: Step) -> Step:
+        def spy(walker: board_state._Walker, item: Any) -> None:
+            step(walker, item)
+            # What the record just walked left logged (the last step of a record wins).
+            for territory, entries in walker.history.items():
+                seq, units, holder = entries[-1]
+                if seq == walker.seq:
+                    logged[(territory, seq)] = (dict(units), holder)
+        return spy
 
-    def spy_set(walker: board_state._Walker, seq: int, territory: str, power: str, units: Force) -> None:
-        put(walker, seq, territory, power, units)  # _set logs the territory itself
-        note(walker, seq, territory)
-
-    monkeypatch.setattr(board_state._Walker, "_log", spy)
-    monkeypatch.setattr(board_state._Walker, "_set", spy_set)
+    for name in ("note", "declare_step", "resolve", "noncombat"):
+        monkeypatch.setattr(board_state._Walker, name, spying(getattr(board_state._Walker, name)))
     walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
     assert len(logged) > 20
     for territory, entries in walk.history.items():

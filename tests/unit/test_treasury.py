@@ -7,6 +7,7 @@ income at the end of a turn, purchases spent, a captured capital's IPCs to the c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -17,6 +18,8 @@ from domain.record.game import Game
 from domain.record.treasury import TreasuryWalk, cost_of, income_of, walk_treasury
 from domain.review.board_review import outcomes_of
 from domain.review.game_review import review
+from domain.review.treasury_review import purses
+from domain.review.views import Purse
 from domain.rules.forces import Force
 from tests.conftest import REPLAYS
 
@@ -129,6 +132,28 @@ def test_the_income_read_at_a_battle_is_the_count_of_the_board_then() -> None:
             board = walk.before(seq)
             assert treasury.income_before(seq) == {p: income_of(board, p) for p in walk.board.powers}, seq
     assert _treasury(_game(*CAPTURE)).income_before(1 << 40)["USSR"] == 0  # Russia held
+
+
+def test_the_income_steps_read_from_the_control_log_or_the_history_agree() -> None:
+    """The incomes kept from the walk's log of control changes equal those read from its history
+    (a walk stored in a memo before the log was kept has none)."""
+    for game in (_game(*CAPTURE), load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game):
+        walk = walk_board(game, outcomes_of(review(game).battles))
+        assert walk.control_log
+        unlogged = dataclasses.replace(walk, control_log=None)
+        assert walk_treasury(game, walk).income_steps == walk_treasury(game, unlogged).income_steps
+
+
+def test_the_purses_shown_at_each_record_are_the_treasury_and_incomes_then() -> None:
+    """The purses made once per stretch of records are each power's IPCs and income before the
+    record, whichever record is asked first."""
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    walk = walk_board(game, outcomes_of(review(game).battles))
+    treasury = walk_treasury(game, walk)
+    for seq in [*range(game.seq + 2, 0, -1), 1 << 40]:
+        ipcs, income = treasury.before(seq), treasury.income_before(seq)
+        assert purses(treasury, walk, seq) == tuple(
+            Purse(power, ipcs.get(power, 0), income[power]) for power in walk.board.powers), seq
 
 
 # -- purchases ------------------------------------------------------------------------------------
