@@ -29,12 +29,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any
 
 from domain.battle.model import Outcome, Winner
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
+from domain.record.walk_inputs import (
+    BID_DROPPED,
+    PENDING,
+    VOID_TURN,
+    BattleResult,
+    bid_drop_key,
+    void_turn_key,
+    void_turns,
+)
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import AIR, EMPTY, LAND, NOT_COMBATANT, SEA, Force, capped, only
 from domain.rules.turns import Power, turn_of
@@ -43,50 +52,15 @@ from domain.rules.units import AXIS, UnitType
 if TYPE_CHECKING:
     from domain.record.game import Game
 
-# The read side (the walk's history, the board at a record) lives in domain.record.board_walk;
-# its names are kept here for the callers that import them with the walk.
+# The read side (the walk's history, the board at a record) lives in domain.record.board_walk,
+# what the walk is told of each battle in domain.record.walk_inputs; their names are kept here
+# for the callers that import them with the walk.
 __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk",
            "CountCheck", "Discrepancy", "Entry", "bid_drop_key", "void_turn_key", "walk_board"]
 
 #: Power -> territory -> units: the board's contents per territory.
 Units = dict[str, dict[str, Force]]
 
-#: A battle begun and not resolved: a correction awaits its dice (2008 Section III: the missing
-#: dice are rolled, then the rest of the battle re-rolled). Its attackers made their combat move
-#: into the battle and stay there until it is resolved (2008 Declaration and Battle Resolution
-#: Procedures, Combat Resolution and Order of Battles: "once a battle begins it must be resolved
-#: completely"); the defender still holds the place.
-PENDING: Final = "pending"
-
-#: A turn void under 2008 Section VII: "the subsequent turn is void and must be re-done". Its
-#: battles have no result (their attackers stay home) and its non-combat moves, purchases and
-#: placements are undone too; its map update is not checked (the turn is made again).
-VOID_TURN: Final = "void turn"
-
-#: An illegal bid placement the Minister of Law ruled off the board (2008 Bidding; Section VII:
-#: such errors are adjudicated case by case): the walk as corrected does not place it.
-BID_DROPPED: Final = "bid dropped"
-
-#: What the walk is given for a battle: its result, None (void, not fought: no portion of the
-#: results stands, 2008 Section II; its attackers stay where they came from), or PENDING; and,
-#: under :func:`void_turn_key`, VOID_TURN for a void turn; under :func:`bid_drop_key`,
-#: BID_DROPPED for a bid placement ruled off the board.
-BattleResult = Outcome | None | Literal["pending", "void turn", "bid dropped"]
-
-
-def void_turn_key(turn: str) -> str:
-    """The key under which the walk is told a turn is void (no battle's key looks so)."""
-    return turn + _VOID_SUFFIX
-
-
-def bid_drop_key(territory: str, power: str) -> str:
-    """The key under which the walk is told a power's bid placement in a territory is ruled off
-    the board (no battle's key looks so)."""
-    return f"{territory} / {power}{_BID_SUFFIX}"
-
-
-_VOID_SUFFIX = " / (the turn)"
-_BID_SUFFIX = " / (the bid)"
 
 
 @dataclass
@@ -184,8 +158,7 @@ class _Walker:
                  outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
         #: Turns void under 2008 Section VII: their moves are undone (see VOID_TURN).
-        self.void = {key.removesuffix(_VOID_SUFFIX) for key, result in outcomes.items()
-                     if isinstance(result, str) and result == VOID_TURN}
+        self.void = void_turns(outcomes)
         self.from_setup = from_setup
         self.discrepancies: list[Discrepancy] = []
         self.counts: list[CountCheck] = []
