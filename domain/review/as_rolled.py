@@ -343,14 +343,26 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
     line typed, if any)."""
     # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
     at_sea = record.kind is BattleKind.SEA and subs_strike
-    a_line: SideLine | None = rnd.attacker
     if rnd.first_strike is None and not recorded.bb:
-        # The line alone (most rounds): what the general path makes of one line.
-        a_fire = typed if typed is not None else attacker
-        if a_line is None:
-            return (a_fire, a_fire, [], 0, 0, None)
-        entries_, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
-        return (a_fire, a_fire, entries_, hits, sub_hits if at_sea else 0, a_line.stated_hits)
+        return _attack_line(rnd.attacker, attacker, at_sea, typed)
+    return _attack_lines(recorded, rnd, attacker, at_sea, typed)
+
+
+def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: Force | None) -> _Fire:
+    """The attacker's fire when its line is all it rolled (no support shot, no first-strike
+    line: most rounds): what :func:`_attack_lines` makes of one line, without its bookkeeping
+    (tests/unit/test_review_fast_paths.py compares the two)."""
+    a_fire = typed if typed is not None else attacker
+    if a_line is None:
+        return (a_fire, a_fire, [], 0, 0, None)
+    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+    return (a_fire, a_fire, entries, hits, sub_hits if at_sea else 0, a_line.stated_hits)
+
+
+def _attack_lines(recorded: RecordedBattle, rnd: RecordedRound, attacker: Force, at_sea: bool,
+                  typed: Force | None) -> _Fire:
+    """The attacker's support shots, first strike and line, each line's hits and statement."""
+    a_line: SideLine | None = rnd.attacker
     entries: list[DiceEntry] = []
     # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
     parts: list[tuple[int | None, int]] = []
