@@ -260,7 +260,10 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
-        finished = _ended(record, view.round, attacker, defender)
+    if rounds:
+        # The result is the last round's end (whether an earlier round ended it is the
+        # findings' business, not the record's).
+        finished = _ended(record, rounds[-1].round, attacker, defender)
     result = finished or Outcome(winner=None, attacker_left=attacker.combatants(),
                                  defender_left=defender.combatants())
     if not recorded.rounds:
