@@ -103,23 +103,24 @@ def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         line = rnd.defender
         if line is None:
             return False
-        units = line_units(line, expected)
+        # line_units, inline: this runs for every side of every round.
+        units = Force.of(line.units) if line.units is not None else expected
         return len(line.dice.dice) == dice_needed(units, False) and (
             units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
+    strike = rnd.first_strike
+    line = rnd.attacker
+    if strike is None and line is not None:  # one line (most rounds)
+        units = Force.of(line.units) if line.units is not None else expected
+        return len(line.dice.dice) == dice_needed(units, True) and (
+            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     fallback = expected
     total = EMPTY
-    strike = rnd.first_strike
-    if strike is None and rnd.attacker is not None:  # one line (most rounds)
-        units = line_units(rnd.attacker, expected)
-        return len(rnd.attacker.dice.dice) == dice_needed(units, True) and (
-            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     if strike is not None:
         strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
         if len(strike.dice.dice) != dice_needed(strike_units, True):
             return False
         total = dice_by_unit(strike_units, True)
         fallback = fallback.minus_available(strike_units)
-    line = rnd.attacker
     if line is not None:
         units = line_units(line, fallback)
         if len(line.dice.dice) != dice_needed(units, True):
@@ -540,7 +541,7 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
-        must = any(unit in _BOMBERS for unit, _ in survivors.items)
+        must = not _BOMBERS.isdisjoint([unit for unit, _ in survivors.items])
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
     asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
