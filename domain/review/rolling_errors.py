@@ -219,7 +219,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
     # Support shots are audited only where some were rolled or are due (_audit_support finds
     # nothing in a battle with neither); the pause only under an edition that defines it.
-    support = bool(recorded.bb or record.support)
+    support = bool(recorded.bb) or _support_due(record)
     pause = edition.defines(FindingKind.PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
     for position, rnd in enumerate(recorded.rounds):
@@ -501,6 +501,12 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
     return found, victims
 
 
+def _support_due(record: BattleRecord) -> bool:
+    """Whether a battleship is due to give support shots (``record.support`` is not empty),
+    read without adding up the support force."""
+    return record.kind is not BattleKind.SEA and any(move.units[UnitType.BB] for move in record.moves)
+
+
 def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
                    when: datetime | None) -> list[Issue]:
     """Battleship support shots: one per supporting BB, before round 1 only."""
@@ -542,11 +548,12 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
         must = not _BOMBERS.isdisjoint([unit for unit, _ in survivors.items])
+    if not must:
+        return []
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
-    asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
-    if not must or asked:
-        return []
+    if record.chosen(view.round, Side.DEFENDER, before=before):
+        return []  # the defender was asked
     return [Issue(FindingKind.PAUSE_SKIPPED, f"round {view.round + 1} rolled without asking the defender for "
                   f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
 

@@ -22,6 +22,7 @@ from domain.review.as_rolled import TypedDie, _attack_line, _attack_lines, assig
 from domain.review.rolling_errors import (
     _audit_support,
     _dice_as_expected,
+    _support_due,
     count_side,
     dice_differences,
     side_dice,
@@ -163,13 +164,16 @@ def test_lone_attack_line_is_the_general_reading(data: st.DataObject, attacker: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(forces, st.sampled_from(list(BattleKind)), st.integers(1, 4))
-def test_support_audit_skipped_only_where_it_finds_nothing(units: Force, kind: BattleKind, k: int) -> None:
+@given(st.lists(forces, max_size=3), st.sampled_from(list(BattleKind)), st.integers(1, 4))
+def test_support_audit_skipped_only_where_it_finds_nothing(moved: list[Force], kind: BattleKind,
+                                                           k: int) -> None:
     """audit_rolls skips _audit_support in a battle with no support shot rolled and no
-    battleship due to give one: there it finds nothing in any round."""
-    move = Move(origin="Sea Zone 1", units=units.where(lambda u: u is not UnitType.BB))
+    battleship due to give one (_support_due reads record.support without adding it up):
+    there it finds nothing in any round."""
+    moves = tuple(Move(origin=f"Sea Zone {n}", units=units) for n, units in enumerate(moved))
     record = BattleRecord(turn="UK 1", territory="France", written="France", kind=kind,
-                          attacker_power="UK", number=None, moves=(move,), declared_defenders=None,
+                          attacker_power="UK", number=None, moves=moves, declared_defenders=None,
                           position={}, available={}, declared_at=None, declaration_line=None)
-    assert not record.support
-    assert _audit_support(record, RecordedBattle(), k, None) == []
+    assert _support_due(record) == bool(record.support)
+    if not _support_due(record):
+        assert _audit_support(record, RecordedBattle(), k, None) == []
