@@ -46,13 +46,9 @@ def _layout(force: Force, attacking: bool) -> tuple[BoardColumn, ...]:
 columns_of = _layout
 
 
-def dice_needed(force: Force, attacking: bool) -> int:
-    """How many dice ``force`` throws in a regular round."""
-    return _dice_needed(force, attacking)
-
-
 @lru_cache(maxsize=8192)
-def _dice_needed(force: Force, attacking: bool) -> int:
+def dice_needed(force: Force, attacking: bool) -> int:
+    """How many dice ``force`` throws in a regular round (remembered: forces recur)."""
     return sum(len(units) for _, units in _layout(force, attacking))
 
 

@@ -152,20 +152,20 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     sub_strikes = attacking and at_sea and not first_strike_line
     faces, marks = dice.values, dice.marks
     count = len(faces)
-    columns = columns_of(units, attacking)
+    columns = _plan(units, attacking)
     if not columns:
         # Dice with no column to fill (units that do not fire): all in column 1, unassigned.
-        columns = ((1, ()),) if count else ()
+        columns = _UNASSIGNED if count else ()
     start, last = 0, len(columns) - 1
-    for index, (column, unit_list) in enumerate(columns):
+    for index, (column, size, unit_list, subs) in enumerate(columns):
         if start >= count:
             break
         # Surplus dice go to the last column, and belong to its last unit type.
-        end = count if index == last else min(start + len(unit_list), count)
+        end = count if index == last else min(start + size, count)
         values = faces[start:end]
         scored, scored_hits = _scored(values, column)
         hits += scored_hits
-        if _SUBS.isdisjoint(unit_list):
+        if not subs:
             entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
                                      marked=marks[start:end], hits=scored))
             start = end
@@ -185,6 +185,20 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
                 begin = at
         start = end
     return entries, hits, sub_hits
+
+
+#: A force's battle-board columns as assign_dice reads them: (value, dice, unit types per die,
+#: whether any of them is a submarine).
+_PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
+_UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
+
+
+@lru_cache(maxsize=8192)
+def _plan(units: Force, attacking: bool) -> tuple[_PlannedColumn, ...]:
+    """The columns ``units`` fire in, each with its size and whether it holds submarines: a
+    pure function of the units (they recur all game long)."""
+    return tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
+                 for value, unit_list in columns_of(units, attacking))
 
 
 @lru_cache(maxsize=65536)
@@ -246,7 +260,10 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
         rounds.append(view)
         attacker = view.attacker.units.minus_available(view.attacker_losses)
         defender = view.defender.units.minus_available(view.defender_losses)
-        finished = _ended(record, view.round, attacker, defender)
+    if rounds:
+        # The result is the last round's end (whether an earlier round ended it is the
+        # findings' business, not the record's).
+        finished = _ended(record, rounds[-1].round, attacker, defender)
     result = finished or Outcome(winner=None, attacker_left=attacker.combatants(),
                                  defender_left=defender.combatants())
     if not recorded.rounds:
@@ -302,11 +319,13 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         if strike_hits > 0 else EMPTY
     d_units, d_firing, d_entries, d_hits, d_sub_hits, d_stated = _defence(record, rnd, defender, victims,
                                                                           d_typed)
-    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, a_hits)
+    # Casualties named by a side (few battles have any) stand when they fit the hits.
+    named = bool(record.casualties)
+    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, a_hits) if named else None
     if defender_losses is None:
         defender_losses = victims + defender_order.choose(d_firing.combatants(), a_hits - strike_hits) \
             if a_hits > strike_hits else victims
-    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, d_hits)
+    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
         attacker_losses = attacker_order.choose(a_units.combatants(), d_hits, sub_hits=d_sub_hits) \
             if d_hits > 0 else EMPTY
@@ -314,7 +333,8 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         round=rnd.index, origin="as_rolled",
         attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
                            typed_units=a_typed if a_line is not None and a_line.units else None),
-        defender=SideRound(units=d_units, hits=d_hits, dice=(*aa_entries, *d_entries), stated_hits=d_stated,
+        defender=SideRound(units=d_units, hits=d_hits, dice=(*aa_entries, *d_entries) if aa_entries
+                           else tuple(d_entries), stated_hits=d_stated,
                            typed_units=d_typed if d_line is not None and d_line.units else None),
         attacker_losses=attacker_losses, defender_losses=defender_losses,
         typed_number=rnd.typed_number, aa_losses=aa_losses)
@@ -326,6 +346,26 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
     line typed, if any)."""
     # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
     at_sea = record.kind is BattleKind.SEA and subs_strike
+    if rnd.first_strike is None and not recorded.bb:
+        return _attack_line(rnd.attacker, attacker, at_sea, typed)
+    return _attack_lines(recorded, rnd, attacker, at_sea, typed)
+
+
+def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: Force | None) -> _Fire:
+    """The attacker's fire when its line is all it rolled (no support shot, no first-strike
+    line: most rounds): what :func:`_attack_lines` makes of one line, without its bookkeeping
+    (tests/unit/test_review_fast_paths.py compares the two)."""
+    a_fire = typed if typed is not None else attacker
+    if a_line is None:
+        return (a_fire, a_fire, [], 0, 0, None)
+    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+    return (a_fire, a_fire, entries, hits, sub_hits if at_sea else 0, a_line.stated_hits)
+
+
+def _attack_lines(recorded: RecordedBattle, rnd: RecordedRound, attacker: Force, at_sea: bool,
+                  typed: Force | None) -> _Fire:
+    """The attacker's support shots, first strike and line, each line's hits and statement."""
+    a_line: SideLine | None = rnd.attacker
     entries: list[DiceEntry] = []
     # Each line's (stated hits, hits on its dice): support shots, first strike, the line.
     parts: list[tuple[int | None, int]] = []
@@ -335,7 +375,6 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
             entry = shot_entry("BB", line.dice)
             entries.append(entry)
             parts.append((line.stated_hits, sum(entry.hits)))
-    a_line: SideLine | None = rnd.attacker
     strike: FirstStrikeLine | None = rnd.first_strike
     # The units a line types are the units that fired it: after AA losses for the attacker
     # (Part 14's example types "A(9 INF,1 ARM)" after two fighters were shot down), and

@@ -247,7 +247,7 @@ class _Review:
         issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
                               *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
         judged_list = []
-        for issue in sorted(issues, key=_order):
+        for issue in sorted(issues, key=_order) if issues else ():
             fid = self.next_id()
             judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
                                        fid))
@@ -256,8 +256,8 @@ class _Review:
                                 treasury=purse),
                     judged_list, None, False)
         audited = attackers
-        if any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
-               for j in judged_list):
+        if judged_list and any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
+                               for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
@@ -275,12 +275,13 @@ class _Review:
             # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
             # odds to give (what _correction makes of no findings, without the plan).
             view, draws, effect = rolled, [], None
-        self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
-                                for seq, purpose, faces in draws)
+        if draws:
+            self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
+                                    for seq, purpose, faces in draws)
         flow = Flow.of(record, rolled, view)
         if flow is not None:
             self.flows[record.territory] = flow
-        view = with_fields(view, finding_ids=tuple(j.finding_id for j in judged_list), impact=effect,
+        view = with_fields(view, finding_ids=tuple([j.finding_id for j in judged_list]), impact=effect,
                            treasury=purse)
         return view, judged_list, flow, bool(draws)
 

@@ -323,6 +323,11 @@ class NoMemo(ReviewMemo):
         """Not needed (nothing is reused): an empty key for every battle."""
         return _NoKeys()
 
+    def read(self, record: BattleRecord,
+             make: Callable[[], tuple[RecordedBattle, BattleView]]) -> tuple[RecordedBattle, BattleView]:
+        """Made afresh (no key to work out: nothing is reused)."""
+        return make()
+
     def rolled_outcomes(self, reads: Reads) -> dict[str, BattleResult]:
         """Every read made (each once: :class:`Reads` keeps them for the review)."""
         from domain.review.board_review import outcomes_of

@@ -106,23 +106,24 @@ def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         line = rnd.defender
         if line is None:
             return False
-        units = line_units(line, expected)
+        # line_units, inline: this runs for every side of every round.
+        units = Force.of(line.units) if line.units is not None else expected
         return len(line.dice.dice) == dice_needed(units, False) and (
             units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
+    strike = rnd.first_strike
+    line = rnd.attacker
+    if strike is None and line is not None:  # one line (most rounds)
+        units = Force.of(line.units) if line.units is not None else expected
+        return len(line.dice.dice) == dice_needed(units, True) and (
+            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     fallback = expected
     total = EMPTY
-    strike = rnd.first_strike
-    if strike is None and rnd.attacker is not None:  # one line (most rounds)
-        units = line_units(rnd.attacker, expected)
-        return len(rnd.attacker.dice.dice) == dice_needed(units, True) and (
-            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     if strike is not None:
         strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
         if len(strike.dice.dice) != dice_needed(strike_units, True):
             return False
         total = dice_by_unit(strike_units, True)
         fallback = fallback.minus_available(strike_units)
-    line = rnd.attacker
     if line is not None:
         units = line_units(line, fallback)
         if len(line.dice.dice) != dice_needed(units, True):
@@ -135,6 +136,10 @@ def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
 
 def _is_sub(unit: UnitType) -> bool:
     return unit.is_sub
+
+
+def _is_air(unit: UnitType) -> bool:
+    return unit.is_air
 
 
 def line_units(line: SideLine | FirstStrikeLine, fallback: Force) -> Force:
@@ -215,6 +220,11 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     starts: list[tuple[Force, Force]] = []
     aa_victims = EMPTY
     defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
+    # Support shots are audited only where some were rolled or are due (_audit_support finds
+    # nothing in a battle with neither); the pause only under an edition that defines it.
+    support = bool(recorded.bb) or _support_due(record)
+    pause = edition.defines(FindingKind.PAUSE_SKIPPED)
+    as_wrong_units = edition.casualty_error == "wrong_units"
     for position, rnd in enumerate(recorded.rounds):
         when = _when(rnd)
         if rnd.index == 1:
@@ -224,27 +234,34 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         else:
             start = _carry(rnd, as_rolled, position, starts[-1])
         starts.append(start)
-        issues.extend(_audit_support(record, recorded, rnd.index, when))
-        ghost_aa_hits = sum(i.hits for i in issues if i.kind == FindingKind.AA_GHOST) if rnd.index == 1 else 0
+        if support:
+            issues.extend(_audit_support(record, recorded, rnd.index, when))
+        ghost_aa_hits = sum(i.hits for i in issues if i.kind == FindingKind.AA_GHOST) \
+            if rnd.index == 1 and issues else 0
         issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
-                                   edition.casualty_error == "wrong_units"))
+                                   as_wrong_units, when))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
-        if edition.defines(FindingKind.PAUSE_SKIPPED):
+        if pause:
             issues.extend(_pause(record, recorded, as_rolled, position, when))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
 
 
 def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
-                 defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool) -> list[Issue]:
-    """One round's dice per side against the units that should have rolled them."""
+                 defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool,
+                 when: datetime | None) -> list[Issue]:
+    """One round's dice per side against the units that should have rolled them (``when``:
+    the round's first roll's time)."""
     found: list[Issue] = []
-    when, k = _when(rnd), rnd.index
+    k = rnd.index
     expected_attacker, expected_defender = start
     # Part 13 step 3: first-strike victims leave without firing, so the defender's line
     # types only the units that fire.
     view = as_rolled.rounds[position]
-    strike_hits = sum(sum(e.hits) for e in view.attacker.dice if e.first_strike)
+    strike_hits = 0
+    for entry in view.attacker.dice:
+        if entry.first_strike:
+            strike_hits += sum(entry.hits)
     firing_defender = expected_defender
     if strike_hits:
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
@@ -443,7 +460,9 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
     for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
         # The claim covers the side's every line, as the hits do (AA fire is not the
         # defender's round hits).
-        claimed = _claimed(seen, strike_line=rnd.first_strike is not None)
+        claimed = seen.stated_hits
+        if claimed is None:
+            claimed = _claimed(seen, strike_line=rnd.first_strike is not None)
         if claimed is None or claimed == seen.hits:
             continue
         regular = seen.hits
@@ -462,9 +481,10 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
 def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
               defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
     """AA fire before round 1 against the AA guns and aircraft really there."""
-    aircraft = len(attackers.where(lambda u: u.is_air))
     gun = bool(defenders[UnitType.AA]) and record.kind is not BattleKind.SEA
-    expected = aircraft if gun else 0
+    # The aircraft count only where a gun fires (the messages that name it need one).
+    aircraft = len(attackers.where(_is_air)) if gun else 0
+    expected = aircraft
     dice = recorded.aa.dice.values if recorded.aa is not None else ()
     hits = sum(1 for v in dice if v == 1)
     first = as_rolled.rounds[0] if as_rolled.rounds else None
@@ -482,6 +502,12 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
         found.append(Issue(FindingKind.AA_FORGOTTEN, f"{expected - len(dice)} AA shots not rolled "
                            f"({aircraft} attacking aircraft)", 1, Side.DEFENDER, "AA", when))
     return found, victims
+
+
+def _support_due(record: BattleRecord) -> bool:
+    """Whether a battleship is due to give support shots (``record.support`` is not empty),
+    read without adding up the support force."""
+    return record.kind is not BattleKind.SEA and any(move.units[UnitType.BB] for move in record.moves)
 
 
 def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
@@ -524,12 +550,13 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
-        must = any(unit in _BOMBERS for unit, _ in survivors.items)
+        must = not _BOMBERS.isdisjoint([unit for unit, _ in survivors.items])
+    if not must:
+        return []
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
-    asked = bool(record.chosen(view.round, Side.DEFENDER, before=before))
-    if not must or asked:
-        return []
+    if record.chosen(view.round, Side.DEFENDER, before=before):
+        return []  # the defender was asked
     return [Issue(FindingKind.PAUSE_SKIPPED, f"round {view.round + 1} rolled without asking the defender for "
                   f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
 

@@ -123,14 +123,7 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
         """Subtract what is there to subtract, ignoring the rest."""
         if not other.items:
             return self
-        # Removing keeps the canonical order, so no sorting is needed.
-        less = dict(other.items).get
-        kept = []
-        for unit, count in self.items:
-            left = count - less(unit, 0)
-            if left > 0:
-                kept.append((unit, left))
-        return Force(tuple(kept))
+        return _minus(self, other)
 
     # -- output ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, int]:
@@ -147,6 +140,20 @@ class Force(msgspec.Struct, frozen=True, array_like=True):
 @lru_cache(maxsize=16384)
 def _of_pairs(pairs: tuple[tuple[UnitType, int], ...]) -> Force:
     return Force._of(pairs)
+
+
+@lru_cache(maxsize=16384)
+def _minus(force: Force, other: Force) -> Force:
+    """``force`` less what it holds of ``other``: a pure function of two small values that
+    recur all game long (a review subtracts each round's losses several times), remembered."""
+    # Removing keeps the canonical order, so no sorting is needed.
+    less = dict(other.items).get
+    kept = []
+    for unit, count in force.items:
+        left = count - less(unit, 0)
+        if left > 0:
+            kept.append((unit, left))
+    return Force(tuple(kept))
 
 
 def _key(pair: tuple[UnitType, int]) -> int:

@@ -15,11 +15,21 @@ from hypothesis import strategies as st
 from domain.battle.columns import dice_needed, layout
 from domain.battle.model import Side
 from domain.notation.battle_log import DiceText, FirstStrikeLine, MarkedDie, SideLine
-from domain.record.recorded_battle import RecordedRound
-from domain.review.as_rolled import TypedDie, assign_dice, typed_dice
-from domain.review.rolling_errors import _dice_as_expected, count_side, dice_differences, side_dice
+from domain.record.entries import BattleRecord
+from domain.record.events import Move
+from domain.record.recorded_battle import RecordedBattle, RecordedRound
+from domain.review.as_rolled import TypedDie, _attack_line, _attack_lines, assign_dice, typed_dice
+from domain.review.rolling_errors import (
+    _audit_support,
+    _dice_as_expected,
+    _support_due,
+    count_side,
+    dice_differences,
+    side_dice,
+)
 from domain.review.views import DiceEntry
 from domain.rules.forces import Force
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 forces = st.lists(st.tuples(st.sampled_from(list(UnitType)), st.integers(0, 4)), max_size=4).map(
@@ -136,3 +146,34 @@ def test_skipped_comparison_finds_nothing(data: st.DataObject, expected: Force, 
         assert nothing
     if first is None and not typed_line and len(line.dice) == dice_needed(expected, attacking):
         assert _dice_as_expected(rnd, side, expected)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), forces, forces, st.booleans(), st.booleans(), st.booleans())
+def test_lone_attack_line_is_the_general_reading(data: st.DataObject, attacker: Force, typed: Force,
+                                                  typed_line: bool, has_line: bool, at_sea: bool) -> None:
+    """A round whose attacker rolled one line (no support shot, no first strike) is read by
+    _attack_line exactly as the general reading of support shots, strike and line reads it."""
+    units = typed if typed_line else attacker
+    line = SideLine("A", None, units.items if typed_line else None, data.draw(dice_for(units, True)),
+                    data.draw(st.none() | st.integers(0, 9))) if has_line else None
+    rnd = RecordedRound(index=data.draw(st.integers(1, 3)), attacker=line)
+    known = typed if typed_line and has_line else None
+    assert _attack_line(line, attacker, at_sea, known) == \
+        _attack_lines(RecordedBattle(), rnd, attacker, at_sea, known)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(forces, max_size=3), st.sampled_from(list(BattleKind)), st.integers(1, 4))
+def test_support_audit_skipped_only_where_it_finds_nothing(moved: list[Force], kind: BattleKind,
+                                                           k: int) -> None:
+    """audit_rolls skips _audit_support in a battle with no support shot rolled and no
+    battleship due to give one (_support_due reads record.support without adding it up):
+    there it finds nothing in any round."""
+    moves = tuple(Move(origin=f"Sea Zone {n}", units=units) for n, units in enumerate(moved))
+    record = BattleRecord(turn="UK 1", territory="France", written="France", kind=kind,
+                          attacker_power="UK", number=None, moves=moves, declared_defenders=None,
+                          position={}, available={}, declared_at=None, declaration_line=None)
+    assert _support_due(record) == bool(record.support)
+    if not _support_due(record):
+        assert _audit_support(record, RecordedBattle(), k, None) == []
