@@ -35,6 +35,7 @@ from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import spans_text
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
@@ -364,7 +365,7 @@ class MinisterApp(App[None]):
 
     def _show(self, timeline: Timeline, index: int) -> None:
         view = self.query_one(TimelineView)
-        view.border_title = f"Timeline · {self._mode(self.as_rolled)}"
+        set_title(view, f"Timeline · {self._mode(self.as_rolled)}")
         view.show(timeline, index)
         self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
                                            papers=self.corrected.papers if self.corrected else (),

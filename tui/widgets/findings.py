@@ -28,6 +28,7 @@ from textual.timer import Timer
 from domain.review.views import Finding, GameView, Paper, awaiting_note
 from domain.rules.findings import FindingStatus
 from projections.plain import visible
+from tui.widgets.repaint import refresh_changed, set_title, set_virtual_size, visible_rows
 from tui.widgets.styles import TAG_STYLES
 
 #: Dice still needed, and dice drawn but not yet checkable: never to be read as fact.
@@ -199,21 +200,28 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
              papers: tuple[Paper, ...] = (), pending: dict[str, str] | None = None) -> None:
         """List these findings (or say there are none), then the reports and rulings in full
         (``pending``: the dice each finding's battle still awaits, :func:`pending_notes`)."""
+        width = self.scrollable_content_region.width or self.size.width
+        # The rows on screen: only those the new list draws otherwise are repainted.
+        shown = self._shown is not None and width == self._width
+        before = visible_rows(self, self.render_line) if shown else None
         self._pending = pending or {}
         self._index = {f.id: i for i, f in enumerate(findings)}
         self._items = (len(findings) or 1) + (len(papers) + 1 if papers else 0)
         self.highlighted = 0 if findings else None
-        self.border_title = f"Findings and rulings ({len(findings)})"
-        self.border_subtitle = "Tab here, ↑/↓ and Enter to go to one" if findings else ""
+        set_title(self, f"Findings and rulings ({len(findings)})")
+        set_title(self, "Tab here, ↑/↓ and Enter to go to one" if findings else "", subtitle=True)
         self._note = ("No findings in the record as rolled." if as_rolled
                       else "No findings: the record stands as rolled.")
-        width = self.scrollable_content_region.width or self.size.width
         self._keep()
         self.findings, self.papers = findings, papers
         self._shown = (id(findings), id(papers), as_rolled)
         self._layout(width)
+        scrolled = round(self.scroll_y) != 0
         self.scroll_to(y=0, animate=False)
-        self.refresh()
+        if before is None or scrolled:
+            self.refresh()
+        else:
+            refresh_changed(self, before, visible_rows(self, self.render_line))
 
     def _keep(self) -> None:
         """Keep the layout shown, to be shown again without wrapping anything again."""
@@ -266,7 +274,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         """The scrollable height: exact once all is laid out, else the lines so far and a guess
         of ``GUESS_LINES`` per item still to wrap (the scroll bar is hidden: only the end moves)."""
         rest = (self._items - self._laid) * GUESS_LINES
-        self.virtual_size = Size(self._width, max(1, len(self._lines) + rest))
+        set_virtual_size(self, Size(self._width, max(1, len(self._lines) + rest)))
 
     def _ensure(self, *, line: int = -1, finding: int = -1) -> None:
         """Lay out at least up to line ``line`` and past finding ``finding`` (its end known)."""
@@ -336,6 +344,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         if width != self._width and self._shown is not None:
             self._keep()
             self._layout(width)
+            self.refresh()
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         segments = [Segment(s.text, base + s.style if s.style else base)

@@ -18,6 +18,7 @@ from textual.strip import Strip
 
 from projections.plain import visible
 from projections.timeline import Timeline
+from tui.widgets.repaint import refresh_changed, set_virtual_size, visible_rows
 from tui.widgets.styles import TAG_STYLES
 
 #: Rows kept visible above and below the cursor when scrolling.
@@ -78,7 +79,11 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self._moved = False
 
     def show(self, timeline: Timeline, cursor: int = 0) -> None:
-        """Show a timeline with the cursor at ``cursor``."""
+        """Show a timeline with the cursor at ``cursor`` (repainting the rows that differ from
+        those shown: ``v`` shows the other history, mostly the same rows)."""
+        width = self.scrollable_content_region.width
+        before = visible_rows(self, self.render_line) if self.timeline is not None else None
+        top = round(self.scroll_y)
         kept = self._kept
         for key in [key for key, (ref, _) in kept.items() if ref() is None]:
             del kept[key]
@@ -91,11 +96,14 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self._strips = found[1] if found is not None and found[0]() is timeline else {}
         self.timeline = timeline
         self.rendered_rows = 0
-        self.virtual_size = Size(self.size.width, len(timeline))
+        set_virtual_size(self, Size(self.size.width, len(timeline)))
         self.cursor = min(max(0, cursor), max(0, len(timeline) - 1))
         self._moved = False
         self._keep_visible()
-        self.refresh()
+        if before is None or round(self.scroll_y) != top or width != self.scrollable_content_region.width:
+            self.refresh()
+        else:
+            refresh_changed(self, before, visible_rows(self, self.render_line))
 
     def move_to(self, index: int) -> None:
         """Put the cursor on node ``index`` and bring it into view."""
