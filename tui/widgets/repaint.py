@@ -21,7 +21,7 @@ def set_title(widget: Widget, title: str, *, subtitle: bool = False) -> None:
     """
     if (widget.border_subtitle if subtitle else widget.border_title) == title:
         return
-    if not widget.is_mounted or not widget.size:
+    if not widget.is_mounted or not widget.outer_size:
         if subtitle:
             widget.border_subtitle = title
         else:
@@ -30,9 +30,10 @@ def set_title(widget: Widget, title: str, *, subtitle: bool = False) -> None:
     # What Textual's setter stores (widget._BorderTitle), without its repaint of every line.
     content = widget.render_str(title).expand_tabs(4).split()[0]
     setattr(widget, "_border_subtitle" if subtitle else "_border_title", content)
-    offset = widget.content_offset
-    row = widget.size.height - 1 if subtitle else 0
-    widget.refresh(Region(-offset.x, row - offset.y, widget.size.width, 1))
+    # The border row, in the content's coordinates (``refresh`` moves regions by the offset).
+    offset, outer = widget.content_offset, widget.outer_size
+    row = outer.height - 1 if subtitle else 0
+    widget.refresh(Region(-offset.x, row - offset.y, outer.width, 1))
 
 
 def visible_rows(widget: Widget, render_line: Callable[[int], Strip]) -> list[Strip]:
