@@ -291,8 +291,12 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         deadline = time.perf_counter() + FILL_SLICE_S
         while self._laid < self._items and time.perf_counter() < deadline:
             self._lay_item()
+        if self._laid < self._items:
+            # Sized when done (or when a line beyond is drawn: _ensure): a new virtual size is a
+            # layout of the screen and a frame, and a key pressed meanwhile waits for both.
+            return
         self._size_lines()
-        if self._laid >= self._items and self._filling is not None:
+        if self._filling is not None:
             self._filling.stop()
             self._filling = None
 
@@ -354,17 +358,17 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     def render_line(self, y: int) -> Strip:
         """One line of one finding."""
         width = self.scrollable_content_region.width
-        base = self.rich_style
         line = round(self.scroll_y) + y
         self._ensure(line=line)
         if line >= len(self._lines):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         index, text = self._lines[line]
         highlighted = index is not None and index == self.highlighted
         key = (line, highlighted, self.has_focus)
         strip = self._drawn.get(key)
         if strip is None or strip.cell_length != width:
-            strip = self._strip(Text(" ") + text, width, base)
+            # Textual works a widget's style out from every ancestor's at each call: only for a new line.
+            strip = self._strip(Text(" ") + text, width, self.rich_style)
             if highlighted:
                 style: Style = self.get_component_rich_style("findings--cursor")
                 strip = strip.apply_style(style)

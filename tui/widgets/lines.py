@@ -97,6 +97,8 @@ class LinesPanel(Widget):
         super().__init__(id=id)
         self._content: RenderableType = Text()
         self._strips: list[Strip] = []
+        #: A row under the content (Textual works ``rich_style`` out from every ancestor at each call).
+        self._blank = Strip([])
         self._width = -1
 
     def set_content(self, content: RenderableType) -> None:
@@ -127,6 +129,7 @@ class LinesPanel(Widget):
             base = self.rich_style
             self._strips = [Strip(Segment.apply_style(line, base)).crop_extend(0, width, base)
                             for line in content_lines(self._content, console, options)]
+            self._blank = Strip.blank(width, base)
         return self._strips
 
     def render_line(self, y: int) -> Strip:
@@ -134,4 +137,4 @@ class LinesPanel(Widget):
         strips = self._render_strips()
         if y < len(strips):
             return strips[y]
-        return Strip.blank(self.content_region.width, self.rich_style)
+        return self._blank

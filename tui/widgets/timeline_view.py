@@ -154,16 +154,17 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
     def render_line(self, y: int) -> Strip:
         """One row: cursor gutter, finding mark, indentation and the node's label."""
         width = self.scrollable_content_region.width
-        base = self.rich_style
         timeline = self.timeline
         index = round(self.scroll_y) + y
         if timeline is None or index >= len(timeline):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         self.rendered_rows += 1
         key = (index, (index == self.cursor) + (index == self.cursor and self.has_focus), width)
         cached = self._strips.get(key)
         if cached is not None:
             return cached
+        # Textual works a widget's style out from every ancestor's at each call: only for a new row.
+        base = self.rich_style
         if len(self._strips) > STRIP_CACHE:
             self._strips.clear()
         node = timeline.nodes[index]
