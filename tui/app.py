@@ -199,6 +199,9 @@ class MinisterApp(App[None]):
         self.last_message = ""
         self._background = ""
         self._painted = threading.Event()
+        #: The pending notes of the view listed in the findings panel, and of the one before.
+        self._notes: tuple[GameView, dict[str, str]] | None = None
+        self._other_notes: tuple[GameView, dict[str, str]] | None = None
 
     # -- layout and loading ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -369,9 +372,19 @@ class MinisterApp(App[None]):
         view.show(timeline, index)
         self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
                                            papers=self.corrected.papers if self.corrected else (),
-                                           pending=pending_notes(timeline.main))
+                                           pending=self._pending_notes(timeline.main))
         self.position = view.cursor
         self._refresh_point()
+
+    def _pending_notes(self, view: GameView) -> dict[str, str]:
+        """The view's pending notes (findings.pending_notes), read once per view: ``v`` shows
+        each history's list again and again, and reading them walks every battle (~1 ms)."""
+        kept = self._notes
+        if kept is None or kept[0] is not view:
+            other = self._other_notes
+            kept = other if other is not None and other[0] is view else (view, pending_notes(view))
+            self._other_notes, self._notes = self._notes, kept
+        return kept[1]
 
     def goto(self, index: int) -> None:
         """Move the timeline to node ``index`` and show that point everywhere."""
