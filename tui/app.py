@@ -398,7 +398,9 @@ class MinisterApp(App[None]):
         self.query_one(TimelineView).move_to(index)
         self._refresh_point()
 
-    def _refresh_point(self) -> None:
+    def _refresh_point(self, *, relayout: bool = False) -> None:
+        """Show the current point in every panel (``relayout``: the boards are about to change
+        size, so they are drawn once, at their new size)."""
         timeline = self.current_timeline
         if timeline is None:
             return
@@ -418,11 +420,11 @@ class MinisterApp(App[None]):
             other = self.timeline_for(not self.as_rolled)
             j = other.locate(msgspec.structs.replace(timeline.key(i), as_rolled=other.as_rolled))
             board.show(timeline, i, title=f"Board · {self._mode(self.as_rolled)}", compact=True,
-                       compare=signatures(other, j))
+                       compare=signatures(other, j), relayout=relayout)
             other_board.show(other, j, title=f"Board · {self._mode(not self.as_rolled)}", compact=True,
-                             compare=signatures(timeline, i))
+                             compare=signatures(timeline, i), relayout=relayout)
         else:
-            board.show(timeline, i, title=f"Battle board · {self._mode(self.as_rolled)}")
+            board.show(timeline, i, title=f"Battle board · {self._mode(self.as_rolled)}", relayout=relayout)
         findings = timeline.findings_at(i) or timeline.findings_of(i)
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
@@ -517,7 +519,7 @@ class MinisterApp(App[None]):
         self.query_one("#other-board").display = self.diff
         # On the panel, not the app: a class on the app restyles every widget (~6 ms a press).
         self.query_one("#left").set_class(self.diff, "-diff")
-        self._refresh_point()
+        self._refresh_point(relayout=True)
 
     def action_cycle_panel(self) -> None:
         """Narrow screen: show the next panel (board, findings, luck) under the timeline."""

@@ -331,7 +331,7 @@ class BattleBoard(LinesPanel):
     """
 
     def show(self, timeline: Timeline, index: int, *, title: str, compact: bool = False,
-             compare: dict[str, str] | None = None) -> None:
-        """Show the board at node ``index``."""
+             compare: dict[str, str] | None = None, relayout: bool = False) -> None:
+        """Show the board at node ``index`` (``relayout``: the panel is about to change size)."""
         set_title(self, title)
-        self.set_content(board_for(timeline, index, compact=compact, compare=compare))
+        self.set_content(board_for(timeline, index, compact=compact, compare=compare), relayout=relayout)

@@ -101,9 +101,10 @@ class LinesPanel(Widget):
         self._blank = Strip([])
         self._width = -1
 
-    def set_content(self, content: RenderableType) -> None:
-        """Show ``content`` (repainting the lines that differ from what is on screen)."""
-        old = self._strips if self._width == self.content_region.width else None
+    def set_content(self, content: RenderableType, *, relayout: bool = False) -> None:
+        """Show ``content`` (repainting the lines that differ from what is on screen; all of them
+        when the panel is about to be laid out again: ``relayout``, drawn once at its new size)."""
+        old = self._strips if self._width == self.content_region.width and not relayout else None
         self._content = content
         self._width = -1
         if old is None:
