@@ -35,6 +35,7 @@ from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import spans_text
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
@@ -198,6 +199,9 @@ class MinisterApp(App[None]):
         self.last_message = ""
         self._background = ""
         self._painted = threading.Event()
+        #: The pending notes of the view listed in the findings panel, and of the one before.
+        self._notes: tuple[GameView, dict[str, str]] | None = None
+        self._other_notes: tuple[GameView, dict[str, str]] | None = None
 
     # -- layout and loading ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -364,13 +368,23 @@ class MinisterApp(App[None]):
 
     def _show(self, timeline: Timeline, index: int) -> None:
         view = self.query_one(TimelineView)
-        view.border_title = f"Timeline · {self._mode(self.as_rolled)}"
+        set_title(view, f"Timeline · {self._mode(self.as_rolled)}")
         view.show(timeline, index)
         self.query_one(FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
                                            papers=self.corrected.papers if self.corrected else (),
-                                           pending=pending_notes(timeline.main))
+                                           pending=self._pending_notes(timeline.main))
         self.position = view.cursor
         self._refresh_point()
+
+    def _pending_notes(self, view: GameView) -> dict[str, str]:
+        """The view's pending notes (findings.pending_notes), read once per view: ``v`` shows
+        each history's list again and again, and reading them walks every battle (~1 ms)."""
+        kept = self._notes
+        if kept is None or kept[0] is not view:
+            other = self._other_notes
+            kept = other if other is not None and other[0] is view else (view, pending_notes(view))
+            self._other_notes, self._notes = self._notes, kept
+        return kept[1]
 
     def goto(self, index: int) -> None:
         """Move the timeline to node ``index`` and show that point everywhere."""
@@ -384,7 +398,9 @@ class MinisterApp(App[None]):
         self.query_one(TimelineView).move_to(index)
         self._refresh_point()
 
-    def _refresh_point(self) -> None:
+    def _refresh_point(self, *, relayout: bool = False) -> None:
+        """Show the current point in every panel (``relayout``: the boards are about to change
+        size, so they are drawn once, at their new size)."""
         timeline = self.current_timeline
         if timeline is None:
             return
@@ -404,11 +420,11 @@ class MinisterApp(App[None]):
             other = self.timeline_for(not self.as_rolled)
             j = other.locate(msgspec.structs.replace(timeline.key(i), as_rolled=other.as_rolled))
             board.show(timeline, i, title=f"Board · {self._mode(self.as_rolled)}", compact=True,
-                       compare=signatures(other, j))
+                       compare=signatures(other, j), relayout=relayout)
             other_board.show(other, j, title=f"Board · {self._mode(not self.as_rolled)}", compact=True,
-                             compare=signatures(timeline, i))
+                             compare=signatures(timeline, i), relayout=relayout)
         else:
-            board.show(timeline, i, title=f"Battle board · {self._mode(self.as_rolled)}")
+            board.show(timeline, i, title=f"Battle board · {self._mode(self.as_rolled)}", relayout=relayout)
         findings = timeline.findings_at(i) or timeline.findings_of(i)
         self.query_one(FindingsPanel).mark(findings[0].id if findings else None)
         self.query_one(LuckPanel).show(timeline, i)
@@ -503,7 +519,7 @@ class MinisterApp(App[None]):
         self.query_one("#other-board").display = self.diff
         # On the panel, not the app: a class on the app restyles every widget (~6 ms a press).
         self.query_one("#left").set_class(self.diff, "-diff")
-        self._refresh_point()
+        self._refresh_point(relayout=True)
 
     def action_cycle_panel(self) -> None:
         """Narrow screen: show the next panel (board, findings, luck) under the timeline."""

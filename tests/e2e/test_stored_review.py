@@ -114,3 +114,24 @@ def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corre
     assert any(a is b for a, b in pairs), "no battle shared"
     assert any(a != b for a, b in pairs), "this replay's correction changes no battle"
     assert all((a is b) == (a == b) for a, b in pairs)
+
+
+def test_the_record_as_rolled_shares_the_board_history_it_has_in_common_with_the_corrected_one(
+        tmp_path: Path) -> None:
+    """tui/reviewed.py StoredGame: a territory whose board history the correction did not change
+    is one list in both histories, a changed one is read on its own; both are what a review makes."""
+    root = Path(__file__).resolve().parents[2]
+    from application.intake.replayfile import load_replay
+
+    replay_file = root / "replays" / "part14" / "kaz-novo-cauc-sending-error.toml"
+    spec, path = _import(tmp_path, replay_file.read_text())
+    replay = load_replay(path)
+    source = FileSource(replay.game_id, store=spec)
+    corrected = source.corrected(lambda stage, fraction: None)
+    rolled = source.as_rolled(lambda stage, fraction: None)
+    assert corrected.board_history == review(replay.game).board_history
+    assert rolled.board_history == review(replay.game, as_rolled=True).board_history
+    places = [(corrected.board_history[name], rolled.board_history[name]) for name in corrected.board_history]
+    assert any(a is b for a, b in places), "no territory shared"
+    assert any(a != b for a, b in places), "this replay's correction changes no territory"
+    assert all((a is b) == (a == b) for a, b in places)

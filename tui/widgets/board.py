@@ -29,6 +29,7 @@ from projections.timeline import (
     round_columns,
 )
 from tui.widgets.lines import Grid, LinesPanel
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import TAG_STYLES, spans_text
 
 #: Most battles listed on a turn's board (a big game has turns of many battles).
@@ -342,8 +343,7 @@ class BattleBoard(LinesPanel):
     """
 
     def show(self, timeline: Timeline, index: int, *, title: str, compact: bool = False,
-             compare: dict[str, str] | None = None) -> None:
-        """Show the board at node ``index``."""
-        if self.border_title != title:
-            self.border_title = title
-        self.set_content(board_for(timeline, index, compact=compact, compare=compare))
+             compare: dict[str, str] | None = None, relayout: bool = False) -> None:
+        """Show the board at node ``index`` (``relayout``: the panel is about to change size)."""
+        set_title(self, title)
+        self.set_content(board_for(timeline, index, compact=compact, compare=compare), relayout=relayout)

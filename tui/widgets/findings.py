@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import time
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -28,6 +28,7 @@ from textual.timer import Timer
 from domain.review.views import Finding, GameView, Paper, awaiting_note
 from domain.rules.findings import FindingStatus
 from projections.plain import visible
+from tui.widgets.repaint import refresh_changed, set_title, set_virtual_size, visible_rows
 from tui.widgets.styles import TAG_STYLES
 
 #: Dice still needed, and dice drawn but not yet checkable: never to be read as fact.
@@ -39,6 +40,8 @@ FILL_SLICE_S = 0.004
 FILL_EVERY_S = 0.012
 #: Lines guessed per finding or paper not yet laid out (the scrollable height until all are).
 GUESS_LINES = 5
+#: Layouts kept besides the one shown: each history's list at the widths ``d`` switches between.
+KEPT_LAYOUTS = 6
 
 #: How each status reads to someone new to the rules (shown in the help).
 STATUS_TEXT = {
@@ -115,6 +118,17 @@ def paper_lines(paper: Paper, width: int) -> list[Text]:
     return lines
 
 
+class _Layout(NamedTuple):
+    """A list's layout at one width (:class:`FindingsPanel`)."""
+
+    findings: tuple[Finding, ...]
+    papers: tuple[Paper, ...]
+    lines: list[tuple[int | None, Text]]
+    starts: list[int]
+    laid: int
+    drawn: dict[tuple[int, bool, bool], Strip]
+
+
 class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     """The game's findings; Enter (or a click) on one moves the timeline to it."""
 
@@ -167,12 +181,15 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         self._laid = 0
         #: The timer laying out the rest after the first paint (None when all is laid out).
         self._filling: Timer | None = None
+        #: Lines drawn: (line, highlighted, focused) -> strip (a key press redraws a screenful).
+        self._drawn: dict[tuple[int, bool, bool], Strip] = {}
         #: The list shown (ids of its findings and papers, which history), and the layouts of
-        #: those shown before at this width: their lines, first lines and how many items laid out
-        #: (each kept with the findings and papers it lays out: an id is only theirs while they live).
+        #: those shown before, by list and width: their lines, first lines, how many items laid
+        #: out and the lines drawn (each kept with the findings and papers it lays out: an id is
+        #: only theirs while they live). ``v`` shows the other history's list and back, ``d``
+        #: narrows the timeline and widens this panel and back: neither wraps a list again.
         self._shown: tuple[int, int, bool] | None = None
-        self._kept: dict[tuple[int, int, bool], tuple[tuple[Finding, ...], tuple[Paper, ...],
-                                                      list[tuple[int | None, Text]], list[int], int]] = {}
+        self._kept: dict[tuple[int, int, bool, int], _Layout] = {}
 
     @property
     def highlighted_id(self) -> str | None:
@@ -183,39 +200,50 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
              papers: tuple[Paper, ...] = (), pending: dict[str, str] | None = None) -> None:
         """List these findings (or say there are none), then the reports and rulings in full
         (``pending``: the dice each finding's battle still awaits, :func:`pending_notes`)."""
+        width = self.scrollable_content_region.width or self.size.width
+        # The rows on screen: only those the new list draws otherwise are repainted.
+        shown = self._shown is not None and width == self._width
+        before = visible_rows(self, self.render_line) if shown else None
         self._pending = pending or {}
         self._index = {f.id: i for i, f in enumerate(findings)}
         self._items = (len(findings) or 1) + (len(papers) + 1 if papers else 0)
         self.highlighted = 0 if findings else None
-        self.border_title = f"Findings and rulings ({len(findings)})"
-        self.border_subtitle = "Tab here, ↑/↓ and Enter to go to one" if findings else ""
+        set_title(self, f"Findings and rulings ({len(findings)})")
+        set_title(self, "Tab here, ↑/↓ and Enter to go to one" if findings else "", subtitle=True)
         self._note = ("No findings in the record as rolled." if as_rolled
                       else "No findings: the record stands as rolled.")
-        width = self.scrollable_content_region.width or self.size.width
-        # ``v`` shows the other history's list and back: each list's layout is kept (at one width).
-        if self._shown is not None:
-            self._kept[self._shown] = (self.findings, self.papers, self._lines, self._starts, self._laid)
+        self._keep()
         self.findings, self.papers = findings, papers
         self._shown = (id(findings), id(papers), as_rolled)
-        kept = self._kept.get(self._shown) if width == self._width else None
-        if kept is None or kept[0] is not findings or kept[1] is not papers:
-            self._layout(width)
-        else:
-            _, _, self._lines, self._starts, self._laid = kept
-            self._size_lines()
-            self._fill_later()
+        self._layout(width)
+        scrolled = round(self.scroll_y) != 0
         self.scroll_to(y=0, animate=False)
-        self.refresh()
+        if before is None or scrolled:
+            self.refresh()
+        else:
+            refresh_changed(self, before, visible_rows(self, self.render_line))
+
+    def _keep(self) -> None:
+        """Keep the layout shown, to be shown again without wrapping anything again."""
+        if self._shown is None:
+            return
+        self._kept.pop((*self._shown, self._width), None)
+        while len(self._kept) >= KEPT_LAYOUTS:
+            del self._kept[next(iter(self._kept))]  # the one shown longest ago
+        self._kept[(*self._shown, self._width)] = _Layout(
+            self.findings, self.papers, self._lines, self._starts, self._laid, self._drawn)
 
     def _layout(self, width: int) -> None:
-        """Start wrapping the findings and papers to ``width``: only what is asked for now (the
-        lines on screen, the finding highlighted); the rest a slice at a time between key presses
+        """The list's layout at ``width``: as kept, or started: only what is asked for now (the
+        lines on screen, the finding highlighted), the rest a slice at a time between key presses
         (a big game has thousands, and wrapping them all held up the first paint by ~0.3 s)."""
-        if width != self._width:
-            self._kept.clear()
+        assert self._shown is not None
         self._width = width
-        self._lines, self._starts = [], []
-        self._laid = 0
+        kept = self._kept.pop((*self._shown, width), None)
+        if kept is not None and kept.findings is self.findings and kept.papers is self.papers:
+            _, _, self._lines, self._starts, self._laid, self._drawn = kept
+        else:
+            self._lines, self._starts, self._laid, self._drawn = [], [], 0, {}
         self._size_lines()
         self._fill_later()
 
@@ -246,7 +274,7 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         """The scrollable height: exact once all is laid out, else the lines so far and a guess
         of ``GUESS_LINES`` per item still to wrap (the scroll bar is hidden: only the end moves)."""
         rest = (self._items - self._laid) * GUESS_LINES
-        self.virtual_size = Size(self._width, max(1, len(self._lines) + rest))
+        set_virtual_size(self, Size(self._width, max(1, len(self._lines) + rest)))
 
     def _ensure(self, *, line: int = -1, finding: int = -1) -> None:
         """Lay out at least up to line ``line`` and past finding ``finding`` (its end known)."""
@@ -263,8 +291,12 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
         deadline = time.perf_counter() + FILL_SLICE_S
         while self._laid < self._items and time.perf_counter() < deadline:
             self._lay_item()
+        if self._laid < self._items:
+            # Sized when done (or when a line beyond is drawn: _ensure): a new virtual size is a
+            # layout of the screen and a frame, and a key pressed meanwhile waits for both.
+            return
         self._size_lines()
-        if self._laid >= self._items and self._filling is not None:
+        if self._filling is not None:
             self._filling.stop()
             self._filling = None
 
@@ -313,8 +345,10 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     def on_resize(self, event: events.Resize) -> None:
         """Wrap again to the new width (lines are wrapped, never scrolled sideways)."""
         width = self.scrollable_content_region.width or event.size.width
-        if width != self._width:
+        if width != self._width and self._shown is not None:
+            self._keep()
             self._layout(width)
+            self.refresh()
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         segments = [Segment(s.text, base + s.style if s.style else base)
@@ -324,14 +358,19 @@ class FindingsPanel(ScrollView, can_focus=True, inherit_bindings=False):
     def render_line(self, y: int) -> Strip:
         """One line of one finding."""
         width = self.scrollable_content_region.width
-        base = self.rich_style
         line = round(self.scroll_y) + y
         self._ensure(line=line)
         if line >= len(self._lines):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         index, text = self._lines[line]
-        strip = self._strip(Text(" ") + text, width, base)
-        if index is not None and index == self.highlighted:
-            style: Style = self.get_component_rich_style("findings--cursor")
-            strip = strip.apply_style(style)
+        highlighted = index is not None and index == self.highlighted
+        key = (line, highlighted, self.has_focus)
+        strip = self._drawn.get(key)
+        if strip is None or strip.cell_length != width:
+            # Textual works a widget's style out from every ancestor's at each call: only for a new line.
+            strip = self._strip(Text(" ") + text, width, self.rich_style)
+            if highlighted:
+                style: Style = self.get_component_rich_style("findings--cursor")
+                strip = strip.apply_style(style)
+            self._drawn[key] = strip
         return strip

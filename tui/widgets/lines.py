@@ -97,11 +97,14 @@ class LinesPanel(Widget):
         super().__init__(id=id)
         self._content: RenderableType = Text()
         self._strips: list[Strip] = []
+        #: A row under the content (Textual works ``rich_style`` out from every ancestor at each call).
+        self._blank = Strip([])
         self._width = -1
 
-    def set_content(self, content: RenderableType) -> None:
-        """Show ``content`` (repainting the lines that differ from what is on screen)."""
-        old = self._strips if self._width == self.content_region.width else None
+    def set_content(self, content: RenderableType, *, relayout: bool = False) -> None:
+        """Show ``content`` (repainting the lines that differ from what is on screen; all of them
+        when the panel is about to be laid out again: ``relayout``, drawn once at its new size)."""
+        old = self._strips if self._width == self.content_region.width and not relayout else None
         self._content = content
         self._width = -1
         if old is None:
@@ -127,6 +130,7 @@ class LinesPanel(Widget):
             base = self.rich_style
             self._strips = [Strip(Segment.apply_style(line, base)).crop_extend(0, width, base)
                             for line in content_lines(self._content, console, options)]
+            self._blank = Strip.blank(width, base)
         return self._strips
 
     def render_line(self, y: int) -> Strip:
@@ -134,4 +138,4 @@ class LinesPanel(Widget):
         strips = self._render_strips()
         if y < len(strips):
             return strips[y]
-        return Strip.blank(self.content_region.width, self.rich_style)
+        return self._blank

@@ -8,6 +8,7 @@ from rich.text import Text
 from projections.luck import BattleLuck, SideLuck, battle_luck, signed_bars
 from projections.timeline import Timeline
 from tui.widgets.lines import LinesPanel
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import TAG_STYLES
 
 #: Battles either side of the current one in the per-battle plot.
@@ -113,11 +114,11 @@ class LuckPanel(LinesPanel):
 
     def _luck_content(self, timeline: Timeline, b: int, bar: int) -> RenderableType:
         if b < 0:
-            self.border_title = "Luck"
+            set_title(self, "Luck")
             return Text("Pick a battle to see its luck: hits against the hits its dice should score.",
                         TAG_STYLES["dim"])
         battle = timeline.main.battles[b]
-        self.border_title = f"Luck · {battle.battle}"
+        set_title(self, f"Luck · {battle.battle}")
         parts: list[RenderableType] = list(luck_lines(self.luck(timeline, b), bar=bar))
         low = max(0, b - NEIGHBOURS)
         high = min(len(timeline.main.battles), b + NEIGHBOURS + 1)

@@ -17,6 +17,7 @@ from domain.review.views import PlaceView
 from projections.board_map import battle_places
 from projections.timeline import Span, Timeline
 from tui.widgets.lines import LinesPanel
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import spans_text
 from tui.widgets.treasury import treasury_lines
 
@@ -109,7 +110,7 @@ class TerritoryPanel(LinesPanel):
             return
         view = "as rolled" if timeline.as_rolled else "as corrected"
         other_name = "as corrected" if timeline.as_rolled else "as rolled"
-        self.border_title = f"Board · {battle.battle} · {view}"
+        set_title(self, f"Board · {battle.battle} · {view}")
         other = timeline.other_battle(b)
         paired = timeline.paired(b)
         theirs = battle_places(timeline.other, paired) if timeline.other is not None and paired >= 0 else ()

@@ -6,6 +6,7 @@ points costs no more to show than a short one.
 
 from __future__ import annotations
 
+import weakref
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -17,12 +18,15 @@ from textual.strip import Strip
 
 from projections.plain import visible
 from projections.timeline import Timeline
+from tui.widgets.repaint import refresh_changed, set_virtual_size, visible_rows
 from tui.widgets.styles import TAG_STYLES
 
 #: Rows kept visible above and below the cursor when scrolling.
 SCROLL_MARGIN = 3
 #: Rendered rows kept (a screenful many times over).
 STRIP_CACHE = 4096
+#: Timelines whose rendered rows are kept besides the one shown (the other history's).
+KEPT_TIMELINES = 2
 _INDENT = 2
 
 
@@ -63,22 +67,43 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         super().__init__(id=id)
         self.timeline: Timeline | None = None
         self.cursor = 0
-        self._strips: dict[tuple[int, bool, int], Strip] = {}
+        #: Rows rendered: (node, 0 / 1 / 2: not the cursor / the cursor / the cursor focused,
+        #: width) -> strip.
+        self._strips: dict[tuple[int, int, int], Strip] = {}
+        #: The rows rendered of the timelines shown before (``v`` shows the other history's
+        #: timeline and back), while the app holds them (a timeline replaced by a fuller one goes).
+        self._kept: dict[int, tuple[weakref.ref[Timeline], dict[tuple[int, int, int], Strip]]] = {}
         #: Rows rendered since the timeline was set (the benchmark's "first paint" signal).
         self.rendered_rows = 0
         #: Whether the cursor has moved since the timeline was set (see on_resize).
         self._moved = False
 
     def show(self, timeline: Timeline, cursor: int = 0) -> None:
-        """Show a timeline with the cursor at ``cursor``."""
+        """Show a timeline with the cursor at ``cursor`` (repainting the rows that differ from
+        those shown: ``v`` shows the other history, mostly the same rows)."""
+        width = self.scrollable_content_region.width
+        before = visible_rows(self, self.render_line) if self.timeline is not None else None
+        top = round(self.scroll_y)
+        kept = self._kept
+        for key in [key for key, (ref, _) in kept.items() if ref() is None]:
+            del kept[key]
+        if self.timeline is not None:
+            kept.pop(id(self.timeline), None)
+            while len(kept) >= KEPT_TIMELINES:
+                del kept[next(iter(kept))]  # the one shown longest ago
+            kept[id(self.timeline)] = (weakref.ref(self.timeline), self._strips)
+        found = kept.pop(id(timeline), None)
+        self._strips = found[1] if found is not None and found[0]() is timeline else {}
         self.timeline = timeline
-        self._strips.clear()
         self.rendered_rows = 0
-        self.virtual_size = Size(self.size.width, len(timeline))
+        set_virtual_size(self, Size(self.size.width, len(timeline)))
         self.cursor = min(max(0, cursor), max(0, len(timeline) - 1))
         self._moved = False
         self._keep_visible()
-        self.refresh()
+        if before is None or round(self.scroll_y) != top or width != self.scrollable_content_region.width:
+            self.refresh()
+        else:
+            refresh_changed(self, before, visible_rows(self, self.render_line))
 
     def move_to(self, index: int) -> None:
         """Put the cursor on node ``index`` and bring it into view."""
@@ -129,16 +154,17 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
     def render_line(self, y: int) -> Strip:
         """One row: cursor gutter, finding mark, indentation and the node's label."""
         width = self.scrollable_content_region.width
-        base = self.rich_style
         timeline = self.timeline
         index = round(self.scroll_y) + y
         if timeline is None or index >= len(timeline):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         self.rendered_rows += 1
-        key = (index, index == self.cursor and self.has_focus, width)
+        key = (index, (index == self.cursor) + (index == self.cursor and self.has_focus), width)
         cached = self._strips.get(key)
         if cached is not None:
             return cached
+        # Textual works a widget's style out from every ancestor's at each call: only for a new row.
+        base = self.rich_style
         if len(self._strips) > STRIP_CACHE:
             self._strips.clear()
         node = timeline.nodes[index]
