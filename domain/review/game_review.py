@@ -91,6 +91,7 @@ def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = Non
 def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     """The review, the board walked as rolled and then as corrected until it settles."""
     policy = edition(game.edition)
+    memo.begin(game)
     read = memo.reads_of(game.battles, partial(_read, readings=readings_of(policy)))
     outcomes = memo.rolled_outcomes(read)
     rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
@@ -207,7 +208,7 @@ class _Review:
         # the whole walk, so a walk made again for another battle leaves this one as it was.
         board = (self.stamp, self.boards[index])
         # A battle that had no finding under the same inputs has none now: reuse it whole.
-        quiet_key = (self.as_rolled, record_key(filed), board,
+        quiet_key = (self.as_rolled, self.memo.key_of(index, filed), board,
                      None if self.as_rolled else self.flows.get(filed.territory))
         quiet = self.memo.quiet(quiet_key)
         if quiet is not None:

@@ -124,10 +124,44 @@ class ReviewMemo:
         self.computed = 0
         self.reused = 0
         self._used: set[tuple[int, Any]] = set()
+        #: The game under review and what every key names it by (:meth:`begin`): worked out once
+        #: per review, not once per table (each a pass over every battle of the game).
+        self._game: Game | None = None
+        self._seq = -1  # the game's record count when its keys were worked out
+        self._stamp: tuple[int, int] = (0, 0)
+        self._keys: list[tuple[str, str, int, int]] = []
+        self._records: bytes = b""
+        #: The results as rolled of the last battles asked for (:meth:`rolled_outcomes`).
+        self._rolled: tuple[Sequence[BattleRecord], dict[str, BattleResult]] | None = None
+
+    def begin(self, game: Game) -> None:
+        """A review of ``game`` begins: its stamp and its battles' keys, worked out once for the
+        whole review (the game is not changed while it is reviewed)."""
+        if game is self._game and game.seq == self._seq:
+            return  # the other history of the same game: the same keys
+        self._game, self._seq, self._rolled = game, game.seq, None
+        self._stamp = audit_key(game)
+        self._keys = [record_key(b) for b in game.battles]
+        self._records = _TOKEN_ENCODER.encode(self._keys)
+
+    def _stamp_of(self, game: Game) -> tuple[int, int]:
+        return self._stamp if game is self._game else audit_key(game)
+
+    def _records_of(self, game: Game) -> bytes:
+        if game is self._game:
+            return self._records
+        return _TOKEN_ENCODER.encode([record_key(b) for b in game.battles])
+
+    def key_of(self, index: int, record: BattleRecord) -> tuple[str, str, int, int]:
+        """:func:`record_key` of the review's ``index``-th battle (``record``), worked out once."""
+        keys = self._keys
+        if index < len(keys) and self._game is not None and self._game.battles[index] is record:
+            return keys[index]
+        return record_key(record)
 
     def stamp(self, game: Game) -> tuple[int, int]:
         """What names the turn audit's input (:func:`audit_key`)."""
-        return audit_key(game)
+        return self._stamp_of(game)
 
     def quiet(self, key: tuple[Any, ...]) -> tuple[BattleView, Any] | None:
         """A battle reviewed whole before under the same inputs, found without any finding.
@@ -150,25 +184,24 @@ class ReviewMemo:
     def turn_audit(self, game: Game, walk_token: str, make: Callable[[], TurnAudit]) -> TurnAudit:
         """The game's turn audit on one walk of the board, made again only when an event it
         reads was added or the walk changed (``walk_token``: :meth:`walk_token`)."""
-        return self._get(self.turn_audits, (game.edition, audit_key(game), walk_token), make)
+        return self._get(self.turn_audits, (game.edition, self._stamp_of(game), walk_token), make)
 
     def treasury(self, game: Game, walk_token: str, make: Callable[[], TreasuryWalk]) -> TreasuryWalk:
         """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
         counts and the walk (``walk_token``), so made again only when one of them changed."""
-        return self._get(self.treasuries, (audit_key(game), walk_token), make)
+        return self._get(self.treasuries, (self._stamp_of(game), walk_token), make)
 
     def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
         """The game view's parts made from the records alone (both histories and every walk
         share them): made again only when a record other than a report, ruling or dice was
         added (:func:`audit_key`) or a battle's records changed (their keys)."""
-        digest = hashlib.blake2b(digest_size=16)
-        digest.update(_TOKEN_ENCODER.encode([record_key(b) for b in game.battles]))
-        return self._get(self.game_views, (audit_key(game), digest.hexdigest()), make)
+        digest = hashlib.blake2b(self._records_of(game), digest_size=16)
+        return self._get(self.game_views, (self._stamp_of(game), digest.hexdigest()), make)
 
     def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
         when an event it reads was added or a result changed."""
-        return self._get(self.walks, (audit_key(game), walk_token), make)
+        return self._get(self.walks, (self._stamp_of(game), walk_token), make)
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
@@ -176,8 +209,7 @@ class ReviewMemo:
         battle records (their places in the history) and the results it moves the board by
         (``rolled``: the results as rolled too, for a walk as corrected). With
         :func:`audit_key` (the other records) these are every input of the walk."""
-        digest = hashlib.blake2b(digest_size=16)
-        digest.update(_TOKEN_ENCODER.encode([record_key(b) for b in game.battles]))
+        digest = hashlib.blake2b(self._records_of(game), digest_size=16)
         digest.update(_TOKEN_ENCODER.encode(sorted(outcomes.items())))
         if rolled is not None:
             digest.update(_TOKEN_ENCODER.encode(sorted(rolled.items())))
@@ -223,9 +255,12 @@ class ReviewMemo:
         of the reads), each read again only when its record is new."""
         from domain.review.board_review import outcomes_of
 
+        if self._rolled is not None and self._rolled[0] is reads.records and \
+                len(self._rolled[1]) == len(reads.records):
+            return self._rolled[1]  # the other history of the same game: the same results
         found: dict[str, BattleResult] = {}
         for index, record in enumerate(reads.records):
-            key = record_key(record)
+            key = self.key_of(index, record)
             self._used.add((id(self.outcomes), key))
             known = self.outcomes.get(key)
             if known is None:
@@ -234,6 +269,7 @@ class ReviewMemo:
             else:
                 self._used.add((id(self.reads), key))  # the read stays with its outcome
             found[known[0]] = known[1]
+        self._rolled = (reads.records, found)
         return found
 
     def audit(self, key: tuple[Any, ...], make: Callable[[], BattleAudit]) -> BattleAudit:
@@ -297,6 +333,9 @@ class Reads(Sequence[tuple["RecordedBattle", "BattleView"]]):
 
 class NoMemo(ReviewMemo):
     """Every part computed afresh (a review without a memo)."""
+
+    def begin(self, game: Game) -> None:
+        """Nothing to work out: nothing is reused."""
 
     def stamp(self, game: Game) -> tuple[int, int]:
         """Not needed: nothing is reused."""
