@@ -92,7 +92,7 @@ class _Archive:
         from application.adapters.review_store import copy_of, head_of, save
         from application.intake.replayfile import parse_replay
         from application.usecases.transfer import import_replay
-        from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, report_kind, stored
+        from tui.reviewed import MEMO, VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, report_kind, stored
 
         template = 1 + (number - 1) % TEMPLATES
         if template in self.parsed:
@@ -110,14 +110,15 @@ class _Archive:
         self.events += len(replay.events)
         if template not in self.reviews:
             keep(self.app, replay.game_id)
-            self.reviews[template] = copy_of(self.app, replay.game_id)
+            self.reviews[template] = copy_of(self.app, replay.game_id, frozenset((MEMO,)))
             return
         old, new = game_id(template).encode(), game_id(number).encode()
         products, battles = self.reviews[template]
         rows = {kind: data.replace(old, new) for kind, data in products.items()}
         head = head_of(self.app, replay.game_id)
         assert head is not None
-        save(self.app, replay.game_id, head, rows, battles)  # a battle's rows never name the game
+        # A battle's rows never name the game; the memo is stored as it is (tui.reviewed).
+        save(self.app, replay.game_id, head, rows, battles, packed=frozenset((MEMO,)))
         self.seconds += time.perf_counter() - started
         self.clones += 1
         if number == TEMPLATES + 1:  # the first clone: its rows are what its own review makes

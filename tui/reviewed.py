@@ -185,7 +185,7 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         app.game(game_id)  # raises UnknownGameError, naming the game
         raise AssertionError("unreachable")
     game = app.game(game_id, version=head.version)
-    earlier = load_earlier(app, game_id, MEMO, head)
+    earlier = load_earlier(app, game_id, MEMO, head, packed=True)
     memo: ReviewMemo | None = None
     if earlier is not None:
         try:
@@ -240,7 +240,11 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[d
                                                    json_end, text_head(view).encode()))
     opening = opening_part(reviewed.views[CORRECTED])
     made[_OPENING] = encode(_Opening(len(opening.battles), *_view_parts(opening)))
-    made[MEMO] = reviewed.memo_bytes()  # last: with the digests worked out above
+    memo_bytes = reviewed.memo_bytes()  # last: with the digests worked out above
+    if memo_bytes is not reviewed.earlier:
+        # Unchanged (a report or a ruling on battles reused whole): the stored row stays. It
+        # covers an earlier head of the same history, which the next refresh reads as well.
+        made[MEMO] = memo_bytes
     return made, battles
 
 

@@ -113,7 +113,7 @@ TABLES = ("walks", "turn_audits", "treasuries", "board_keys", "reads", "outcomes
 #: audits or corrections (most of the memo's bytes).
 LAZY = ("reads", "audits", "corrections")
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
-_LAYOUT = 4
+_LAYOUT = 5
 
 
 class _Packed:
@@ -168,13 +168,14 @@ _LENGTH = 8
 
 
 def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
-    # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had).
-    # Each compressed on its own, so the chunk is stored as it is (level 0: the rest, the keys
-    # and the parts every refresh reads, is read back without inflating the lazy parts).
+    # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had),
+    # each compressed on its own. The chunk itself is not compressed: the rest (the keys and the
+    # parts every refresh reads) is read back without inflating the lazy parts, and even a zlib
+    # wrapper at level 0 costs tens of milliseconds on a big game's megabytes.
     parts = {name: {key: value.data if type(value) is _Packed else zlib.compress(_pickled(value), 1)
                     for key, value in dict.items(table)} if name in LAZY else table
              for name, table in parts.items()}
-    packed = zlib.compress(_pickled({"layout": _LAYOUT, **parts}), 0)
+    packed = _pickled({"layout": _LAYOUT, **parts})
     return len(packed).to_bytes(_LENGTH, "big") + packed
 
 
@@ -204,7 +205,7 @@ def load_memo(data: bytes) -> ReviewMemo:
         setattr(memo, name, LazyTable())
     try:
         for packed in _chunks(data):
-            parts = _Unpickler(io.BytesIO(zlib.decompress(packed))).load()
+            parts = _Unpickler(io.BytesIO(packed)).load()
             if not isinstance(parts, dict) or parts.get("layout") != _LAYOUT:
                 raise MemoUnreadable("the stored review memo is not a memo of this layout")
             for name in TABLES:

@@ -95,11 +95,13 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     return zlib.decompress(data)
 
 
-def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head) -> tuple[Head, bytes] | None:
+def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head, *,
+                 packed: bool = False) -> tuple[Head, bytes] | None:
     """The stored product ``kind`` of a game made by this engine from its events up to ``head``
     or an earlier version of the same history (its hash-chain link at that version unchanged),
     and the head it covers; None otherwise. For what stays valid as events are added: the
-    review memo (:mod:`application.adapters.memo_codec`), never a product shown as it is."""
+    review memo (:mod:`application.adapters.memo_codec`), never a product shown as it is.
+    ``packed``: the product was stored as it was given (see :func:`save`)."""
     row = _table(app).get(game_id, kind)
     if row is None:
         return None
@@ -112,16 +114,17 @@ def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head) ->
             return None
     elif chain != head.chain:
         return None
-    return Head(version, chain), zlib.decompress(data)
+    return Head(version, chain), data if packed else zlib.decompress(data)
 
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
          battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset()) -> None:
     """Store a game's products, and the battle rows of each history that changed (``battles``:
     history -> its battle count and the rows to write, parts not yet compressed), as made from
-    its events up to ``head`` (one transaction). ``packed``: products already compressed (the
-    memo's chunks), stored without compressing them again."""
-    rows = {kind: zlib.compress(data, 0 if kind in packed else 1) for kind, data in products.items()}
+    its events up to ``head`` (one transaction). ``packed``: products stored as they are given
+    (the memo, whose parts are compressed one by one: a zlib wrapper around its megabytes would
+    cost more to make and undo than the rest of a desk command's refresh)."""
+    rows = {kind: data if kind in packed else zlib.compress(data, 1) for kind, data in products.items()}
     compressed = {history: HistoryRows(written.count, {
         position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
                                          zlib.compress(row.parts[2], 1)))
@@ -151,11 +154,12 @@ def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
     return [decompress(data) for _, data in found]
 
 
-def copy_of(app: Application[UUID], game_id: str) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
+def copy_of(app: Application[UUID], game_id: str, packed: frozenset[str] = frozenset()
+            ) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
     """Every stored row of a game's review, uncompressed, as :func:`save` takes them (what a
-    benchmark stores again under another game's id)."""
+    benchmark stores again under another game's id; ``packed`` as :func:`save` was given)."""
     products, battles = _table(app).everything(game_id)
-    return ({kind: zlib.decompress(data) for kind, data in products.items()},
+    return ({kind: data if kind in packed else zlib.decompress(data) for kind, data in products.items()},
             {history: HistoryRows(len(rows), {position: BattleRow(row.digest, (
                 zlib.decompress(row.parts[0]), zlib.decompress(row.parts[1]), zlib.decompress(row.parts[2])))
                 for position, row in rows.items()}) for history, rows in battles.items()})
