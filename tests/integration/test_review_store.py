@@ -3,6 +3,7 @@ a product is served only while it covers the game's events and was made by this 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -126,3 +127,27 @@ class TestSQLiteReviews(SQLiteSpec, ReviewStoreContract):
 @pytest.mark.postgres
 class TestPostgresReviews(PostgresSpec, ReviewStoreContract):
     """PostgreSQL, in a schema of its own per test."""
+
+
+def test_the_engine_stamp_follows_the_code_and_is_kept_beside_it(tmp_path: Path) -> None:
+    from application.adapters.review_store import stamp_of
+
+    (tmp_path / "domain" / "data").mkdir(parents=True)
+    (tmp_path / "projections").mkdir()
+    rule = tmp_path / "domain" / "rule.py"
+    rule.write_text("HITS = 3\n")
+    (tmp_path / "domain" / "data" / "board.json").write_text("{}")
+    (tmp_path / "projections" / "report.py").write_text("WIDTH = 80\n")
+    first = stamp_of(tmp_path)
+    kept = tmp_path / "domain" / "__pycache__" / "minister-engine-stamp"
+    assert first.startswith(f"{REVIEW_VERSION}:") and first in kept.read_text()
+    assert stamp_of(tmp_path) == first  # read back from what was kept
+    rule.write_text("HITS = 4\n")  # the same size: the modification time tells
+    os.utime(rule, ns=(rule.stat().st_atime_ns, rule.stat().st_mtime_ns + 1_000_000))
+    second = stamp_of(tmp_path)
+    assert second != first
+    (tmp_path / "domain" / "data" / "board.json").write_text('{"a": 1}')  # data the engine reads
+    assert stamp_of(tmp_path) not in (first, second)
+    kept.write_text("not a stamp")  # a broken keeping: the files are read again
+    third = stamp_of(tmp_path)
+    assert third not in (first, second) and stamp_of(tmp_path) == third
