@@ -32,8 +32,9 @@ class BattleKind(enum.StrEnum):
         return self is BattleKind.SEA
 
 
-class OrderOfLoss(msgspec.Struct, frozen=True):
-    """Unit types in the order they are lost; a base type covers its developed type."""
+class OrderOfLoss(msgspec.Struct, frozen=True, cache_hash=True):
+    """Unit types in the order they are lost; a base type covers its developed type (its hash
+    worked out once: every casualty choice the review remembers is keyed by it)."""
 
     units: tuple[UnitType, ...]
     #: Where the order came from: "default" or the special order's text.
