@@ -203,7 +203,9 @@ class BattleRecord(msgspec.Struct, frozen=True):
         total = EMPTY
         for move in self.moves:
             total = total + move.units
-        return total.where(lambda u: u is not UnitType.BB) if self.kind is not BattleKind.SEA else total
+        # Battleships bombard a land battle, they do not fight in it (most battles have none).
+        return total.where(lambda u: u is not UnitType.BB) if self.kind is not BattleKind.SEA \
+            and total[UnitType.BB] else total
 
     @property
     def support(self) -> Force:

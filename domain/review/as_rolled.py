@@ -19,7 +19,7 @@ from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
-from domain.review.views import BattleStatus, BattleView, DiceEntry, RoundView, SideRound
+from domain.review.views import BattleStatus, BattleView, DiceEntry, DiceStatus, RoundView, SideRound
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss, default_order
 from domain.rules.units import UnitType
@@ -146,13 +146,25 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
     object per die: a column's unit types are looked at only when it holds submarines.
     """
-    entries: list[DiceEntry] = []
+    faces, marks = dice.values, dice.marks
+    count = len(faces)
+    columns, exact = _plan(units, attacking)
+    if exact is not None and count == exact[0]:
+        # The dice fill the columns exactly and no column holds submarines (most lines): one
+        # run per column, what the general reading below makes of them.
+        entries: list[DiceEntry] = []
+        hits = 0
+        for column, start, end in exact[1]:
+            values = faces[start:end]
+            scored, scored_hits = _scored(values, column)
+            hits += scored_hits
+            entries.append(DiceEntry(column, values, DiceStatus.KEPT, first_strike_line, marks[start:end],
+                                     scored))
+        return entries, hits, 0
+    entries = []
     hits = sub_hits = 0
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
     sub_strikes = attacking and at_sea and not first_strike_line
-    faces, marks = dice.values, dice.marks
-    count = len(faces)
-    columns = _plan(units, attacking)
     if not columns:
         # Dice with no column to fill (units that do not fire): all in column 1, unassigned.
         columns = _UNASSIGNED if count else ()
@@ -193,12 +205,26 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
+#: Columns none of which holds a submarine: the dice they throw, and each column's value with
+#: the slice of a line's dice that fills it exactly.
+_Exact = tuple[int, tuple[tuple[int, int, int], ...]]
+
+
 @lru_cache(maxsize=8192)
-def _plan(units: Force, attacking: bool) -> tuple[_PlannedColumn, ...]:
-    """The columns ``units`` fire in, each with its size and whether it holds submarines: a
-    pure function of the units (they recur all game long)."""
-    return tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
-                 for value, unit_list in columns_of(units, attacking))
+def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Exact | None]:
+    """The columns ``units`` fire in, each with its size and whether it holds submarines, and
+    (None where one holds a submarine or there is none) the slices of dice that fill them
+    exactly: a pure function of the units (they recur all game long)."""
+    columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
+                    for value, unit_list in columns_of(units, attacking))
+    if not columns or any(subs for _, _, _, subs in columns):
+        return columns, None
+    bounds = []
+    start = 0
+    for column, size, _, _ in columns:
+        bounds.append((column, start, start + size))
+        start += size
+    return columns, (start, tuple(bounds))
 
 
 @lru_cache(maxsize=65536)
@@ -298,8 +324,7 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     attacker_order, defender_order = in_force
     a_line, d_line = rnd.attacker, rnd.defender
     # The units each line typed (a claim), read once: the report shows them and they fire.
-    a_typed = Force.of(a_line.units) if a_line is not None and a_line.units is not None else None
-    d_typed = Force.of(d_line.units) if d_line is not None and d_line.units is not None else None
+    a_typed, d_typed = rnd.attacker_typed, rnd.defender_typed
     aa_entries: tuple[DiceEntry, ...] = ()
     aa_losses = EMPTY
     if rnd.index == 1 and recorded.aa is not None:

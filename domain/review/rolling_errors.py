@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from domain.battle.columns import dice_by_unit, dice_needed, layout
 from domain.battle.model import Column, Side
@@ -106,14 +107,17 @@ def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         line = rnd.defender
         if line is None:
             return False
-        # line_units, inline: this runs for every side of every round.
-        units = Force.of(line.units) if line.units is not None else expected
+        # The line's typed units, read once (RecordedRound): this runs for every side of
+        # every round.
+        typed = rnd.defender_typed
+        units = typed if typed is not None else expected
         return len(line.dice.dice) == dice_needed(units, False) and (
             units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
     strike = rnd.first_strike
     line = rnd.attacker
     if strike is None and line is not None:  # one line (most rounds)
-        units = Force.of(line.units) if line.units is not None else expected
+        typed = rnd.attacker_typed
+        units = typed if typed is not None else expected
         return len(line.dice.dice) == dice_needed(units, True) and (
             units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     fallback = expected
@@ -541,7 +545,7 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
     if position + 1 >= len(as_rolled.rounds):
         return []
     view = as_rolled.rounds[position]
-    if not view.defender_losses:
+    if not view.defender_losses or not _may_pause(view.defender.units, record.kind is BattleKind.SEA):
         return []
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not survivors.combatants():
@@ -563,6 +567,17 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
 
 #: Bombers, developed or not (a surviving bomber is a choice the defender must be asked for).
 _BOMBERS = frozenset(unit for unit in UnitType if unit.base is UnitType.BMB)
+#: The defenders a pause can be due for, by whether the battle is at sea (see _pause).
+_PAUSERS = {True: frozenset({UnitType.SUB, UnitType.SSUB, UnitType.AC}), False: _BOMBERS}
+
+
+@lru_cache(maxsize=8192)
+def _may_pause(defenders: Force, at_sea: bool) -> bool:
+    """Whether a pause can be due after a round these defenders started: only if a survivor
+    is a submarine or a carrier (at sea) or a bomber (on land), and survivors are some of
+    them. Most rounds have none, and :func:`_pause` looks no further (a pure function of
+    forces that recur all game long)."""
+    return not _PAUSERS[at_sea].isdisjoint([unit for unit, _ in defenders.items])
 
 
 def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
