@@ -45,8 +45,9 @@ class RecordedRound:
     defender_typed: Force | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.attacker_typed = _typed(self.attacker)
-        self.defender_typed = _typed(self.defender)
+        if self.attacker is not None or self.defender is not None:  # read_record opens rounds empty
+            self.attacker_typed = _typed(self.attacker)
+            self.defender_typed = _typed(self.defender)
 
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""

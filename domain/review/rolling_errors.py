@@ -230,7 +230,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     pause = edition.defines(FindingKind.PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
     for position, rnd in enumerate(recorded.rounds):
-        when = _when(rnd)
+        when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
         if rnd.index == 1:
             aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
             issues.extend(aa_issues)
