@@ -29,6 +29,9 @@ from domain.rules.orders_of_loss import BattleKind
 from domain.rules.turns import turn_of
 from domain.rules.units import UnitType
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook).
+_SEA = BattleKind.SEA
+
 
 @dataclass
 class TurnAudit:
@@ -245,7 +248,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
     issues = found.battles[record.key]
-    if record.kind is BattleKind.SEA:
+    if record.kind is _SEA:
         return
     for move in record.moves:
         land = _land_combatants(move.units)

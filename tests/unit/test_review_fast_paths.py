@@ -22,16 +22,8 @@ from domain.record.entries import BattleRecord
 from domain.record.events import Move
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
 from domain.review.as_rolled import TypedDie, _attack_line, _attack_lines, assign_dice, typed_dice
-from domain.review.rolling_errors import (
-    _BOMBERS,
-    _audit_support,
-    _dice_as_expected,
-    _may_pause,
-    _support_due,
-    count_side,
-    dice_differences,
-    side_dice,
-)
+from domain.review.dice_counts import count_side, dice_as_expected, dice_differences, side_dice
+from domain.review.rolling_errors import _BOMBERS, _audit_support, _may_pause, _support_due
 from domain.review.views import DiceEntry
 from domain.rules.forces import Force
 from domain.rules.orders_of_loss import BattleKind
@@ -147,10 +139,10 @@ def test_skipped_comparison_finds_nothing(data: st.DataObject, expected: Force, 
                         first_strike=first)
     _, dice = side_dice(rnd, side, expected)
     nothing = dice_differences(count_side(expected, dice, attacking)) == ({}, {})
-    if _dice_as_expected(rnd, side, expected):
+    if dice_as_expected(rnd, side, expected):
         assert nothing
     if first is None and not typed_line and len(line.dice) == dice_needed(expected, attacking):
-        assert _dice_as_expected(rnd, side, expected)
+        assert dice_as_expected(rnd, side, expected)
 
 
 @settings(max_examples=400, deadline=None)
