@@ -26,6 +26,10 @@ from domain.rules.orders_of_loss import BattleKind
 from domain.rules.turns import Turn, turn_of
 from domain.rules.units import AXIS, UnitType
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook):
+#: the review asks every battle for its attackers.
+_SEA, _BB = BattleKind.SEA, UnitType.BB
+
 
 def allied(a: str, b: str) -> bool:
     """Whether two powers are on the same side (Axis: Germany, Japan; Allies: the rest)."""
@@ -203,7 +207,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
         total = EMPTY
         for move in self.moves:
             total = total + move.units
-        return total.where(lambda u: u is not UnitType.BB) if self.kind is not BattleKind.SEA else total
+        # Battleships bombard a land battle, they do not fight in it (most battles have none).
+        return total.where(lambda u: u is not _BB) if self.kind is not _SEA and total[_BB] else total
 
     @property
     def support(self) -> Force:

@@ -38,6 +38,27 @@ class RecordedRound:
     defender: SideLine | None = None
     #: The roll record each line came from (for time stamps and header fields).
     rolls: list[RollEntry] = field(default_factory=list)
+    #: The units the attacker's and the defender's line typed (None where a line typed none
+    #: or there is no line), read once: the as-rolled reading and the audit both ask for them.
+    #: Kept with the lines by :meth:`place` (the only way lines are put in a round).
+    attacker_typed: Force | None = field(default=None, init=False, compare=False, repr=False)
+    defender_typed: Force | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.attacker is not None or self.defender is not None:  # read_record opens rounds empty
+            self.attacker_typed = _typed(self.attacker)
+            self.defender_typed = _typed(self.defender)
+
+    def place(self, line: SideLine) -> None:
+        """Put an A or D line in the round (it replaces the side's line, if any)."""
+        if line.side == "A":
+            self.attacker, self.attacker_typed = line, _typed(line)
+        else:
+            self.defender, self.defender_typed = line, _typed(line)
+
+
+def _typed(line: SideLine | None) -> Force | None:
+    return Force.of(line.units) if line is not None and line.units is not None else None
 
 
 @dataclass
@@ -145,8 +166,5 @@ def _place_side_line(battle: RecordedBattle, current: RecordedRound | None, line
     assert current is not None
     if roll not in current.rolls:
         current.rolls.append(roll)
-    if line.side == "A":
-        current.attacker = line
-    else:
-        current.defender = line
+    current.place(line)
     return current

@@ -22,9 +22,9 @@ from __future__ import annotations
 from domain.battle.columns import hit_value, layout
 from domain.battle.model import DiceExhausted, Side
 from domain.review.as_rolled import TypedDie, order_in_force
+from domain.review.dice_counts import side_dice
 from domain.review.dice_fixes import fix_columns, sub_hits
 from domain.review.refight import Context, awaiting, ended_after, refight, voided_from
-from domain.review.rolling_errors import side_dice
 from domain.review.views import BattleStatus, BattleView, DiceEntry, DiceStatus, RoundView, SideRound
 from domain.rules.forces import Force
 

@@ -19,10 +19,18 @@ from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
-from domain.review.views import BattleStatus, BattleView, DiceEntry, RoundView, SideRound
+from domain.review.views import BattleStatus, BattleView, DiceEntry, DiceStatus, RoundView, SideRound
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss, default_order
 from domain.rules.units import UnitType
+
+#: Enum members read once, here: on Python 3.11 reading a member off its class (``Side.ATTACKER``)
+#: goes through ``EnumType.__getattr__``'s slow attribute hook, and the review reads these in
+#: every round of every battle.
+_ATTACKER, _DEFENDER = Side.ATTACKER, Side.DEFENDER
+_SEA = BattleKind.SEA
+_KEPT = DiceStatus.KEPT
+_STANDS = BattleStatus.STANDS
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ def orders_of(record: BattleRecord) -> Orders:
         parsed = entry.parsed
         if parsed.order_of_loss is not None:
             order = OrderOfLoss(tuple(parsed.order_of_loss), source=entry.text.strip())
-            if entry.side is Side.ATTACKER:
+            if entry.side is _ATTACKER:
                 attacker = order
             else:
                 defender = order
@@ -63,11 +71,11 @@ _NO_ORDERS = Orders()
 def order_in_force(record: BattleRecord, orders: Orders, side: Side, attackers: Force) -> OrderOfLoss:
     """The order of loss a side's casualties follow: its special order, else the default."""
     kind = record.kind
-    if side is Side.ATTACKER:
+    if side is _ATTACKER:
         return orders.attacker or default_order(kind, True)
     if orders.defender is not None:
         return orders.defender
-    if kind is not BattleKind.SEA:
+    if kind is not _SEA:
         return default_order(kind, False)  # the air-only reading is for sea battles only
     fighting = attackers.combatants()
     air_only = bool(fighting) and all(u.is_air for u in fighting.types)
@@ -146,13 +154,25 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
     object per die: a column's unit types are looked at only when it holds submarines.
     """
-    entries: list[DiceEntry] = []
+    faces, marks = dice.values, dice.marks
+    count = len(faces)
+    columns, exact = _plan(units, attacking)
+    if exact is not None and count == exact[0]:
+        # The dice fill the columns exactly and no column holds submarines (most lines): one
+        # run per column, what the general reading below makes of them.
+        entries: list[DiceEntry] = []
+        hits = 0
+        for column, start, end in exact[1]:
+            values = faces[start:end]
+            scored, scored_hits = _scored(values, column)
+            hits += scored_hits
+            entries.append(DiceEntry(column, values, _KEPT, first_strike_line, marks[start:end],
+                                     scored))
+        return entries, hits, 0
+    entries = []
     hits = sub_hits = 0
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
     sub_strikes = attacking and at_sea and not first_strike_line
-    faces, marks = dice.values, dice.marks
-    count = len(faces)
-    columns = _plan(units, attacking)
     if not columns:
         # Dice with no column to fill (units that do not fire): all in column 1, unassigned.
         columns = _UNASSIGNED if count else ()
@@ -193,12 +213,26 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
+#: Columns none of which holds a submarine: the dice they throw, and each column's value with
+#: the slice of a line's dice that fills it exactly.
+_Exact = tuple[int, tuple[tuple[int, int, int], ...]]
+
+
 @lru_cache(maxsize=8192)
-def _plan(units: Force, attacking: bool) -> tuple[_PlannedColumn, ...]:
-    """The columns ``units`` fire in, each with its size and whether it holds submarines: a
-    pure function of the units (they recur all game long)."""
-    return tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
-                 for value, unit_list in columns_of(units, attacking))
+def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Exact | None]:
+    """The columns ``units`` fire in, each with its size and whether it holds submarines, and
+    (None where one holds a submarine or there is none) the slices of dice that fill them
+    exactly: a pure function of the units (they recur all game long)."""
+    columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
+                    for value, unit_list in columns_of(units, attacking))
+    if not columns or any(subs for _, _, _, subs in columns):
+        return columns, None
+    bounds = []
+    start = 0
+    for column, size, _, _ in columns:
+        bounds.append((column, start, start + size))
+        start += size
+    return columns, (start, tuple(bounds))
 
 
 @lru_cache(maxsize=65536)
@@ -251,8 +285,8 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     attacker, defender = attackers, defenders
     finished: Outcome | None = None
     # The orders of loss in force are the battle's, the same in every round.
-    in_force = (order_in_force(record, orders, Side.ATTACKER, attackers),
-                order_in_force(record, orders, Side.DEFENDER, attackers))
+    in_force = (order_in_force(record, orders, _ATTACKER, attackers),
+                order_in_force(record, orders, _DEFENDER, attackers))
     # Every recorded round is shown, even one rolled after the battle should have ended: the
     # record is what it is, and the findings say what is wrong with it.
     for recorded_round in recorded.rounds:
@@ -269,7 +303,7 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     if not recorded.rounds:
         result = Outcome(winner=None, attacker_left=attackers.combatants(),
                          defender_left=defenders.combatants())
-    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=BattleStatus.STANDS,
+    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=_STANDS,
                       rounds=tuple(rounds), result=result, attacker_start=attackers,
                       defender_start=defenders)
 
@@ -298,8 +332,7 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     attacker_order, defender_order = in_force
     a_line, d_line = rnd.attacker, rnd.defender
     # The units each line typed (a claim), read once: the report shows them and they fire.
-    a_typed = Force.of(a_line.units) if a_line is not None and a_line.units is not None else None
-    d_typed = Force.of(d_line.units) if d_line is not None and d_line.units is not None else None
+    a_typed, d_typed = rnd.attacker_typed, rnd.defender_typed
     aa_entries: tuple[DiceEntry, ...] = ()
     aa_losses = EMPTY
     if rnd.index == 1 and recorded.aa is not None:
@@ -321,11 +354,11 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
                                                                           d_typed)
     # Casualties named by a side (few battles have any) stand when they fit the hits.
     named = bool(record.casualties)
-    defender_losses = _chosen(record, recorded, rnd.index, Side.DEFENDER, d_units, a_hits) if named else None
+    defender_losses = _chosen(record, recorded, rnd.index, _DEFENDER, d_units, a_hits) if named else None
     if defender_losses is None:
         defender_losses = victims + defender_order.choose(d_firing.combatants(), a_hits - strike_hits) \
             if a_hits > strike_hits else victims
-    attacker_losses = _chosen(record, recorded, rnd.index, Side.ATTACKER, a_units, d_hits) if named else None
+    attacker_losses = _chosen(record, recorded, rnd.index, _ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
         attacker_losses = attacker_order.choose(a_units.combatants(), d_hits, sub_hits=d_sub_hits) \
             if d_hits > 0 else EMPTY
@@ -345,7 +378,7 @@ def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, 
     """The attacker's support shots, first strike and line, as typed (``typed``: the units its
     line typed, if any)."""
     # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
-    at_sea = record.kind is BattleKind.SEA and subs_strike
+    at_sea = record.kind is _SEA and subs_strike
     if rnd.first_strike is None and not recorded.bb:
         return _attack_line(rnd.attacker, attacker, at_sea, typed)
     return _attack_lines(recorded, rnd, attacker, at_sea, typed)
@@ -410,7 +443,7 @@ def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims:
     if d_line is None:
         return (d_fire + victims, d_fire, [], 0, 0, None)
     entries, hits, sub_hits = assign_dice(d_fire, d_line.dice, attacking=False,
-                                          at_sea=record.kind is BattleKind.SEA)
+                                          at_sea=record.kind is _SEA)
     # One line: what it stated, if anything (stated_total of it alone).
     return (d_fire + victims, d_fire, entries, hits, sub_hits, d_line.stated_hits)
 

@@ -29,6 +29,9 @@ from domain.rules.orders_of_loss import BattleKind
 from domain.rules.turns import turn_of
 from domain.rules.units import UnitType
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook).
+_SEA = BattleKind.SEA
+
 
 @dataclass
 class TurnAudit:
@@ -245,7 +248,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                 board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
     issues = found.battles[record.key]
-    if record.kind is BattleKind.SEA:
+    if record.kind is _SEA:
         return
     for move in record.moves:
         land = _land_combatants(move.units)
@@ -253,9 +256,8 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
             continue
         origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
-            reach = min(u.profile.movement for u in land.types)
             if origin is not None and not origin.sea and move.origin != record.territory \
-                    and not _over_land(board, move.origin, record.territory, reach):
+                    and not _in_reach(board, move.origin, record.territory, land):
                 issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
                                     f"{land} from {move.origin}, out of reach of {record.territory} "
                                     "over land, with no transports", at=record.declared_at))
@@ -300,6 +302,13 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
     if state is not None and state.knows(territory):
         return state.holders(territory)
     return game.holdings.get(territory)
+
+
+@lru_cache(maxsize=8192)
+def _in_reach(board: Board, start: str, target: str, land: Force) -> bool:
+    """Whether every unit of ``land`` reaches ``target`` from ``start`` over land: a pure
+    function of the (immutable) board, two places and the units, which recur all game long."""
+    return _over_land(board, start, target, min(u.profile.movement for u in land.types))
 
 
 def _over_land(board: Board, start: str, target: str, steps: int) -> bool:

@@ -14,8 +14,8 @@ from domain.battle.model import (
 )
 from domain.record.entries import Election
 from domain.review.as_rolled import TypedDie
+from domain.review.dice_counts import side_dice
 from domain.review.refight import Context, Plan, aa_order_of
-from domain.review.rolling_errors import side_dice
 from domain.review.views import (
     DiceEntry,
     DiceStatus,

@@ -14,21 +14,28 @@ wrong country).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
-from domain.battle.columns import dice_by_unit, dice_needed, layout
 from domain.battle.model import Column, Side
-from domain.notation.battle_log import FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord, RollEntry
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
-from domain.review.as_rolled import TypedDie, order_in_force, orders_of, typed_dice
+from domain.review.as_rolled import order_in_force, orders_of
+from domain.review.dice_counts import SideCount, count_side, dice_as_expected, dice_differences, side_dice
 from domain.review.views import BattleView, SideRound
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 from domain.rules.units import UnitType
+
+#: Enum members read once, here: on Python 3.11 reading a member off its class (``Side.ATTACKER``)
+#: goes through ``EnumType.__getattr__``'s slow attribute hook, and the review reads these in
+#: every round of every battle.
+_ATTACKER, _DEFENDER = Side.ATTACKER, Side.DEFENDER
+_SEA = BattleKind.SEA
+_AA, _BB = UnitType.AA, UnitType.BB
 
 
 @dataclass(frozen=True)
@@ -53,102 +60,8 @@ class Issue:
     place: tuple[str, str] | None = None
 
 
-@dataclass
-class SideCount:
-    """Dice per (column, unit type): expected from the units, and as rolled."""
-
-    expected: Counter[tuple[int, UnitType]] = field(default_factory=Counter)
-    rolled: Counter[tuple[int, UnitType | None]] = field(default_factory=Counter)
-    dice: list[TypedDie] = field(default_factory=list)
-
-
-def count_side(expected: Force, rolled: list[TypedDie], attacking: bool) -> SideCount:
-    """Compare the dice a side's units should throw with the dice recorded."""
-    return SideCount(
-        expected=Counter((column, unit) for column, units in layout(expected, attacking) for unit in units),
-        rolled=Counter((die.column, die.unit) for die in rolled), dice=rolled)
-
-
-def side_dice(rnd: RecordedRound, side: Side, fallback: Force) -> tuple[Force, list[TypedDie]]:
-    """The units a side's line(s) typed in a round (``fallback`` when untyped) and their dice."""
-    if side is Side.DEFENDER:
-        line = rnd.defender
-        units = _typed(line, fallback)
-        return units, typed_dice(units, line.dice, attacking=False) if line is not None else []
-    dice: list[TypedDie] = []
-    units = EMPTY
-    if rnd.first_strike is not None:
-        strike = rnd.first_strike
-        strike_units = Force.of(strike.units) if strike.units is not None else fallback.where(
-            lambda u: u.is_sub)
-        units = units + strike_units
-        dice.extend(typed_dice(strike_units, strike.dice, attacking=True))
-        fallback = fallback.minus_available(strike_units)
-    if rnd.attacker is not None:
-        line_units = _typed(rnd.attacker, fallback)
-        units = units + line_units
-        dice.extend(typed_dice(line_units, rnd.attacker.dice, attacking=True))
-    elif rnd.first_strike is None:
-        units = fallback
-    return units, dice
-
-
-def _dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
-    """Whether a side's line(s) rolled exactly the dice ``expected`` throws, per unit type.
-
-    Each line whose dice fill its units' columns exactly gives one die per column slot (see
-    as_rolled.typed_dice), so its dice per unit type are its units' (dice_by_unit); when those
-    add up to the expected units' own, :func:`dice_differences` finds nothing extra or
-    missing, and neither round check has anything to report. Anything else (a line with more
-    or fewer dice than its units throw) is left to the full comparison.
-    """
-    if side is Side.DEFENDER:
-        line = rnd.defender
-        if line is None:
-            return False
-        # line_units, inline: this runs for every side of every round.
-        units = Force.of(line.units) if line.units is not None else expected
-        return len(line.dice.dice) == dice_needed(units, False) and (
-            units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
-    strike = rnd.first_strike
-    line = rnd.attacker
-    if strike is None and line is not None:  # one line (most rounds)
-        units = Force.of(line.units) if line.units is not None else expected
-        return len(line.dice.dice) == dice_needed(units, True) and (
-            units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
-    fallback = expected
-    total = EMPTY
-    if strike is not None:
-        strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
-        if len(strike.dice.dice) != dice_needed(strike_units, True):
-            return False
-        total = dice_by_unit(strike_units, True)
-        fallback = fallback.minus_available(strike_units)
-    if line is not None:
-        units = line_units(line, fallback)
-        if len(line.dice.dice) != dice_needed(units, True):
-            return False
-        total = total + dice_by_unit(units, True)
-    elif strike is None:
-        return False
-    return total == dice_by_unit(expected, True)
-
-
-def _is_sub(unit: UnitType) -> bool:
-    return unit.is_sub
-
-
 def _is_air(unit: UnitType) -> bool:
     return unit.is_air
-
-
-def line_units(line: SideLine | FirstStrikeLine, fallback: Force) -> Force:
-    """The units a line typed, else ``fallback``."""
-    return Force.of(line.units) if line.units is not None else fallback
-
-
-def _typed(line: SideLine | None, fallback: Force) -> Force:
-    return Force.of(line.units) if line is not None and line.units is not None else fallback
 
 
 def _units_of(counts: Counter[tuple[int, UnitType]] | Counter[tuple[int, UnitType | None]],
@@ -156,29 +69,6 @@ def _units_of(counts: Counter[tuple[int, UnitType]] | Counter[tuple[int, UnitTyp
     dice = sum(n for (_, u), n in counts.items() if u is unit)
     per = unit.profile.attack_dice if (unit is not None and attacking) else 1
     return -(-dice // per)
-
-
-def dice_differences(counts: SideCount) -> tuple[dict[UnitType | None, int], dict[UnitType, int]]:
-    """Per unit type: dice rolled beyond what the units throw, and dice missing."""
-    extra: dict[UnitType | None, int] = {}
-    missing: dict[UnitType, int] = {}
-    # Dice per unit type over the columns, each count read once.
-    rolled_by: dict[UnitType | None, int] = {}
-    for (_, unit), n in counts.rolled.items():
-        rolled_by[unit] = rolled_by.get(unit, 0) + n
-    wanted_by: dict[UnitType | None, int] = {}
-    for (_, unit), n in counts.expected.items():
-        wanted_by[unit] = wanted_by.get(unit, 0) + n
-    # In the canonical order, so findings come out in the same order on every run.
-    types = sorted(rolled_by.keys() | wanted_by.keys(), key=lambda u: u.order if u is not None else 99)
-    for unit in types:
-        rolled = rolled_by.get(unit, 0)
-        wanted = wanted_by.get(unit, 0) if unit is not None else 0
-        if rolled > wanted:
-            extra[unit] = rolled - wanted
-        elif wanted > rolled and unit is not None:
-            missing[unit] = wanted - rolled
-    return extra, missing
 
 
 def _column_of(unit: UnitType | None, counts: SideCount) -> Column | None:
@@ -219,14 +109,14 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     issues: list[Issue] = []
     starts: list[tuple[Force, Force]] = []
     aa_victims = EMPTY
-    defender_order = order_in_force(record, orders_of(record), Side.DEFENDER, attackers)
+    defender_order = order_in_force(record, orders_of(record), _DEFENDER, attackers)
     # Support shots are audited only where some were rolled or are due (_audit_support finds
     # nothing in a battle with neither); the pause only under an edition that defines it.
     support = bool(recorded.bb) or _support_due(record)
     pause = edition.defines(FindingKind.PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
     for position, rnd in enumerate(recorded.rounds):
-        when = _when(rnd)
+        when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
         if rnd.index == 1:
             aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
             issues.extend(aa_issues)
@@ -266,20 +156,20 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
     if strike_hits:
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
         firing_defender = expected_defender.minus_available(victims)
-    for side, expected in ((Side.ATTACKER, expected_attacker), (Side.DEFENDER, firing_defender)):
-        line = rnd.attacker if side is Side.ATTACKER else rnd.defender
-        if line is None and not (side is Side.ATTACKER and rnd.first_strike is not None):
+    for side, expected in ((_ATTACKER, expected_attacker), (_DEFENDER, firing_defender)):
+        line = rnd.attacker if side is _ATTACKER else rnd.defender
+        if line is None and not (side is _ATTACKER and rnd.first_strike is not None):
             # 2008 Section III, Too few units: "If the defender forces are rolled first by
             # mistake they will stand as valid; simply roll for the missing attacking units."
-            if side is Side.ATTACKER and rnd.defender is not None and expected.combatants():
+            if side is _ATTACKER and rnd.defender is not None and expected.combatants():
                 counts = count_side(expected, [], True)
                 found.extend(_first_round(counts, side, when, 0) if k == 1 else
                              _later_round(counts, side, k, when, as_rolled, position, None, as_wrong_units))
             continue
-        if _dice_as_expected(rnd, side, expected):
+        if dice_as_expected(rnd, side, expected):
             continue  # every die rolled for a unit that should roll it: nothing to find
         _, dice = side_dice(rnd, side, expected)
-        counts = count_side(expected, dice, side is Side.ATTACKER)
+        counts = count_side(expected, dice, side is _ATTACKER)
         if k == 1:
             found.extend(_first_round(counts, side, when, ghost_aa_hits))
         else:
@@ -290,7 +180,7 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
 
 def _typed_units(rnd: RecordedRound, side: Side) -> Force | None:
     """The combat units a round's line(s) typed for a side; None when no line typed any."""
-    lines = [rnd.attacker, rnd.first_strike] if side is Side.ATTACKER else [rnd.defender]
+    lines = [rnd.attacker, rnd.first_strike] if side is _ATTACKER else [rnd.defender]
     typed = [Force.of(line.units) for line in lines if line is not None and line.units is not None]
     if not typed:
         return None
@@ -313,8 +203,8 @@ def _carry(rnd: RecordedRound, as_rolled: BattleView, position: int,
     previous = as_rolled.rounds[position - 1]
     carried: list[Force] = []
     for side, seen, losses, correct in (
-            (Side.ATTACKER, previous.attacker, previous.attacker_losses, previous_start[0]),
-            (Side.DEFENDER, previous.defender, previous.defender_losses, previous_start[1])):
+            (_ATTACKER, previous.attacker, previous.attacker_losses, previous_start[0]),
+            (_DEFENDER, previous.defender, previous.defender_losses, previous_start[1])):
         on_record = seen.units.minus_available(losses)
         if correct == seen.units:
             carried.append(on_record)  # the record's units were right: both ways agree
@@ -330,7 +220,7 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
     """Round 1 against the correct forces: too few, too many or wrong units per column."""
     found: list[Issue] = []
     extra, missing = dice_differences(counts)
-    if ghost_aa_hits and side is Side.ATTACKER:
+    if ghost_aa_hits and side is _ATTACKER:
         # Aircraft a ghost AA gun "shot down" are missing from round 1: the aa_ghost remedy
         # rolls for them (2008 Section III, AA Guns; 1999 Part 14 AA guns 1a).
         for plane in [u for u in missing if u.is_air]:
@@ -348,7 +238,7 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
                                f"are not there; missing: {_names(missing)}", 1, side, column, when))
         else:
             found.append(Issue(FindingKind.TOO_MANY_UNITS, f"{_dice_units(unit, n, side)} rolled too many "
-                               f"(should be {_units_of(counts.expected, unit, side is Side.ATTACKER)})",
+                               f"(should be {_units_of(counts.expected, unit, side is _ATTACKER)})",
                                1, side, column, when))
     if missing and not (wrong and any(i.kind == FindingKind.WRONG_UNITS for i in found)):
         for unit, n in missing.items():
@@ -371,9 +261,9 @@ def _later_round(counts: SideCount, side: Side, k: int, when: datetime | None, a
     if not extra and not missing:
         return found  # every die rolled for a unit that should roll it (most rounds)
     previous = as_rolled.rounds[position - 1]
-    previous_side = previous.attacker if side is Side.ATTACKER else previous.defender
-    other = previous.defender if side is Side.ATTACKER else previous.attacker
-    attacking = side is Side.ATTACKER
+    previous_side = previous.attacker if side is _ATTACKER else previous.defender
+    other = previous.defender if side is _ATTACKER else previous.attacker
+    attacking = side is _ATTACKER
     should_have_died: dict[UnitType, int] = {}
     for unit, n in extra.items():
         units_now = _units_of(counts.rolled, unit, attacking)
@@ -432,7 +322,7 @@ def _expected_units(counts: SideCount, attacking: bool) -> dict[UnitType, int]:
 def _dice_units(unit: UnitType | None, dice: int, side: Side) -> str:
     if unit is None:
         return f"{dice} unassigned dice"
-    per = unit.profile.attack_dice if side is Side.ATTACKER else 1
+    per = unit.profile.attack_dice if side is _ATTACKER else 1
     count = -(-dice // per)
     return f"{count} {unit.value}" + (f" ({dice} dice)" if per > 1 else "")
 
@@ -457,7 +347,7 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
     found: list[Issue] = []
     view = as_rolled.rounds[position]
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
-    for side, seen in ((Side.ATTACKER, view.attacker), (Side.DEFENDER, view.defender)):
+    for side, seen in ((_ATTACKER, view.attacker), (_DEFENDER, view.defender)):
         # The claim covers the side's every line, as the hits do (AA fire is not the
         # defender's round hits).
         claimed = seen.stated_hits
@@ -469,9 +359,9 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
         # It matters only if the next round's units follow the miscount.
         effective = True
         if following is not None:
-            target = following.defender if side is Side.ATTACKER else following.attacker
-            start = view.defender if side is Side.ATTACKER else view.attacker
-            losses = view.defender_losses if side is Side.ATTACKER else view.attacker_losses
+            target = following.defender if side is _ATTACKER else following.attacker
+            start = view.defender if side is _ATTACKER else view.attacker
+            losses = view.defender_losses if side is _ATTACKER else view.attacker_losses
             effective = target.typed_units is not None and target.units != start.units.minus_available(losses)
         found.append(Issue(FindingKind.MISCOUNTED_HITS, f"{claimed} hits stated, the dice show {regular}",
                            rnd.index, side, None, when, effective=effective))
@@ -481,7 +371,7 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
 def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
               defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
     """AA fire before round 1 against the AA guns and aircraft really there."""
-    gun = bool(defenders[UnitType.AA]) and record.kind is not BattleKind.SEA
+    gun = bool(defenders[_AA]) and record.kind is not _SEA
     # The aircraft count only where a gun fires (the messages that name it need one).
     aircraft = len(attackers.where(_is_air)) if gun else 0
     expected = aircraft
@@ -493,21 +383,21 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
     if dice and not gun:
         found.append(Issue(FindingKind.AA_GHOST,
                            f"AA rolled {len(dice)} dice ({hits} hits) where no AA gun is present",
-                           1, Side.DEFENDER, "AA", when, hits=hits))
+                           1, _DEFENDER, "AA", when, hits=hits))
         victims = EMPTY
     elif len(dice) > expected:
         found.append(Issue(FindingKind.AA_TOO_MANY, f"{len(dice)} AA dice for {aircraft} attacking aircraft",
-                           1, Side.DEFENDER, "AA", when, hits=hits))
+                           1, _DEFENDER, "AA", when, hits=hits))
     elif len(dice) < expected:
         found.append(Issue(FindingKind.AA_FORGOTTEN, f"{expected - len(dice)} AA shots not rolled "
-                           f"({aircraft} attacking aircraft)", 1, Side.DEFENDER, "AA", when))
+                           f"({aircraft} attacking aircraft)", 1, _DEFENDER, "AA", when))
     return found, victims
 
 
 def _support_due(record: BattleRecord) -> bool:
     """Whether a battleship is due to give support shots (``record.support`` is not empty),
     read without adding up the support force."""
-    return record.kind is not BattleKind.SEA and any(move.units[UnitType.BB] for move in record.moves)
+    return record.kind is not _SEA and any(move.units[_BB] for move in record.moves)
 
 
 def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
@@ -520,17 +410,17 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
     expected = len(record.support) if k == 1 else 0
     if k > 1 and shots:
         return [Issue(FindingKind.BB_GHOST,
-                      f"support shot left on in round {k} ({hits} hits)", k, Side.ATTACKER,
+                      f"support shot left on in round {k} ({hits} hits)", k, _ATTACKER,
                       "BB", when, hits=hits)]
     if shots and not expected:
         return [Issue(FindingKind.BB_GHOST, f"{len(shots)} support shots with no battleship ({hits} hits)", k,
-                      Side.ATTACKER, "BB", when, hits=hits)]
+                      _ATTACKER, "BB", when, hits=hits)]
     if len(shots) > expected:
         return [Issue(FindingKind.BB_TOO_MANY, f"{len(shots)} support shots for {expected} battleships", k,
-                      Side.ATTACKER, "BB", when, hits=hits)]
+                      _ATTACKER, "BB", when, hits=hits)]
     if len(shots) < expected:
         return [Issue(FindingKind.BB_FORGOTTEN,
-                      f"{expected - len(shots)} support shots not rolled", k, Side.ATTACKER,
+                      f"{expected - len(shots)} support shots not rolled", k, _ATTACKER,
                       "BB", when)]
     return []
 
@@ -541,12 +431,12 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
     if position + 1 >= len(as_rolled.rounds):
         return []
     view = as_rolled.rounds[position]
-    if not view.defender_losses:
+    if not view.defender_losses or not _may_pause(view.defender.units, record.kind is _SEA):
         return []
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not survivors.combatants():
         return []
-    if record.kind is BattleKind.SEA:
+    if record.kind is _SEA:
         must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
                     or (survivors[UnitType.AC] and any(u.is_air for u in view.defender.units.types)))
     else:
@@ -555,14 +445,25 @@ def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView
         return []
     following = recorded.rounds[position + 1]
     before = following.rolls[0].seq if following.rolls else None
-    if record.chosen(view.round, Side.DEFENDER, before=before):
+    if record.chosen(view.round, _DEFENDER, before=before):
         return []  # the defender was asked
     return [Issue(FindingKind.PAUSE_SKIPPED, f"round {view.round + 1} rolled without asking the defender for "
-                  f"casualties ({survivors} could survive)", view.round, Side.DEFENDER, None, when)]
+                  f"casualties ({survivors} could survive)", view.round, _DEFENDER, None, when)]
 
 
 #: Bombers, developed or not (a surviving bomber is a choice the defender must be asked for).
 _BOMBERS = frozenset(unit for unit in UnitType if unit.base is UnitType.BMB)
+#: The defenders a pause can be due for, by whether the battle is at sea (see _pause).
+_PAUSERS = {True: frozenset({UnitType.SUB, UnitType.SSUB, UnitType.AC}), False: _BOMBERS}
+
+
+@lru_cache(maxsize=8192)
+def _may_pause(defenders: Force, at_sea: bool) -> bool:
+    """Whether a pause can be due after a round these defenders started: only if a survivor
+    is a submarine or a carrier (at sea) or a bomber (on land), and survivors are some of
+    them. Most rounds have none, and :func:`_pause` looks no further (a pure function of
+    forces that recur all game long)."""
+    return not _PAUSERS[at_sea].isdisjoint([unit for unit, _ in defenders.items])
 
 
 def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:

@@ -23,8 +23,13 @@ MAX_UNIT_COUNT = 999
 _ITEM = re.compile(r"^\s*(?:(\d+)\s*[xX]?\s*)?([A-Za-z][A-Za-z. ]*?)\s*$")
 
 
-class Force(msgspec.Struct, frozen=True, array_like=True):
-    """A multiset of units in canonical order; build it with :meth:`of` or :meth:`parse`."""
+class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
+    """A multiset of units in canonical order; build it with :meth:`of` or :meth:`parse`.
+
+    Its hash is worked out once (``cache_hash``): forces key the review's remembered
+    functions (losses, columns, casualties), which hash the same few thousand forces millions
+    of times in a long game.
+    """
 
     items: tuple[tuple[UnitType, int], ...] = ()
 

@@ -29,11 +29,17 @@ class BattleKind(enum.StrEnum):
     @property
     def at_sea(self) -> bool:
         """Sea-zone battles use the sea orders of loss and submarine rules."""
-        return self is BattleKind.SEA
+        return self is _SEA_BATTLE
 
 
-class OrderOfLoss(msgspec.Struct, frozen=True):
-    """Unit types in the order they are lost; a base type covers its developed type."""
+#: Read once: on Python 3.11 a member read off its class goes through EnumType's slow hook, and
+#: every casualty choice of a review asks whether its battle is at sea.
+_SEA_BATTLE = BattleKind.SEA
+
+
+class OrderOfLoss(msgspec.Struct, frozen=True, cache_hash=True):
+    """Unit types in the order they are lost; a base type covers its developed type (its hash
+    worked out once: every casualty choice the review remembers is keyed by it)."""
 
     units: tuple[UnitType, ...]
     #: Where the order came from: "default" or the special order's text.
@@ -114,7 +120,7 @@ _SEA_DEFENCE = (U.TRN, U.SUB, U.FTR, U.AC, U.BB)
 
 def default_order(kind: BattleKind, attacking: bool, *, air_only_attack: bool = False) -> OrderOfLoss:
     """The club default order of loss (2008 "Default Orders of Loss (OOL)")."""
-    if not kind.at_sea:
+    if kind is not _SEA_BATTLE:  # kind.at_sea, without the property
         return _DEFAULTS[0] if attacking else _DEFAULTS[1]
     if attacking:
         return _DEFAULTS[2]

@@ -1,8 +1,11 @@
 """The review's fast paths give what the die-by-die reading gives (issue 13, goal 1).
 
-The as-rolled analysis reads a typed line column by column without an object per die, and the
-rolling audit skips the column-by-column comparison of a side whose lines rolled exactly the
-dice its units throw. Each is checked here against the plain reading it stands for: the report
+The as-rolled analysis reads a typed line column by column without an object per die (and a
+line whose dice fill its columns exactly, none holding submarines, by the columns' slices), and
+the rolling audit skips the column-by-column comparison of a side whose lines rolled exactly the
+dice its units throw, and the pause rule's survivors where no defender could call for a pause.
+A round reads each line's typed units once, and a battle's attackers skip the battleship filter
+where there is none. Each is checked here against the plain reading it stands for: the report
 entries against the runs made die by die (the algorithm they replaced), and the skip against the
 full comparison finding nothing.
 """
@@ -19,14 +22,8 @@ from domain.record.entries import BattleRecord
 from domain.record.events import Move
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
 from domain.review.as_rolled import TypedDie, _attack_line, _attack_lines, assign_dice, typed_dice
-from domain.review.rolling_errors import (
-    _audit_support,
-    _dice_as_expected,
-    _support_due,
-    count_side,
-    dice_differences,
-    side_dice,
-)
+from domain.review.dice_counts import count_side, dice_as_expected, dice_differences, side_dice
+from domain.review.rolling_errors import _BOMBERS, _audit_support, _may_pause, _support_due
 from domain.review.views import DiceEntry
 from domain.rules.forces import Force
 from domain.rules.orders_of_loss import BattleKind
@@ -142,10 +139,10 @@ def test_skipped_comparison_finds_nothing(data: st.DataObject, expected: Force, 
                         first_strike=first)
     _, dice = side_dice(rnd, side, expected)
     nothing = dice_differences(count_side(expected, dice, attacking)) == ({}, {})
-    if _dice_as_expected(rnd, side, expected):
+    if dice_as_expected(rnd, side, expected):
         assert nothing
     if first is None and not typed_line and len(line.dice) == dice_needed(expected, attacking):
-        assert _dice_as_expected(rnd, side, expected)
+        assert dice_as_expected(rnd, side, expected)
 
 
 @settings(max_examples=400, deadline=None)
@@ -177,3 +174,52 @@ def test_support_audit_skipped_only_where_it_finds_nothing(moved: list[Force], k
     assert _support_due(record) == bool(record.support)
     if not _support_due(record):
         assert _audit_support(record, RecordedBattle(), k, None) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(forces, forces, st.booleans())
+def test_pause_looked_at_only_where_one_can_be_due(defenders: Force, hits: Force, at_sea: bool) -> None:
+    """_pause skips a round whose defenders hold no submarine or carrier (at sea) or no bomber
+    (on land): there the general rule finds no pause due, whatever the losses."""
+    losses = Force.of({u: min(n, defenders[u]) for u, n in hits.items})
+    survivors = defenders.minus_available(losses)
+    if at_sea:
+        must = bool(survivors[UnitType.SUB] or survivors[UnitType.SSUB]
+                    or (survivors[UnitType.AC] and any(u.is_air for u in defenders.types)))
+    else:
+        must = not _BOMBERS.isdisjoint([unit for unit, _ in survivors.items])
+    if must and survivors.combatants():
+        assert _may_pause(defenders, at_sea)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(forces, max_size=3), st.sampled_from(list(BattleKind)))
+def test_attackers_without_battleships_need_no_filter(moved: list[Force], kind: BattleKind) -> None:
+    """BattleRecord.attackers filters battleships out of a land battle only where there are
+    some: the same force as the filter always applied."""
+    moves = tuple(Move(origin=f"Zone {n}", units=units) for n, units in enumerate(moved))
+    record = BattleRecord(turn="UK 1", territory="France", written="France", kind=kind,
+                          attacker_power="UK", number=None, moves=moves, declared_defenders=None,
+                          position={}, available={}, declared_at=None, declaration_line=None)
+    total = Force()
+    for units in moved:
+        total = total + units
+    assert record.attackers == (total.where(lambda u: u is not UnitType.BB) if kind is not BattleKind.SEA
+                                else total)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.none() | forces), max_size=4))
+def test_round_reads_typed_units_once(lines: list[tuple[bool, Force | None]]) -> None:
+    """A round's typed units (read once, kept with its lines) are its lines' units as typed,
+    however the lines were put in it."""
+    made = [SideLine("A" if attacking else "D", None, units.items if units is not None else None,
+                     DiceText(((MarkedDie(1, False),),))) for attacking, units in lines]
+    rnd = RecordedRound(index=1)
+    for line in made:
+        rnd.place(line)
+        for typed, placed in ((rnd.attacker_typed, rnd.attacker), (rnd.defender_typed, rnd.defender)):
+            assert typed == (Force.of(placed.units) if placed is not None and placed.units is not None
+                             else None)
+    built = RecordedRound(index=1, attacker=rnd.attacker, defender=rnd.defender)
+    assert (built.attacker_typed, built.defender_typed) == (rnd.attacker_typed, rnd.defender_typed)
