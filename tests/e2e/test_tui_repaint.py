@@ -73,3 +73,32 @@ def test_switching_histories_repaints_the_timeline_rows_that_differ() -> None:
             assert len(repainted) < len(before)
 
     asyncio.run(main())
+
+
+def test_the_diff_changes_the_size_of_the_boards_only() -> None:
+    """``d`` splits the board's room in two and leaves every other panel where it was: a panel
+    laid out again is drawn again in full (the timeline, the luck, the findings: most of a press)."""
+
+    async def main() -> None:
+        app = _app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            panels = [app.query_one(TimelineView), app.query_one(FindingsPanel), app.query_one("#luck")]
+            before = [panel.region for panel in panels]
+            board = app.query_one("#board", BattleBoard)
+            width = board.region.width
+            await pilot.press("d")
+            await pilot.pause()
+            assert app.diff
+            assert [panel.region for panel in panels] == before
+            assert board.region.width < width
+            other = app.query_one("#other-board", BattleBoard)
+            assert other.display and board.region.right <= other.region.x
+            await pilot.press("d")
+            await pilot.pause()
+            assert [panel.region for panel in panels] == before and board.region.width == width
+
+    asyncio.run(main())
