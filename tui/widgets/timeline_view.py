@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from rich.segment import Segment
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -127,6 +127,28 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
             self.scroll_to(y=max(0, self.cursor - (2 * height) // 3), animate=False)
         elif self.cursor >= top + height - margin:
             self.scroll_to(y=max(0, self.cursor - height // 3), animate=False)
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """A new size: Textual repaints every row; of a new height alone, only the rows from the
+        lower border of the shorter view down differ (the rows above it are the same rows).
+
+        The detail under the timeline (a row too long for it, read in full) comes and goes as
+        the cursor moves, and the timeline is then one to three rows shorter or taller: about
+        a third of the key presses, and every row redrawn was most of such a press.
+        """
+        old = self._size
+        if not old or size.width != old.width or size.height == old.height:
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        # ScrollView._size_updated (Textual 8.2) without its "every row is dirty".
+        self._scrollbar_changes.clear()
+        self._size = size
+        self._container_size = size - self.styles.gutter.totals
+        self._scroll_update(self.virtual_size)
+        top = min(old.height, size.height) - 1
+        offset = self.content_offset
+        self.refresh(Region(-offset.x, top - offset.y, size.width, size.height - top))
+        return True
 
     def on_resize(self, event: events.Resize) -> None:
         """Keep the virtual width equal to the widget (labels are cropped, never scrolled).
