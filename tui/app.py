@@ -382,9 +382,10 @@ class MinisterApp(App[None]):
         view = self._one("TimelineView", TimelineView)
         set_title(view, f"Timeline · {self._mode(self.as_rolled)}")
         view.show(timeline, index)
-        self._one("FindingsPanel", FindingsPanel).show(timeline.main.findings, as_rolled=timeline.as_rolled,
-                                           papers=self.corrected.papers if self.corrected else (),
-                                           pending=self._pending_notes(timeline.main))
+        findings = self._one("FindingsPanel", FindingsPanel)
+        findings.show(timeline.main.findings, as_rolled=timeline.as_rolled,
+                      papers=self.corrected.papers if self.corrected else (),
+                      pending=self._pending_notes(timeline.main))
         self.position = view.cursor
         self._refresh_point()
 
