@@ -32,7 +32,7 @@ TARGET_KEY_MS = 20.0
 TARGET_RSS_MB = 400.0
 #: Navigation keys pressed, in turn: steps and jumps to the next/previous turn, battle, round, finding.
 KEYS = ("j", "j", "l", "k", "r", "r", "b", "B", "t", "n", "h", "R", "T", "N", "right", "left", "end", "home")
-#: The history switch and the diff (each redraws every panel).
+#: The history switch (repaints the rows that differ) and the diff (redraws the boards).
 SWITCH_KEYS = ("v", "d")
 
 #: The child: open the stored game, wait for both histories, press keys; print JSON.
@@ -159,7 +159,7 @@ def run(n_events: int = 50_000, seed: int = 1, rounds: int = 12) -> list[str]:
                  f"(target p95 {TARGET_KEY_MS:.0f} ms: {_verdict(_p95(wall) <= TARGET_KEY_MS)})")
     lines.append("each key, time from the key event to the next frame written, and the CPU meanwhile:")
     lines.extend(_key_line(key, data["keys"][key]) for key in keys)
-    lines.append("v / d (switch history, diff; every panel redrawn), each pressed on and off again:")
+    lines.append("v / d (switch history: the rows that differ; diff: the boards), each on and off again:")
     lines.extend(_key_line(key, data["switch"][key]) for key in SWITCH_KEYS)
     bare_wall, bare_cpu, _ = _figures(data["bare"])
     lines.append(f"Textual's floor, a one-label app in the same process: to the frame p50 "

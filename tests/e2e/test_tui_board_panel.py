@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from application.intake.replayfile import load_replay
 from domain.review.game_review import review
+from domain.review.views import GameView, PlaceView
 from tests.conftest import REPLAYS
 from tests.unit.timeline_views import disputed_pair
 from tui.app import MinisterApp
 from tui.loading import ViewsSource
+from tui.widgets import territories
 from tui.widgets.territories import TerritoryPanel
 
 
@@ -41,3 +45,21 @@ def test_no_panel_until_asked_for_and_m_hides_it_again() -> None:
     assert not _panel(MinisterApp(ViewsSource(corrected, rolled)))[0]
     assert _panel(MinisterApp(ViewsSource(corrected, rolled)), "m")[0]
     assert not _panel(MinisterApp(ViewsSource(corrected, rolled)), "m", "m")[0]
+
+
+def test_the_hidden_panel_works_nothing_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until ``m``, a key press does not read the board around the battle (a key press's cost)."""
+    calls: list[int] = []
+    real = territories.battle_places
+
+    def counted(view: GameView, b: int) -> tuple[PlaceView, ...]:
+        calls.append(b)
+        return real(view, b)
+
+    monkeypatch.setattr(territories, "battle_places", counted)
+    game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game
+    app = MinisterApp(ViewsSource(review(game), review(game, as_rolled=True)))
+    assert not _panel(app, "b", "b", "j")[0]
+    assert not calls
+    shown, title, _ = _panel(MinisterApp(ViewsSource(review(game), review(game, as_rolled=True))), "b", "m")
+    assert shown and title == "Board · Ukraine S.S.R. · as corrected"

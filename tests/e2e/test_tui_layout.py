@@ -185,3 +185,24 @@ def test_the_footer_shows_the_switch_and_the_diff_enabled_once_both_histories_ar
         assert not keys["toggle_view"].disabled and not keys["toggle_diff"].disabled
 
     drive((120, 40), scenario)
+
+
+def test_a_grid_row_is_each_cell_cropped_or_padded_to_its_column() -> None:
+    """Every cell takes its column's width exactly: cropped, or padded with unstyled spaces (a
+    cell styled as a whole, the current point's, is styled across its padding too)."""
+    cells = [Text("6 INF", "bold"), Text.assemble("5 ", ("2*", "red"), " 4"), Text("一二三四五六"),
+             Text("exactly10!"), Text("")]
+
+    def expected(parts: list[Text], widths: list[int]) -> Text:
+        line = Text(no_wrap=True, overflow="crop")
+        for part, w in zip(parts, widths, strict=True):
+            piece = part.copy()
+            piece.truncate(w, overflow="crop", pad=True)
+            line.append_text(piece)
+            line.append(" ")
+        line.rstrip()
+        return line
+
+    for widths in ([10, 10, 10, 10, 10], [3, 4, 5, 10, 1], [8, 2, 11, 9, 0]):
+        got, want = Grid._line(cells, widths), expected(cells, widths)
+        assert got.plain == want.plain and got.spans == want.spans

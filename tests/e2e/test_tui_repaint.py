@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.geometry import Region
+from textual.geometry import Region, Size
 
 from tests.unit.timeline_views import disputed_pair
 from tui.app import MinisterApp
@@ -71,5 +71,68 @@ def test_switching_histories_repaints_the_timeline_rows_that_differ() -> None:
             repainted = {y - offset for region in regions for y in range(region.y, region.bottom)}
             assert changed <= repainted
             assert len(repainted) < len(before)
+
+    asyncio.run(main())
+
+
+def test_the_diff_changes_the_size_of_the_boards_only() -> None:
+    """``d`` splits the board's room in two and leaves every other panel where it was: a panel
+    laid out again is drawn again in full (the timeline, the luck, the findings: most of a press)."""
+
+    async def main() -> None:
+        app = _app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            panels = [app.query_one(TimelineView), app.query_one(FindingsPanel), app.query_one("#luck")]
+            before = [panel.region for panel in panels]
+            board = app.query_one("#board", BattleBoard)
+            width = board.region.width
+            await pilot.press("d")
+            await pilot.pause()
+            assert app.diff
+            assert [panel.region for panel in panels] == before
+            assert board.region.width < width
+            other = app.query_one("#other-board", BattleBoard)
+            assert other.display and board.region.right <= other.region.x
+            await pilot.press("d")
+            await pilot.pause()
+            assert [panel.region for panel in panels] == before and board.region.width == width
+
+    asyncio.run(main())
+
+
+def test_a_shorter_or_taller_timeline_redraws_its_bottom_rows_only() -> None:
+    """The detail under the timeline (a row too long, read in full) makes the timeline shorter or
+    taller as the cursor moves: the rows both heights show are kept, and what is then drawn is
+    what a timeline drawn afresh at that height shows."""
+
+    async def main() -> None:
+        app = _app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            view = app.query_one(TimelineView)
+            heights = [view.outer_size.height]
+            for keys in (["r"], ["right", "right"]):  # the detail shown, then hidden
+                for key in keys:
+                    await pilot.press(key)
+                    await pilot.pause()
+                heights.append(view.outer_size.height)
+                region = view.outer_size.region
+                kept = [strip._segments for strip in view.render_lines(region)]
+                view._styles_cache.clear()
+                assert kept == [strip._segments for strip in view.render_lines(region)]
+            assert heights[1] < heights[0] and heights[2] > heights[1]
+
+            size = view.outer_size
+            for new in (Size(size.width, size.height - 2), size, Size(size.width, size.height + 1)):
+                old = view.outer_size
+                view._styles_cache._dirty_lines.clear()
+                assert view._size_updated(new, view.virtual_size, view.container_size)
+                top = min(old.height, new.height) - 1
+                assert view._styles_cache._dirty_lines == set(range(top, new.height))
 
     asyncio.run(main())

@@ -66,6 +66,12 @@ class Grid:
     def _line(parts: list[Text], widths: list[int]) -> Text:
         line = Text(no_wrap=True, overflow="crop")
         for part, w in zip(parts, widths, strict=True):
+            length = part.cell_len
+            if length <= w and not part.style:
+                # Most cells fit: no copy to pad (the spaces are unstyled either way).
+                line.append_text(part)
+                line.append(" " * (w - length + 1))
+                continue
             piece = part.copy()
             piece.truncate(w, overflow="crop", pad=True)
             line.append_text(piece)

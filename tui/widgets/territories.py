@@ -96,6 +96,11 @@ class TerritoryPanel(LinesPanel):
 
     def show(self, timeline: Timeline, index: int, *, again: bool = False) -> None:
         """Show the board around the battle at node ``index`` (nothing changes within a battle)."""
+        if not self.wanted:
+            # Hidden (``m`` not pressed): nothing to work out; ``m`` shows it with ``again``.
+            self._shown = None
+            self.display = False
+            return
         b = timeline.nodes[index].battle if len(timeline) else -1
         key = (id(timeline), b)
         if key == self._shown and not again:

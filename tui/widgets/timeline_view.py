@@ -10,8 +10,9 @@ import weakref
 from typing import ClassVar
 
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -77,6 +78,8 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self.rendered_rows = 0
         #: Whether the cursor has moved since the timeline was set (see on_resize).
         self._moved = False
+        #: The rows' style (``rich_style``), kept until the styles change (see _base_style).
+        self._base: Style | None = None
 
     def show(self, timeline: Timeline, cursor: int = 0) -> None:
         """Show a timeline with the cursor at ``cursor`` (repainting the rows that differ from
@@ -128,6 +131,28 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         elif self.cursor >= top + height - margin:
             self.scroll_to(y=max(0, self.cursor - height // 3), animate=False)
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """A new size: Textual repaints every row; of a new height alone, only the rows from the
+        lower border of the shorter view down differ (the rows above it are the same rows).
+
+        The detail under the timeline (a row too long for it, read in full) comes and goes as
+        the cursor moves, and the timeline is then one to three rows shorter or taller: about
+        a third of the key presses, and every row redrawn was most of such a press.
+        """
+        old = self._size
+        if not old or size.width != old.width or size.height == old.height:
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        # ScrollView._size_updated (Textual 8.2) without its "every row is dirty".
+        self._scrollbar_changes.clear()
+        self._size = size
+        self._container_size = size - self.styles.gutter.totals
+        self._scroll_update(self.virtual_size)
+        top = min(old.height, size.height) - 1
+        offset = self.content_offset
+        self.refresh(Region(-offset.x, top - offset.y, size.width, size.height - top))
+        return True
+
     def on_resize(self, event: events.Resize) -> None:
         """Keep the virtual width equal to the widget (labels are cropped, never scrolled).
 
@@ -151,20 +176,31 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         if 0 <= index < len(self.timeline):
             self.post_message(self.Moved(index))
 
+    def _base_style(self) -> Style:
+        """The rows' style: Textual works it out from every ancestor's styles at each call
+        (~0.1 ms, for each of the twenty rows a scroll brings)."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
+    def notify_style_update(self) -> None:
+        """The styles changed (a theme, the focus): the rows' style is worked out again."""
+        self._base = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         """One row: cursor gutter, finding mark, indentation and the node's label."""
         width = self.scrollable_content_region.width
         timeline = self.timeline
         index = round(self.scroll_y) + y
         if timeline is None or index >= len(timeline):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base_style())
         self.rendered_rows += 1
         key = (index, (index == self.cursor) + (index == self.cursor and self.has_focus), width)
         cached = self._strips.get(key)
         if cached is not None:
             return cached
-        # Textual works a widget's style out from every ancestor's at each call: only for a new row.
-        base = self.rich_style
+        base = self._base_style()
         if len(self._strips) > STRIP_CACHE:
             self._strips.clear()
         node = timeline.nodes[index]
