@@ -170,6 +170,23 @@ def test_board_headers_shorten_when_a_column_is_too_narrow_for_them() -> None:
     assert all(len(line) <= 24 for line in narrow)
 
 
+def test_a_fitted_label_column_leaves_its_unused_room_to_the_units() -> None:
+    """The battle board's rounds: a round number needs 5 columns ("round"), not the 15 a
+    variation's label may take; in a narrow board (the side-by-side diff) the units keep the room."""
+    def grid(fit: bool) -> Grid:
+        made = Grid(("round", "attacker", "defender"), (1, 1), label_width=15, fit_label=fit)
+        made.add_row(Text("1"), Text("6 INF, 1 ARM, 1 FTR"), Text("4 INF, 2 ARM, 1 FTR"))
+        return made
+
+    console = Console(width=200)
+    fitted, fixed = grid(True), grid(False)
+    assert fitted.widths(33)[0] == 5 and fixed.widths(33)[0] == 15
+    assert len(fitted.lines(console, 33)) < len(fixed.lines(console, 33))  # fewer wrapped lines
+    variation = grid(True)
+    variation.add_row(Text("(as rolled) 1 ↻"), Text("1 INF"), Text("2 INF"))
+    assert variation.widths(33)[0] == 15  # never wider than label_width, as wide as a label needs
+
+
 def test_the_footer_shows_the_switch_and_the_diff_enabled_once_both_histories_are_in() -> None:
     """tui/widgets/footer.py: held while loading, the footer recomposes once the timeline is up,
     so ``v`` and ``d`` (greyed out until the record as rolled is reviewed) show as enabled."""

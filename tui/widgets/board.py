@@ -216,7 +216,8 @@ def battle_board(timeline: Timeline, index: int) -> RenderableType:
         head.append(f" · re-rolled from round {battle.resume_round}", TAG_STYLES["reroll"])
     declared = Text.assemble(("Declared: attacker ", TAG_STYLES["dim"]), force_text(battle.attacker_start),
                              (" · defender ", TAG_STYLES["dim"]), force_text(battle.defender_start))
-    table = Grid(("round", "attacker", "defender", "hits A/D", "losses A/D"), (3, 3, 2, 3), label_width=15)
+    table = Grid(("round", "attacker", "defender", "hits A/D", "losses A/D"), (3, 3, 2, 3), label_width=15,
+                 fit_label=True)
     for view, rounds in _rounds_with_variation(timeline, index):
         for rnd in rounds:
             label = Text(f"{rnd.round}")

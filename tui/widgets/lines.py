@@ -25,8 +25,11 @@ class Grid:
     """
 
     def __init__(self, headers: tuple[str, ...], ratios: tuple[int, ...], *, label_width: int,
-                 short: tuple[str, ...] | None = None) -> None:
+                 short: tuple[str, ...] | None = None, fit_label: bool = False) -> None:
         self.headers = headers
+        #: The label column only as wide as its widest label or header (``label_width`` at most):
+        #: a narrow panel gives the other columns the room short labels leave.
+        self.fit_label = fit_label
         #: Headers used when the full ones do not fit their columns (a narrow panel).
         self.short = short or headers
         self.ratios = ratios
@@ -39,11 +42,14 @@ class Grid:
 
     def widths(self, width: int) -> list[int]:
         """Column widths for a total width (one space between columns)."""
-        rest = max(len(self.ratios), width - self.label_width - len(self.ratios))
+        label = self.label_width
+        if self.fit_label:
+            label = min(label, max([len(self.headers[0]), *(row[0].cell_len for row in self.rows)]))
+        rest = max(len(self.ratios), width - label - len(self.ratios))
         total = sum(self.ratios)
         widths = [rest * r // total for r in self.ratios]
         widths[-1] += rest - sum(widths)
-        return [self.label_width, *widths]
+        return [label, *widths]
 
     def lines(self, console: Console, width: int) -> list[Text]:
         """The header, a rule, and each row's lines, each exactly ``width`` cells or less."""
