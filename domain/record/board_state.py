@@ -28,6 +28,7 @@ import gc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -103,9 +104,14 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
         run: dict[str, Callable[[Any], None]] = {
             "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
             "noncombat": walker.noncombat}
+        dirty, flush = walker.dirty, walker.flush
         for place, kind, item in _steps(game):
-            walker.seq = place >> 2
+            seq = place >> 2
+            if seq != walker.seq and dirty:
+                flush()
+            walker.seq = seq
             run[kind](item)
+        flush()
     finally:
         if paused:
             gc.enable()
@@ -157,6 +163,11 @@ class _Walker:
     def __init__(self, game: Game, board: Board, state: BoardState,
                  outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
+        # The state's parts, read at every step (one attribute look-up, not two).
+        self.units, self.control, self.known = state.units, state.control, state.known
+        #: The territories the record being walked changed, in the order it changed them (an
+        #: ordered set): logged when the walk moves on (see flush).
+        self.dirty: dict[str, None] = {}
         #: Turns void under 2008 Section VII: their moves are undone (see VOID_TURN).
         self.void = void_turns(outcomes)
         self.from_setup = from_setup
@@ -190,6 +201,8 @@ class _Walker:
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
+        #: The land territories' names (read for every holding: one look-up).
+        self.land = frozenset(t.name for t in board if not t.sea)
         #: territory -> its original owner (read at every capture).
         self.owners = {t.name: t.owner for t in board}
         self.powers = frozenset(board.powers)
@@ -224,24 +237,38 @@ class _Walker:
 
     # -- changing a territory ---------------------------------------------------------------------
     def _own(self, seq: int, territory: str) -> dict[str, Force]:
-        """The territory's units as record ``seq`` leaves them, to change in place, logged: copied
-        once per record (copy on write: a dict logged for an earlier record is never changed
-        again); the record whose last entry holds the live dict owns it."""
-        here = self.state.units.get(territory)
-        entries = self.history.get(territory)
-        if entries is not None:
-            last = entries[-1]
-            if last[0] == seq and last[1] is here and here is not None:
-                return here
-        here = self.state.units[territory] = dict(here) if here else {}
-        entry = (seq, here, self.state.control.get(territory))
-        if entries is None:
-            self.history[territory] = [entry]
-        elif entries[-1][0] == seq:
-            entries[-1] = entry
-        else:
-            entries.append(entry)
+        """The territory's units, to change in place for record ``seq`` (the record being walked):
+        the territory is logged when the walk moves on from the record (:meth:`flush`)."""
+        del seq  # (the record being walked: flush logs it)
+        self.dirty[territory] = None
+        here = self.units.get(territory)
+        if here is None:
+            here = self.units[territory] = {}
         return here
+
+    def flush(self) -> None:
+        """Log every territory the record being walked changed, as the record leaves it: one
+        history entry per record (its units copied once, however many changes the record made:
+        an entry is never changed again), with its holder then."""
+        seq, get, holder = self.seq, self.units.get, self.control.get
+        if seq:
+            log = self.history.setdefault
+            for territory in self.dirty:
+                here = get(territory)
+                log(territory, []).append((seq, dict(here) if here else {}, holder(territory)))
+        else:  # (a record numbered 0 restates the start: it replaces the start's entry)
+            history = self.history
+            for territory in self.dirty:
+                here = get(territory)
+                entry = (seq, dict(here) if here else {}, holder(territory))
+                entries = history.get(territory)
+                if entries is None:
+                    history[territory] = [entry]
+                elif entries[-1][0] == seq:
+                    entries[-1] = entry
+                else:
+                    entries.append(entry)
+        self.dirty.clear()
 
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
         """Set one power's units in a territory for record ``seq`` and log the territory."""
@@ -253,31 +280,23 @@ class _Walker:
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
-        here = self.state.units.get(territory)
-        entries = self.history.setdefault(territory, [])
-        if here is not None and not (entries and entries[-1][0] == seq and entries[-1][1] is here):
-            # The live dict is logged for an earlier record: ``seq`` gets its own (see _own).
-            here = self.state.units[territory] = dict(here)
-        entry = (seq, here if here is not None else {}, self.state.control.get(territory))
-        if entries and entries[-1][0] == seq:
-            entries[-1] = entry
-        else:
-            entries.append(entry)
+        del seq
+        self.dirty[territory] = None
 
     def _know(self, seq: int, territory: str) -> None:
-        if territory not in self.state.known:
-            self.state.known.add(territory)
+        if territory not in self.known:
+            self.known.add(territory)
             self.known_since[territory] = seq
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         # (``.items``: a Force's truth is a Python call, and the walk asks it at every step.)
-        if units.items and territory in self.state.known:
+        if units.items and territory in self.known:
             here = self._own(seq, territory)
             have = here.get(power)
             here[power] = have + units if have is not None else units
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units.items and territory in self.state.known:
+        if units.items and territory in self.known:
             here = self._own(seq, territory)
             have = here.get(power)
             # (Most moves take a whole stack: nothing is left, no subtraction made.)
@@ -289,9 +308,9 @@ class _Walker:
 
     def _control(self, seq: int, territory: str, power: str) -> None:
         sea = self.sea.get(territory)
-        if (self._is_sea(territory) if sea is None else sea) or self.state.control.get(territory) == power:
+        if (self._is_sea(territory) if sea is None else sea) or self.control.get(territory) == power:
             return
-        self.state.control[territory] = power
+        self.control[territory] = power
         self.control_log.append((seq, territory, power))
         self._log(seq, territory)
 
@@ -318,39 +337,43 @@ class _Walker:
             self.checkpoint(note, note.holdings, "position")
             self.listed = False
             return
-        seq, state, adopted = note.seq, self.state, self.adopted
+        seq, adopted, dirty, land = note.seq, self.adopted, self.dirty, self.land
         written = self.rolled.adopted if self.rolled is not None else None
-        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, \
-            self.sea
+        units_of, known, history, control = self.units, self.known, self.history, self.control
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
             # replaces what it names (on the board as corrected, only what it changed on the
             # board as rolled, which it was written from).
             territory, power, units = entry.territory, entry.power, entry.units
-            key = (seq, territory, power)
             here = units_of.get(territory)
             have = here.get(power, EMPTY) if here else EMPTY
-            adopted[key] = have
+            adopted[(seq, territory, power)] = have
             if written is not None:
-                written_on = written.get(key)
+                written_on = written.get((seq, territory, power))
                 if written_on is not None and written_on != have and territory in known:
                     units = have.minus_available(written_on.minus_available(units)) + \
                         units.minus_available(written_on)
             if territory not in known:
                 self._know(seq, territory)
-            if units != have or territory not in history:
+            if units != have or (territory not in history and territory not in dirty):
                 # (A holding that restates the board logs nothing: the territory's last entry
-                # already reads so.)
-                here = self._own(seq, territory)
+                # already reads so.) The territory is changed for this record (_own written out).
+                dirty[territory] = None
+                if here is None:
+                    here = units_of[territory] = {}
                 if units.items:
                     here[power] = units
                 else:
                     here.pop(power, None)
-            if entry.units.items and not (sea[territory] if territory in sea else self._is_sea(territory)):
-                holder = control.get(territory)
-                if holder is None or holder == NEUTRAL or not (here and here.get(holder)):
-                    self._control(seq, territory, power)
+            if entry.units.items:
+                if territory in land:
+                    holder = control.get(territory)
+                    if holder != power and (holder is None or holder == NEUTRAL
+                                            or not (here and here.get(holder))):
+                        self._control(seq, territory, power)
+                else:
+                    self._is_sea(territory)  # a sea zone (a name the board does not know raises)
 
     def _is_sea(self, territory: str) -> bool:
         sea = self.sea.get(territory)
@@ -360,7 +383,7 @@ class _Walker:
     def checkpoint(self, note: BoardNote, holdings: Iterable[Holding], kind: str) -> None:
         for entry in holdings:
             territory = entry.territory
-            if territory not in self.state.known:
+            if territory not in self.known:
                 # Nothing the record moved is known there: the checkpoint tells us.
                 self._know(note.seq, territory)
                 self._set(note.seq, territory, entry.power, entry.units)
@@ -374,7 +397,7 @@ class _Walker:
         self.updated = self.listed = True
         self.checkpoint(note, note.holdings, "map_update")
         if note.count is not None and self.from_setup:
-            held = [t for t, holder in self.state.control.items() if holder == note.count.power]
+            held = [t for t, holder in self.control.items() if holder == note.count.power]
             territories, ipcs = len(held), sum(self.board.territory(t).ipc for t in held)
             self.counts.append(CountCheck(note.seq, note.at, note.turn, note.count, territories, ipcs))
 
@@ -442,9 +465,13 @@ class _Walker:
                 return
             outcome = None
         territory = record.territory
-        here = self.state.units.get(territory)
+        here = self.units.get(territory)
         axis = record.attacker_power in AXIS  # allied() written out: asked of every power there
-        enemies = {p: u for p, u in here.items() if (p in AXIS) is not axis} if here else {}
+        enemies: dict[str, Force] = {}
+        if here:
+            for holder, units in here.items():
+                if (holder in AXIS) is not axis:
+                    enemies[holder] = units
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -479,23 +506,20 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = 0
-            for unit, count in move.units.items:  # (Force[] written out: asked of every move)
-                if unit is UnitType.BB:
-                    ships = count
+            ships = _battleships(move.units)
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
-        if territory not in self.state.known:
+        if territory not in self.known:
             self._know(seq, territory)
         sea = record.kind == "sea"
-        survivors = only(outcome.attacker_left, SEA if sea else LAND)
+        survivors = (_sea_part if sea else _land_part)(outcome.attacker_left)
         captured = EMPTY
         for units in enemies.values():
-            captured = captured + only(units, NOT_COMBATANT)
+            captured = captured + _captured_part(units)
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         holder = power if sea else self._liberator(territory, power)
@@ -521,7 +545,7 @@ class _Walker:
         if owner == power or (owner in AXIS) is not (power in AXIS) or owner not in self.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
-        holder = self.state.control.get(capital, owner)
+        holder = self.control.get(capital, owner)
         return owner if allied(holder, owner) else power
 
     def _defended(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
@@ -557,7 +581,7 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = only(left, AIR)
+        air = _air_part(left)
         if not air.items:
             return
         power = record.attacker_power
@@ -570,6 +594,34 @@ class _Walker:
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
                 self.unlanded.setdefault((power, record.territory), []).append((where, lift))
+
+
+# Parts of a force the walk asks for at every battle: pure functions of one small value that
+# recurs all game long (survivors, defenders), remembered (one hash, not a loop over its units).
+@lru_cache(maxsize=4096)
+def _land_part(units: Force) -> Force:
+    return only(units, LAND)
+
+
+@lru_cache(maxsize=4096)
+def _sea_part(units: Force) -> Force:
+    return only(units, SEA)
+
+
+@lru_cache(maxsize=4096)
+def _air_part(units: Force) -> Force:
+    return only(units, AIR)
+
+
+@lru_cache(maxsize=4096)
+def _captured_part(units: Force) -> Force:
+    """What of a defender's units is captured, not hit (AA guns, industrial complexes)."""
+    return only(units, NOT_COMBATANT)
+
+
+@lru_cache(maxsize=4096)
+def _battleships(units: Force) -> int:
+    return units[UnitType.BB]
 
 
 def _withdrawal_zone(record: BattleRecord) -> str | None:
