@@ -100,17 +100,13 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        # One bound method per kind of step (looked up once, not per step).
-        run: dict[str, Callable[[Any], None]] = {
-            "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
-            "noncombat": walker.noncombat}
         dirty, flush = walker.dirty, walker.flush
-        for place, kind, item in _steps(game):
+        for place, step, item in _steps(game, walker):
             seq = place >> 2
             if seq != walker.seq and dirty:
-                flush()
+                flush()  # the record before is over: log what it changed
             walker.seq = seq
-            run[kind](item)
+            step(item)
         flush()
     finally:
         if paused:
@@ -140,15 +136,18 @@ def _start(board: Board, *, full: bool) -> BoardState:
     return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
-def _steps(game: Game) -> list[tuple[int, str, object]]:
-    """Every record that moves the board, in record order (declarations before results): each
-    step's place is one number, its record number times 4 plus 0 for a board record or
-    non-combat moves, 1 for a declaration, 2 for a result (a sort on ints, no key tuples)."""
-    steps: list[tuple[int, str, object]] = [(n.seq << 2, "note", n) for n in game.board_log]
+def _steps(game: Game, walker: _Walker) -> list[tuple[int, Callable[[Any], None], object]]:
+    """Every record that moves the board, in record order (declarations before results), with
+    the walker's method that walks it: each step's place is one number, its record number times
+    4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
+    on ints, no key tuples)."""
+    note, declare, resolve = walker.note, walker.declare_step, walker.resolve
+    steps: list[tuple[int, Callable[[Any], None], object]] = [(n.seq << 2, note, n) for n in game.board_log]
     for record in game.battles:
-        steps.append(((record.declared_seq << 2) + 1, "declare", record))
-        steps.append(((record.last_seq << 2) + 2, "resolve", record))
-    steps += [(entry.seq << 2, "noncombat", entry) for entry in game.noncombat]
+        steps.append(((record.declared_seq << 2) + 1, declare, record))
+        steps.append(((record.last_seq << 2) + 2, resolve, record))
+    noncombat = walker.noncombat
+    steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)
     return steps
 
@@ -231,7 +230,11 @@ class _Walker:
 
     def declare_step(self, record: BattleRecord) -> None:
         """A battle's declaration: its turn begins (if not yet), its attackers leave."""
-        self.enter_turn(record.turn, record.declared_at)
+        turn = record.turn
+        if turn and turn != self.turn:  # enter_turn written out (asked of every battle)
+            self.end_turn(turn, record.declared_at)
+            self.turn, self.updated = turn, False
+        self.turn_at = record.declared_at
         self.started = True
         self.declare(record)
 
@@ -250,17 +253,15 @@ class _Walker:
         """Log every territory the record being walked changed, as the record leaves it: one
         history entry per record (its units copied once, however many changes the record made:
         an entry is never changed again), with its holder then."""
-        seq, get, holder = self.seq, self.units.get, self.control.get
+        seq, get, holder = self.seq, self.units.__getitem__, self.control.get
         if seq:
             log = self.history.setdefault
             for territory in self.dirty:
-                here = get(territory)
-                log(territory, []).append((seq, dict(here) if here else {}, holder(territory)))
+                log(territory, []).append((seq, get(territory).copy(), holder(territory)))
         else:  # (a record numbered 0 restates the start: it replaces the start's entry)
             history = self.history
             for territory in self.dirty:
-                here = get(territory)
-                entry = (seq, dict(here) if here else {}, holder(territory))
+                entry = (seq, get(territory).copy(), holder(territory))
                 entries = history.get(territory)
                 if entries is None:
                     history[territory] = [entry]
@@ -282,6 +283,8 @@ class _Walker:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
         del seq
         self.dirty[territory] = None
+        if territory not in self.units:
+            self.units[territory] = {}  # (what flush copies: every territory logged has a dict)
 
     def _know(self, seq: int, territory: str) -> None:
         if territory not in self.known:
@@ -291,13 +294,20 @@ class _Walker:
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         # (``.items``: a Force's truth is a Python call, and the walk asks it at every step.)
         if units.items and territory in self.known:
-            here = self._own(seq, territory)
+            self.dirty[territory] = None  # _own written out (asked at every move)
+            here = self.units.get(territory)
+            if here is None:
+                self.units[territory] = {power: units}
+                return
             have = here.get(power)
             here[power] = have + units if have is not None else units
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
         if units.items and territory in self.known:
-            here = self._own(seq, territory)
+            self.dirty[territory] = None  # _own written out (asked at every move)
+            here = self.units.get(territory)
+            if here is None:
+                here = self.units[territory] = {}
             have = here.get(power)
             # (Most moves take a whole stack: nothing is left, no subtraction made.)
             left = have.minus_available(units) if have is not None and have != units else EMPTY
@@ -553,7 +563,7 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = capped(units.combatants(), left)
+            keep = _capped(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       only(units, NOT_COMBATANT) + keep)
@@ -586,7 +596,7 @@ class _Walker:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = capped(move.units, air)  # air holds aircraft only
+            lift = _capped(move.units, air)  # air holds aircraft only
             if not lift.items:
                 continue
             air = air.minus_available(lift)
@@ -617,6 +627,10 @@ def _air_part(units: Force) -> Force:
 def _captured_part(units: Force) -> Force:
     """What of a defender's units is captured, not hit (AA guns, industrial complexes)."""
     return only(units, NOT_COMBATANT)
+
+
+#: ``capped`` remembered (see above).
+_capped = lru_cache(maxsize=4096)(capped)
 
 
 @lru_cache(maxsize=4096)
