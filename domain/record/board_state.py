@@ -100,12 +100,13 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        dirty, flush = walker.dirty, walker.flush
+        dirty, flush, current = walker.dirty, walker.flush, walker.seq
         for place, step, item in _steps(game, walker):
             seq = place >> 2
-            if seq != walker.seq and dirty:
-                flush()  # the record before is over: log what it changed
-            walker.seq = seq
+            if seq != current:
+                if dirty:
+                    flush()  # the record before is over: log what it changed
+                walker.seq = current = seq
             step(item)
         flush()
     finally:
@@ -529,7 +530,9 @@ class _Walker:
         survivors = (_sea_part if sea else _land_part)(outcome.attacker_left)
         captured = EMPTY
         for units in enemies.values():
-            captured = captured + _captured_part(units)
+            part = _captured_part(units)
+            if part.items:
+                captured = captured + part
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         holder = power if sea else self._liberator(territory, power)
