@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from domain.battle.model import Outcome, Winner
+from domain.record.board_start import BoardState, start
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
@@ -46,7 +45,15 @@ from domain.record.walk_inputs import (
     void_turns,
 )
 from domain.rules.board import NEUTRAL, Board
-from domain.rules.forces import AIR, EMPTY, LAND, NOT_COMBATANT, SEA, Force, capped, only
+from domain.rules.force_parts import (
+    air_part,
+    battleships,
+    capped_part,
+    captured_part,
+    land_part,
+    sea_part,
+)
+from domain.rules.forces import EMPTY, NOT_COMBATANT, Force, capped, only
 from domain.rules.turns import Power, turn_of
 from domain.rules.units import AXIS, UnitType
 
@@ -59,32 +66,6 @@ if TYPE_CHECKING:
 __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk",
            "CountCheck", "Discrepancy", "Entry", "bid_drop_key", "void_turn_key", "walk_board"]
 
-#: Power -> territory -> units: the board's contents per territory.
-Units = dict[str, dict[str, Force]]
-
-
-
-@dataclass
-class BoardState:
-    """The live board while walking: units, control, and which territories the record lets us know."""
-
-    units: Units
-    control: dict[str, str]
-    known: set[str]
-    #: IPCs each power has to spend (start, bid).
-    treasury: dict[str, int] = field(default_factory=dict)
-    #: Units bought and not yet placed, per power.
-    pending: dict[str, Force] = field(default_factory=dict)
-
-    def holders(self, territory: str) -> dict[str, Force]:
-        """Every power's units in a territory (a copy)."""
-        return dict(self.units.get(territory, {}))
-
-    def of(self, territory: str, power: str) -> Force:
-        """One power's units in a territory."""
-        return self.units.get(territory, {}).get(power, EMPTY)
-
-
 # -- the walk -------------------------------------------------------------------------------------
 def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
                rolled: BoardWalk | None = None) -> BoardWalk:
@@ -92,7 +73,7 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     ``rolled`` the walk as rolled when this one is as corrected."""
     board = board or Board.classic()
     first_round = _first_round(game)
-    state = _start(board, full=first_round == 1)
+    state = start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
     # The walk makes many small objects and no reference cycles: the cycle collector would only
@@ -124,17 +105,6 @@ def _first_round(game: Game) -> int | None:
     if any(n.kind == "bid" for n in game.board_log):
         return 1
     return min(rounds) if rounds else None
-
-
-def _start(board: Board, *, full: bool) -> BoardState:
-    control = {t.name: t.owner for t in board.land if t.owner != NEUTRAL}
-    if not full:
-        return BoardState({}, control, set(), dict(board.starting_ipcs))
-    units: Units = {}
-    for power, held in board.setup.items():
-        for territory, force in held.items():
-            units.setdefault(territory, {})[power] = force
-    return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
 
 
 def _steps(game: Game, walker: _Walker) -> list[tuple[int, Callable[[Any], None], object]]:
@@ -517,7 +487,7 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = _battleships(move.units)
+            ships = battleships(move.units)
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
@@ -527,10 +497,10 @@ class _Walker:
         if territory not in self.known:
             self._know(seq, territory)
         sea = record.kind == "sea"
-        survivors = (_sea_part if sea else _land_part)(outcome.attacker_left)
+        survivors = (sea_part if sea else land_part)(outcome.attacker_left)
         captured = EMPTY
         for units in enemies.values():
-            part = _captured_part(units)
+            part = captured_part(units)
             if part.items:
                 captured = captured + part
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
@@ -566,7 +536,7 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = _capped(units.combatants(), left)
+            keep = capped_part(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       only(units, NOT_COMBATANT) + keep)
@@ -594,12 +564,12 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = _air_part(left)
+        air = air_part(left)
         if not air.items:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = _capped(move.units, air)  # air holds aircraft only
+            lift = capped_part(move.units, air)  # air holds aircraft only
             if not lift.items:
                 continue
             air = air.minus_available(lift)
@@ -607,38 +577,6 @@ class _Walker:
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
                 self.unlanded.setdefault((power, record.territory), []).append((where, lift))
-
-
-# Parts of a force the walk asks for at every battle: pure functions of one small value that
-# recurs all game long (survivors, defenders), remembered (one hash, not a loop over its units).
-@lru_cache(maxsize=4096)
-def _land_part(units: Force) -> Force:
-    return only(units, LAND)
-
-
-@lru_cache(maxsize=4096)
-def _sea_part(units: Force) -> Force:
-    return only(units, SEA)
-
-
-@lru_cache(maxsize=4096)
-def _air_part(units: Force) -> Force:
-    return only(units, AIR)
-
-
-@lru_cache(maxsize=4096)
-def _captured_part(units: Force) -> Force:
-    """What of a defender's units is captured, not hit (AA guns, industrial complexes)."""
-    return only(units, NOT_COMBATANT)
-
-
-#: ``capped`` remembered (see above).
-_capped = lru_cache(maxsize=4096)(capped)
-
-
-@lru_cache(maxsize=4096)
-def _battleships(units: Force) -> int:
-    return units[UnitType.BB]
 
 
 def _withdrawal_zone(record: BattleRecord) -> str | None:
