@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from domain.battle.model import Outcome, Winner
+from domain.record.board_start import BoardState, start
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
@@ -45,7 +45,15 @@ from domain.record.walk_inputs import (
     void_turns,
 )
 from domain.rules.board import NEUTRAL, Board
-from domain.rules.forces import AIR, EMPTY, LAND, NOT_COMBATANT, SEA, Force, capped, only
+from domain.rules.force_parts import (
+    air_part,
+    battleships,
+    capped_part,
+    captured_part,
+    land_part,
+    sea_part,
+)
+from domain.rules.forces import EMPTY, NOT_COMBATANT, Force, capped, only
 from domain.rules.turns import Power, turn_of
 from domain.rules.units import AXIS, UnitType
 
@@ -58,32 +66,6 @@ if TYPE_CHECKING:
 __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk",
            "CountCheck", "Discrepancy", "Entry", "bid_drop_key", "void_turn_key", "walk_board"]
 
-#: Power -> territory -> units: the board's contents per territory.
-Units = dict[str, dict[str, Force]]
-
-
-
-@dataclass
-class BoardState:
-    """The live board while walking: units, control, and which territories the record lets us know."""
-
-    units: Units
-    control: dict[str, str]
-    known: set[str]
-    #: IPCs each power has to spend (start, bid).
-    treasury: dict[str, int] = field(default_factory=dict)
-    #: Units bought and not yet placed, per power.
-    pending: dict[str, Force] = field(default_factory=dict)
-
-    def holders(self, territory: str) -> dict[str, Force]:
-        """Every power's units in a territory (a copy)."""
-        return dict(self.units.get(territory, {}))
-
-    def of(self, territory: str, power: str) -> Force:
-        """One power's units in a territory."""
-        return self.units.get(territory, {}).get(power, EMPTY)
-
-
 # -- the walk -------------------------------------------------------------------------------------
 def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
                rolled: BoardWalk | None = None) -> BoardWalk:
@@ -91,7 +73,7 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     ``rolled`` the walk as rolled when this one is as corrected."""
     board = board or Board.classic()
     first_round = _first_round(game)
-    state = _start(board, full=first_round == 1)
+    state = start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
     # The walk makes many small objects and no reference cycles: the cycle collector would only
@@ -99,13 +81,15 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        # One bound method per kind of step (looked up once, not per step).
-        run: dict[str, Callable[[Any], None]] = {
-            "note": walker.note, "declare": walker.declare_step, "resolve": walker.resolve,
-            "noncombat": walker.noncombat}
-        for place, kind, item in _steps(game):
-            walker.seq = place >> 2
-            run[kind](item)
+        dirty, flush, current = walker.dirty, walker.flush, walker.seq
+        for place, step, item in _steps(game, walker):
+            seq = place >> 2
+            if seq != current:
+                if dirty:
+                    flush()  # the record before is over: log what it changed
+                walker.seq = current = seq
+            step(item)
+        flush()
     finally:
         if paused:
             gc.enable()
@@ -123,26 +107,18 @@ def _first_round(game: Game) -> int | None:
     return min(rounds) if rounds else None
 
 
-def _start(board: Board, *, full: bool) -> BoardState:
-    control = {t.name: t.owner for t in board.land if t.owner != NEUTRAL}
-    if not full:
-        return BoardState({}, control, set(), dict(board.starting_ipcs))
-    units: Units = {}
-    for power, held in board.setup.items():
-        for territory, force in held.items():
-            units.setdefault(territory, {})[power] = force
-    return BoardState(units, control, {t.name for t in board}, dict(board.starting_ipcs))
-
-
-def _steps(game: Game) -> list[tuple[int, str, object]]:
-    """Every record that moves the board, in record order (declarations before results): each
-    step's place is one number, its record number times 4 plus 0 for a board record or
-    non-combat moves, 1 for a declaration, 2 for a result (a sort on ints, no key tuples)."""
-    steps: list[tuple[int, str, object]] = [(n.seq << 2, "note", n) for n in game.board_log]
+def _steps(game: Game, walker: _Walker) -> list[tuple[int, Callable[[Any], None], object]]:
+    """Every record that moves the board, in record order (declarations before results), with
+    the walker's method that walks it: each step's place is one number, its record number times
+    4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
+    on ints, no key tuples)."""
+    note, declare, resolve = walker.note, walker.declare_step, walker.resolve
+    steps: list[tuple[int, Callable[[Any], None], object]] = [(n.seq << 2, note, n) for n in game.board_log]
     for record in game.battles:
-        steps.append(((record.declared_seq << 2) + 1, "declare", record))
-        steps.append(((record.last_seq << 2) + 2, "resolve", record))
-    steps += [(entry.seq << 2, "noncombat", entry) for entry in game.noncombat]
+        steps.append(((record.declared_seq << 2) + 1, declare, record))
+        steps.append(((record.last_seq << 2) + 2, resolve, record))
+    noncombat = walker.noncombat
+    steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)
     return steps
 
@@ -157,6 +133,11 @@ class _Walker:
     def __init__(self, game: Game, board: Board, state: BoardState,
                  outcomes: Mapping[str, BattleResult], *, from_setup: bool) -> None:
         self.game, self.board, self.state, self.outcomes = game, board, state, outcomes
+        # The state's parts, read at every step (one attribute look-up, not two).
+        self.units, self.control, self.known = state.units, state.control, state.known
+        #: The territories the record being walked changed, in the order it changed them (an
+        #: ordered set): logged when the walk moves on (see flush).
+        self.dirty: dict[str, None] = {}
         #: Turns void under 2008 Section VII: their moves are undone (see VOID_TURN).
         self.void = void_turns(outcomes)
         self.from_setup = from_setup
@@ -190,6 +171,8 @@ class _Walker:
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
+        #: The land territories' names (read for every holding: one look-up).
+        self.land = frozenset(t.name for t in board if not t.sea)
         #: territory -> its original owner (read at every capture).
         self.owners = {t.name: t.owner for t in board}
         self.powers = frozenset(board.powers)
@@ -218,30 +201,46 @@ class _Walker:
 
     def declare_step(self, record: BattleRecord) -> None:
         """A battle's declaration: its turn begins (if not yet), its attackers leave."""
-        self.enter_turn(record.turn, record.declared_at)
+        turn = record.turn
+        if turn and turn != self.turn:  # enter_turn written out (asked of every battle)
+            self.end_turn(turn, record.declared_at)
+            self.turn, self.updated = turn, False
+        self.turn_at = record.declared_at
         self.started = True
         self.declare(record)
 
     # -- changing a territory ---------------------------------------------------------------------
     def _own(self, seq: int, territory: str) -> dict[str, Force]:
-        """The territory's units as record ``seq`` leaves them, to change in place, logged: copied
-        once per record (copy on write: a dict logged for an earlier record is never changed
-        again); the record whose last entry holds the live dict owns it."""
-        here = self.state.units.get(territory)
-        entries = self.history.get(territory)
-        if entries is not None:
-            last = entries[-1]
-            if last[0] == seq and last[1] is here and here is not None:
-                return here
-        here = self.state.units[territory] = dict(here) if here else {}
-        entry = (seq, here, self.state.control.get(territory))
-        if entries is None:
-            self.history[territory] = [entry]
-        elif entries[-1][0] == seq:
-            entries[-1] = entry
-        else:
-            entries.append(entry)
+        """The territory's units, to change in place for record ``seq`` (the record being walked):
+        the territory is logged when the walk moves on from the record (:meth:`flush`)."""
+        del seq  # (the record being walked: flush logs it)
+        self.dirty[territory] = None
+        here = self.units.get(territory)
+        if here is None:
+            here = self.units[territory] = {}
         return here
+
+    def flush(self) -> None:
+        """Log every territory the record being walked changed, as the record leaves it: one
+        history entry per record (its units copied once, however many changes the record made:
+        an entry is never changed again), with its holder then."""
+        seq, get, holder = self.seq, self.units.__getitem__, self.control.get
+        if seq:
+            log = self.history.setdefault
+            for territory in self.dirty:
+                log(territory, []).append((seq, get(territory).copy(), holder(territory)))
+        else:  # (a record numbered 0 restates the start: it replaces the start's entry)
+            history = self.history
+            for territory in self.dirty:
+                entry = (seq, get(territory).copy(), holder(territory))
+                entries = history.get(territory)
+                if entries is None:
+                    history[territory] = [entry]
+                elif entries[-1][0] == seq:
+                    entries[-1] = entry
+                else:
+                    entries.append(entry)
+        self.dirty.clear()
 
     def _set(self, seq: int, territory: str, power: str, units: Force) -> None:
         """Set one power's units in a territory for record ``seq`` and log the territory."""
@@ -253,32 +252,33 @@ class _Walker:
 
     def _log(self, seq: int, territory: str) -> None:
         """Note the territory as it is after record ``seq`` (one entry per record)."""
-        here = self.state.units.get(territory)
-        entries = self.history.setdefault(territory, [])
-        if here is not None and not (entries and entries[-1][0] == seq and entries[-1][1] is here):
-            # The live dict is logged for an earlier record: ``seq`` gets its own (see _own).
-            here = self.state.units[territory] = dict(here)
-        entry = (seq, here if here is not None else {}, self.state.control.get(territory))
-        if entries and entries[-1][0] == seq:
-            entries[-1] = entry
-        else:
-            entries.append(entry)
+        del seq
+        self.dirty[territory] = None
+        if territory not in self.units:
+            self.units[territory] = {}  # (what flush copies: every territory logged has a dict)
 
     def _know(self, seq: int, territory: str) -> None:
-        if territory not in self.state.known:
-            self.state.known.add(territory)
+        if territory not in self.known:
+            self.known.add(territory)
             self.known_since[territory] = seq
 
     def _add(self, seq: int, territory: str, power: str, units: Force) -> None:
         # (``.items``: a Force's truth is a Python call, and the walk asks it at every step.)
-        if units.items and territory in self.state.known:
-            here = self._own(seq, territory)
+        if units.items and territory in self.known:
+            self.dirty[territory] = None  # _own written out (asked at every move)
+            here = self.units.get(territory)
+            if here is None:
+                self.units[territory] = {power: units}
+                return
             have = here.get(power)
             here[power] = have + units if have is not None else units
 
     def _take(self, seq: int, territory: str, power: str, units: Force) -> None:
-        if units.items and territory in self.state.known:
-            here = self._own(seq, territory)
+        if units.items and territory in self.known:
+            self.dirty[territory] = None  # _own written out (asked at every move)
+            here = self.units.get(territory)
+            if here is None:
+                here = self.units[territory] = {}
             have = here.get(power)
             # (Most moves take a whole stack: nothing is left, no subtraction made.)
             left = have.minus_available(units) if have is not None and have != units else EMPTY
@@ -289,9 +289,9 @@ class _Walker:
 
     def _control(self, seq: int, territory: str, power: str) -> None:
         sea = self.sea.get(territory)
-        if (self._is_sea(territory) if sea is None else sea) or self.state.control.get(territory) == power:
+        if (self._is_sea(territory) if sea is None else sea) or self.control.get(territory) == power:
             return
-        self.state.control[territory] = power
+        self.control[territory] = power
         self.control_log.append((seq, territory, power))
         self._log(seq, territory)
 
@@ -318,39 +318,43 @@ class _Walker:
             self.checkpoint(note, note.holdings, "position")
             self.listed = False
             return
-        seq, state, adopted = note.seq, self.state, self.adopted
+        seq, adopted, dirty, land = note.seq, self.adopted, self.dirty, self.land
         written = self.rolled.adopted if self.rolled is not None else None
-        units_of, known, history, control, sea = state.units, state.known, self.history, state.control, \
-            self.sea
+        units_of, known, history, control = self.units, self.known, self.history, self.control
         for entry in note.holdings:
             # Before the first turn a position states the start; after turns whose non-combat
             # moves and placements the record does not list, it is the only record of them: it
             # replaces what it names (on the board as corrected, only what it changed on the
             # board as rolled, which it was written from).
             territory, power, units = entry.territory, entry.power, entry.units
-            key = (seq, territory, power)
             here = units_of.get(territory)
             have = here.get(power, EMPTY) if here else EMPTY
-            adopted[key] = have
+            adopted[(seq, territory, power)] = have
             if written is not None:
-                written_on = written.get(key)
+                written_on = written.get((seq, territory, power))
                 if written_on is not None and written_on != have and territory in known:
                     units = have.minus_available(written_on.minus_available(units)) + \
                         units.minus_available(written_on)
             if territory not in known:
                 self._know(seq, territory)
-            if units != have or territory not in history:
+            if units != have or (territory not in history and territory not in dirty):
                 # (A holding that restates the board logs nothing: the territory's last entry
-                # already reads so.)
-                here = self._own(seq, territory)
+                # already reads so.) The territory is changed for this record (_own written out).
+                dirty[territory] = None
+                if here is None:
+                    here = units_of[territory] = {}
                 if units.items:
                     here[power] = units
                 else:
                     here.pop(power, None)
-            if entry.units.items and not (sea[territory] if territory in sea else self._is_sea(territory)):
-                holder = control.get(territory)
-                if holder is None or holder == NEUTRAL or not (here and here.get(holder)):
-                    self._control(seq, territory, power)
+            if entry.units.items:
+                if territory in land:
+                    holder = control.get(territory)
+                    if holder != power and (holder is None or holder == NEUTRAL
+                                            or not (here and here.get(holder))):
+                        self._control(seq, territory, power)
+                else:
+                    self._is_sea(territory)  # a sea zone (a name the board does not know raises)
 
     def _is_sea(self, territory: str) -> bool:
         sea = self.sea.get(territory)
@@ -360,7 +364,7 @@ class _Walker:
     def checkpoint(self, note: BoardNote, holdings: Iterable[Holding], kind: str) -> None:
         for entry in holdings:
             territory = entry.territory
-            if territory not in self.state.known:
+            if territory not in self.known:
                 # Nothing the record moved is known there: the checkpoint tells us.
                 self._know(note.seq, territory)
                 self._set(note.seq, territory, entry.power, entry.units)
@@ -374,7 +378,7 @@ class _Walker:
         self.updated = self.listed = True
         self.checkpoint(note, note.holdings, "map_update")
         if note.count is not None and self.from_setup:
-            held = [t for t, holder in self.state.control.items() if holder == note.count.power]
+            held = [t for t, holder in self.control.items() if holder == note.count.power]
             territories, ipcs = len(held), sum(self.board.territory(t).ipc for t in held)
             self.counts.append(CountCheck(note.seq, note.at, note.turn, note.count, territories, ipcs))
 
@@ -442,9 +446,13 @@ class _Walker:
                 return
             outcome = None
         territory = record.territory
-        here = self.state.units.get(territory)
+        here = self.units.get(territory)
         axis = record.attacker_power in AXIS  # allied() written out: asked of every power there
-        enemies = {p: u for p, u in here.items() if (p in AXIS) is not axis} if here else {}
+        enemies: dict[str, Force] = {}
+        if here:
+            for holder, units in here.items():
+                if (holder in AXIS) is not axis:
+                    enemies[holder] = units
         if outcome is None or outcome.winner is None:
             walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
@@ -479,23 +487,22 @@ class _Walker:
         if record.kind == "sea":
             return
         for move in record.moves:
-            ships = 0
-            for unit, count in move.units.items:  # (Force[] written out: asked of every move)
-                if unit is UnitType.BB:
-                    ships = count
+            ships = battleships(move.units)
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
                 self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.last_seq, record.territory, record.attacker_power
-        if territory not in self.state.known:
+        if territory not in self.known:
             self._know(seq, territory)
         sea = record.kind == "sea"
-        survivors = only(outcome.attacker_left, SEA if sea else LAND)
+        survivors = (sea_part if sea else land_part)(outcome.attacker_left)
         captured = EMPTY
         for units in enemies.values():
-            captured = captured + only(units, NOT_COMBATANT)
+            part = captured_part(units)
+            if part.items:
+                captured = captured + part
         # 2008 Rules Clarifications, AA Guns: a captured gun is the captor's; liberated, the
         # original owner's. An IC goes with the territory.
         holder = power if sea else self._liberator(territory, power)
@@ -521,7 +528,7 @@ class _Walker:
         if owner == power or (owner in AXIS) is not (power in AXIS) or owner not in self.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
-        holder = self.state.control.get(capital, owner)
+        holder = self.control.get(capital, owner)
         return owner if allied(holder, owner) else power
 
     def _defended(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
@@ -529,7 +536,7 @@ class _Walker:
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
         left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
-            keep = capped(units.combatants(), left)
+            keep = capped_part(units.combatants(), left)
             left = left.minus_available(keep)
             self._set(record.last_seq, record.territory, enemy,
                       only(units, NOT_COMBATANT) + keep)
@@ -557,12 +564,12 @@ class _Walker:
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
         non-combat move lands them (2008 Rules Clarifications, Fighters)."""
-        air = only(left, AIR)
+        air = air_part(left)
         if not air.items:
             return
         power = record.attacker_power
         for move in record.moves:
-            lift = capped(move.units, air)  # air holds aircraft only
+            lift = capped_part(move.units, air)  # air holds aircraft only
             if not lift.items:
                 continue
             air = air.minus_available(lift)

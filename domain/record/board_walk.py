@@ -11,6 +11,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from types import MappingProxyType
 
 from domain.record.entries import BattleRecord
@@ -144,8 +145,7 @@ class BoardWalk:
     seqs: dict[str, list[int]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.seqs = {territory: [entry[0] for entry in entries]
-                     for territory, entries in self.history.items()}
+        self.seqs = {territory: list(map(_SEQ, entries)) for territory, entries in self.history.items()}
 
     def before(self, seq: int) -> BoardAt:
         """The board just before record ``seq``."""
@@ -174,6 +174,9 @@ class BoardWalk:
         return (self.history == other.history and self.known_since == other.known_since
                 and self.void == other.void)
 
+
+#: An entry's record number.
+_SEQ = itemgetter(0)
 
 #: No units (a territory the walk has no entry for).
 _NOTHING: Mapping[str, Force] = MappingProxyType({})

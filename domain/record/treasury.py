@@ -249,12 +249,14 @@ def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
     for at, territory, now in [*log, (-1, "", None)]:
         if at != seq:
-            if any(holder[name] != held for name, held in before.items()):
-                entry = (seq, _incomes(totals, lost))
-                if steps[-1][0] == seq:
-                    steps[-1] = entry
-                else:
-                    steps.append(entry)
+            for name, held in before.items():  # (a loop, not any(): asked at every record)
+                if holder[name] != held:
+                    entry = (seq, _incomes(totals, lost))
+                    if steps[-1][0] == seq:
+                        steps[-1] = entry
+                    else:
+                        steps.append(entry)
+                    break
             before.clear()
             seq = at
             if at < 0:

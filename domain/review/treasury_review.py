@@ -85,6 +85,7 @@ def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[
     ipcs: dict[str, int] = {}
     income: dict[str, int] = {}
     row: tuple[Purse, ...] = ()
+    zeros = (0,) * len(powers)
     table: list[tuple[Purse, ...]] = [row]  # stretch 0: see purses
     for mark in marks:
         changed = ipcs_at.get(mark)
@@ -94,7 +95,8 @@ def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[
         if step is not None:
             income = step
         if not row or step is not None:
-            row = tuple(Purse(power, ipcs.get(power, 0), income[power]) for power in powers)
+            # (map, not a generator: a row of every power at each change of the incomes)
+            row = tuple(map(Purse, powers, map(ipcs.get, powers, zeros), map(income.__getitem__, powers)))
         elif changed is not None:
             # Only IPCs changed, of the powers named: their purses are made again.
             made = list(row)

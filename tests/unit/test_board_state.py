@@ -6,9 +6,6 @@ read off the table: who holds a territory, what stands in it, what the counts ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from application.intake.replayfile import load_replay, parse_replay
@@ -250,26 +247,23 @@ def test_withdrawn_subs_go_where_the_defender_said() -> None:
 
 
 def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The history shares the walk's dicts (copy on write): what was logged for a record is
-    what the history still holds after every later record, and one look reads it whole."""
+    """A record's changes are logged when the walk moves on from it (one entry per territory it
+    changed): what was logged for a record is what the history still holds after every later
+    record (the walk's live dicts are copied, never shared), and one look reads it whole."""
     from domain.record import board_state
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
+    flush = board_state._Walker.flush
 
-    Step = Callable[[board_state._Walker, Any], None]
+    def spy(walker: board_state._Walker) -> None:
+        flush(walker)
+        # What the record just walked left logged.
+        for territory, entries in walker.history.items():
+            seq, units, holder = entries[-1]
+            if seq == walker.seq:
+                logged[(territory, seq)] = (dict(units), holder)
 
-    def spying(step: Step) -> Step:
-        def spy(walker: board_state._Walker, item: Any) -> None:
-            step(walker, item)
-            # What the record just walked left logged (the last step of a record wins).
-            for territory, entries in walker.history.items():
-                seq, units, holder = entries[-1]
-                if seq == walker.seq:
-                    logged[(territory, seq)] = (dict(units), holder)
-        return spy
-
-    for name in ("note", "declare_step", "resolve", "noncombat"):
-        monkeypatch.setattr(board_state._Walker, name, spying(getattr(board_state._Walker, name)))
+    monkeypatch.setattr(board_state._Walker, "flush", spy)
     walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
     assert len(logged) > 20
     for territory, entries in walk.history.items():
