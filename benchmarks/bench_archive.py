@@ -92,7 +92,15 @@ class _Archive:
         from application.adapters.review_store import copy_of, head_of, save
         from application.intake.replayfile import parse_replay
         from application.usecases.transfer import import_replay
-        from tui.reviewed import MEMO, VIEW_AS_ROLLED, VIEW_CORRECTED, VIEW_OPENING, keep, report_kind, stored
+        from tui.reviewed import (
+            MEMO_ROWS,
+            VIEW_AS_ROLLED,
+            VIEW_CORRECTED,
+            VIEW_OPENING,
+            keep,
+            report_kind,
+            stored,
+        )
 
         template = 1 + (number - 1) % TEMPLATES
         if template in self.parsed:
@@ -110,7 +118,7 @@ class _Archive:
         self.events += len(replay.events)
         if template not in self.reviews:
             keep(self.app, replay.game_id)
-            self.reviews[template] = copy_of(self.app, replay.game_id, frozenset((MEMO,)))
+            self.reviews[template] = copy_of(self.app, replay.game_id, MEMO_ROWS)
             return
         old, new = game_id(template).encode(), game_id(number).encode()
         products, battles = self.reviews[template]
@@ -118,7 +126,7 @@ class _Archive:
         head = head_of(self.app, replay.game_id)
         assert head is not None
         # A battle's rows never name the game; the memo is stored as it is (tui.reviewed).
-        save(self.app, replay.game_id, head, rows, battles, packed=frozenset((MEMO,)))
+        save(self.app, replay.game_id, head, rows, battles, packed=MEMO_ROWS)
         self.seconds += time.perf_counter() - started
         self.clones += 1
         if number == TEMPLATES + 1:  # the first clone: its rows are what its own review makes

@@ -29,7 +29,18 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from application.adapters.review_store import battle_digests, head_of, load, load_earlier, load_parts, save
+from application.adapters.review_store import (
+    MAX_CHUNKS,
+    Chunks,
+    ChunkWrite,
+    battle_digests,
+    chunk_kinds,
+    head_of,
+    load,
+    load_chunks,
+    load_parts,
+    save,
+)
 from application.adapters.review_tables import BattleRow, Head, HistoryRows
 from application.adapters.timetravel import no_gc
 from domain.review.views import BattleView, GameView
@@ -51,10 +62,12 @@ CORRECTED, AS_ROLLED = "corrected", "as_rolled"
 #: The game-level product of a history (:class:`_History`) and of the opening part.
 _HISTORY, _OPENING = "history:", "opening"
 #: The review memo of the stored review (application/adapters/memo_codec.py): never shown, read
-#: by the next review of the same history.
+#: by the next review of the same history; kept in chunks (review_store.load_chunks), each
+#: refresh appending what it added.
 MEMO = "memo"
-#: Products stored as they are: the memo's chunks are compressed already (memo_codec).
-_PACKED = frozenset((MEMO,))
+#: The rows of products stored as they are: the memo's chunks (their lazy parts are compressed
+#: one by one already: memo_codec).
+MEMO_ROWS = frozenset(chunk_kinds(MEMO))
 _DIGEST_SIZE = 16
 _FIELDS = GameView.__struct_fields__
 _BATTLES_AT = _FIELDS.index("battles")
@@ -139,18 +152,23 @@ class Reviewed:
 
     views: dict[str, GameView]
     memo: ReviewMemo
-    #: The memo as stored before this review (None: none could be read, the memo is written whole).
-    earlier: bytes | None = None
+    #: The memo's chunks as stored before this review (None: none could be read, the memo is
+    #: written whole).
+    earlier: Chunks | None = None
     #: The memo's keys before this review (what storing it again appends to ``earlier``).
     known: dict[str, set[Any]] | None = None
 
-    def memo_bytes(self) -> bytes:
-        """The memo to store: the earlier bytes and what this review added, or the whole memo."""
-        from application.adapters.memo_codec import dump_memo, extend_memo
+    def memo_write(self) -> ChunkWrite | None:
+        """What storing the memo writes: one chunk of what this review added after the earlier
+        ones, or the whole memo (none earlier, or as many chunks as a memo keeps: written whole
+        again, superseded parts pruned); None when the review added nothing."""
+        from application.adapters.memo_codec import added_chunk, dump_memo
 
-        if self.earlier is None or self.known is None:
-            return dump_memo(self.memo)
-        return extend_memo(self.memo, self.earlier, self.known)
+        earlier = self.earlier
+        if earlier is None or self.known is None or len(earlier.data) >= MAX_CHUNKS:
+            return ChunkWrite(0, dump_memo(self.memo))
+        added = added_chunk(self.memo, self.known)
+        return None if added is None else ChunkWrite(len(earlier.data), added, earlier.last_id)
 
 
 def review_histories(game: Game, memo: ReviewMemo | None = None) -> dict[str, GameView]:
@@ -197,12 +215,12 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         app.game(game_id)  # raises UnknownGameError, naming the game
         raise AssertionError("unreachable")
     game = app.game(game_id, version=head.version)
-    earlier = load_earlier(app, game_id, MEMO, head, packed=True)
+    earlier = load_chunks(app, game_id, MEMO, head)
     memo: ReviewMemo | None = None
     if earlier is not None:
         try:
             with no_gc():
-                memo = load_memo(earlier[1])
+                memo = load_memo(earlier.data)
         except MemoUnreadable:
             memo = None
     if memo is None or earlier is None:
@@ -210,16 +228,16 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         return head, Reviewed(review_histories(game, memo), memo)
     known = known_keys(memo)
     try:
-        return head, Reviewed(review_histories(game, memo), memo, earlier[1], known)
+        return head, Reviewed(review_histories(game, memo), memo, earlier, known)
     except MemoUnreadable:  # a part read back only now (memo_codec.LAZY) was not one
         memo = ReviewMemo()
         return head, Reviewed(review_histories(game, memo), memo)
 
 
-def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[dict[str, bytes],
-                                                                                dict[str, HistoryRows]]:
-    """What storing a review writes: the game-level products, and per history the battle rows
-    whose view is not the one stored (the others are left as they are)."""
+def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
+        dict[str, bytes], dict[str, HistoryRows], dict[str, ChunkWrite]]:
+    """What storing a review writes: the game-level products, per history the battle rows
+    whose view is not the one stored (the others are left as they are), and the memo's chunk."""
     from projections.report import battle_json, battle_text, json_head, text_head
     from projections.timeline import opening_part
 
@@ -253,19 +271,17 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[d
                                                    json_end, text_head(view).encode()))
     opening = opening_part(reviewed.views[CORRECTED])
     made[_OPENING] = encode(_Opening(len(opening.battles), *_view_parts(opening, shared)))
-    memo_bytes = reviewed.memo_bytes()  # last: with the digests worked out above
-    if memo_bytes is not reviewed.earlier:
-        # Unchanged (a report or a ruling on battles reused whole): the stored row stays. It
-        # covers an earlier head of the same history, which the next refresh reads as well.
-        made[MEMO] = memo_bytes
-    return made, battles
+    chunk = reviewed.memo_write()  # last: with the digests worked out above
+    # None (a report or a ruling on battles reused whole): the stored chunks stay. They cover an
+    # earlier head of the same history, which the next refresh reads as well.
+    return made, battles, {} if chunk is None else {MEMO: chunk}
 
 
 def keep(app: MinisterApplication, game_id: str) -> None:
     """Review a stored game at its current events and store what changed of its review."""
     head, reviewed = _review_now(app, game_id)
-    made, battles = _rows(app, game_id, reviewed)
-    save(app, game_id, head, made, battles, packed=_PACKED)
+    made, battles, memo = _rows(app, game_id, reviewed)
+    save(app, game_id, head, made, battles, chunks=memo)
 
 
 def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes | None:
@@ -318,8 +334,8 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
         return found
     covered, reviewed = _review_now(app, game_id)
     try:
-        made, battles = _rows(app, game_id, reviewed)
-        save(app, game_id, covered, made, battles, packed=_PACKED)
+        made, battles, memo = _rows(app, game_id, reviewed)
+        save(app, game_id, covered, made, battles, chunks=memo)
     except Exception as error:  # a read-only store, say: show the review all the same
         warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
     else:

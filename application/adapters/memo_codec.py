@@ -17,7 +17,8 @@ Most of the memo is parts a refresh after a report or a ruling never needs (each
 rolling audit and correction: the battles it reuses whole): those tables (:data:`LAZY`) are
 pickled and compressed part by part and read back only when the review asks for one
 (:class:`LazyTable`); the chunk itself is stored as it is, so reading the memo back costs the
-keys and the parts every refresh uses.
+keys and the parts every refresh uses. A memo is stored as chunks (the memo whole, then what each
+later review added, :func:`added_chunk`), each a row of its own (``review_store.load_chunks``).
 
 The bytes are only ever read by the same engine (the row's engine stamp) for the same game's
 history (its hash-chain link at the version the memo covers): see :mod:`tui.reviewed`.
@@ -31,6 +32,7 @@ import dataclasses
 import io
 import pickle
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from domain.record.board_state import BoardWalk
@@ -113,7 +115,7 @@ TABLES = ("walks", "turn_audits", "treasuries", "board_keys", "reads", "outcomes
 #: audits or corrections (most of the memo's bytes).
 LAZY = ("reads", "audits", "corrections")
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
-_LAYOUT = 5
+_LAYOUT = 6
 
 
 class _Packed:
@@ -164,7 +166,8 @@ def _unpickle(data: bytes) -> Any:
     return _Unpickler(io.BytesIO(data)).load()
 #: After this many chunks the memo is written whole again (superseded parts pruned).
 MAX_CHUNKS = 16
-_LENGTH = 8
+#: Every chunk's first bytes: the layout, so a row of another layout is refused before it is unpickled.
+MEMO_HEADER = b"minister-memo:%d\n" % _LAYOUT
 
 
 def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
@@ -175,39 +178,30 @@ def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
     parts = {name: {key: value.data if type(value) is _Packed else zlib.compress(_pickled(value), 1)
                     for key, value in dict.items(table)} if name in LAZY else table
              for name, table in parts.items()}
-    packed = _pickled({"layout": _LAYOUT, **parts})
-    return len(packed).to_bytes(_LENGTH, "big") + packed
-
-
-def _chunks(data: bytes) -> list[bytes]:
-    found, at = [], 0
-    while at < len(data):
-        size = int.from_bytes(data[at:at + _LENGTH], "big")
-        found.append(data[at + _LENGTH:at + _LENGTH + size])
-        at += _LENGTH + size
-    if at != len(data):
-        raise MemoUnreadable("the stored review memo is cut short")
-    return found
+    return MEMO_HEADER + _pickled(parts)
 
 
 def dump_memo(memo: ReviewMemo) -> bytes:
-    """The whole memo as bytes: the parts the last review used (the others are superseded:
+    """The whole memo as one chunk: the parts the last review used (the others are superseded:
     :meth:`ReviewMemo.prune`)."""
     memo.prune()
     return _chunk({name: getattr(memo, name) for name in TABLES})
 
 
-def load_memo(data: bytes) -> ReviewMemo:
-    """A memo from stored bytes (a whole memo and the parts added since, in order);
-    :class:`MemoUnreadable` when they are not one."""
+def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
+    """A memo from its stored chunks (a whole memo and the parts added since, in order; each
+    chunk is stored on its own, see :mod:`tui.reviewed`); :class:`MemoUnreadable` when they are
+    not one."""
     memo = ReviewMemo()
     for name in LAZY:
         setattr(memo, name, LazyTable())
     try:
-        for packed in _chunks(data):
-            parts = _Unpickler(io.BytesIO(packed)).load()
-            if not isinstance(parts, dict) or parts.get("layout") != _LAYOUT:
+        for chunk in chunks:
+            if not chunk.startswith(MEMO_HEADER):
                 raise MemoUnreadable("the stored review memo is not a memo of this layout")
+            parts = _Unpickler(io.BytesIO(memoryview(chunk)[len(MEMO_HEADER):])).load()
+            if not isinstance(parts, dict):
+                raise MemoUnreadable("the stored review memo is not a memo")
             for name in TABLES:
                 found = parts.get(name, {})
                 if name in LAZY:
@@ -227,14 +221,12 @@ def known_keys(memo: ReviewMemo) -> dict[str, set[Any]]:
     return {name: set(getattr(memo, name)) for name in TABLES}
 
 
-def extend_memo(memo: ReviewMemo, stored: bytes, known: dict[str, set[Any]]) -> bytes:
-    """The stored bytes with the parts added since ``known`` appended: writing a memo costs
-    what the last review computed, not the whole game. Every :data:`MAX_CHUNKS` the memo is
-    written whole (and pruned) instead."""
-    if len(_chunks(stored)) >= MAX_CHUNKS:
-        return dump_memo(memo)
+def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
+    """The parts added to ``memo`` since ``known``, as one chunk to store after the others
+    (None: nothing was added): writing a memo costs what the last review computed, not the
+    whole game."""
     added = {name: {key: part for key, part in getattr(memo, name).items() if key not in known[name]}
              for name in TABLES}
     if not any(added.values()):
-        return stored
-    return stored + _chunk(added)
+        return None
+    return _chunk(added)

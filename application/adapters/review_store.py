@@ -28,6 +28,7 @@ import hashlib
 import os
 import zlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,41 +140,101 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     return zlib.decompress(data)
 
 
-def load_earlier(app: Application[UUID], game_id: str, kind: str, head: Head, *,
-                 packed: bool = False) -> tuple[Head, bytes] | None:
-    """The stored product ``kind`` of a game made by this engine from its events up to ``head``
-    or an earlier version of the same history (its hash-chain link at that version unchanged),
-    and the head it covers; None otherwise. For what stays valid as events are added: the
-    review memo (:mod:`application.adapters.memo_codec`), never a product shown as it is.
-    ``packed``: the product was stored as it was given (see :func:`save`)."""
-    row = _table(app).get(game_id, kind)
-    if row is None:
+#: The most chunks a product kept in chunks has (the first written whole, then appended ones).
+MAX_CHUNKS = 16
+#: A chunk row's header: its own id and the id of the chunk it follows (zeros for the first).
+_ID_SIZE = 16
+
+
+def chunk_kinds(kind: str) -> tuple[str, ...]:
+    """The rows a product kept in chunks is stored in: ``kind``, then ``kind.1`` ...
+    (see :func:`load_chunks`)."""
+    return (kind, *(f"{kind}.{index}" for index in range(1, MAX_CHUNKS)))
+
+
+@dataclass(frozen=True)
+class Chunks:
+    """A product kept in chunks as stored: the head the last chunk covers, the chunks' data in
+    order, and the last chunk's id (what a chunk appended next names as the one it follows)."""
+
+    head: Head
+    data: list[bytes]
+    last_id: bytes
+
+
+@dataclass(frozen=True)
+class ChunkWrite:
+    """What a refresh writes of a product kept in chunks: ``data`` as chunk number ``index``
+    (0: the product written whole, its other chunks dropped), following ``after`` (the id of
+    chunk ``index - 1`` as read: :attr:`Chunks.last_id`)."""
+
+    index: int
+    data: bytes
+    after: bytes = bytes(_ID_SIZE)
+
+
+def load_chunks(app: Application[UUID], game_id: str, kind: str, head: Head) -> Chunks | None:
+    """A product kept in chunks (the review memo: a desk command appends what its refresh added
+    instead of writing megabytes again): made by this engine from the game's events up to ``head``
+    or an earlier version of the same history (what stays valid as events are added, never a
+    product shown as it is).
+
+    Each chunk row names the chunk it follows: the chunks read are the first row and those that
+    follow it unbroken (a row left by an interleaved or stale writer ends them), and the last
+    one's version and hash-chain link must be the history's. None when nothing can be used."""
+    rows = _table(app).get_many(game_id, chunk_kinds(kind))
+    chain: list[tuple[int, str, bytes]] = []
+    last_id = bytes(_ID_SIZE)
+    for name in chunk_kinds(kind):
+        row = rows.get(name)
+        if row is None:
+            break
+        version, link, engine, data = row
+        if engine != engine_stamp() or version > head.version or data[_ID_SIZE:2 * _ID_SIZE] != last_id \
+                or (chain and version < chain[-1][0]):
+            break
+        last_id = data[:_ID_SIZE]
+        chain.append((version, link, data))
+    if not chain:
         return None
-    version, chain, engine, data = row
-    if engine != engine_stamp() or version > head.version:
+    version, link, _ = chain[-1]
+    if not _same_history(app, game_id, Head(version, link), head):
         return None
-    if version != head.version:
-        at = read_events(app, game_uuid(game_id), gt=version - 1, lte=version)
-        if len(at) != 1 or (at[0].chain or "") != chain:
-            return None
-    elif chain != head.chain:
-        return None
-    return Head(version, chain), data if packed else zlib.decompress(data)
+    return Chunks(Head(version, link), [data[2 * _ID_SIZE:] for _, _, data in chain], last_id)
+
+
+def _same_history(app: Application[UUID], game_id: str, covered: Head, head: Head) -> bool:
+    """Whether what covers the events up to ``covered`` covers a part of the history ``head``
+    ends (its hash-chain link at that version unchanged)."""
+    if covered.version != head.version:
+        at = read_events(app, game_uuid(game_id), gt=covered.version - 1, lte=covered.version)
+        return len(at) == 1 and (at[0].chain or "") == covered.chain
+    return covered.chain == head.chain
 
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
-         battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset()) -> None:
+         battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset(),
+         chunks: Mapping[str, ChunkWrite] | None = None) -> None:
     """Store a game's products, and the battle rows of each history that changed (``battles``:
     history -> its battle count and the rows to write, parts not yet compressed), as made from
     its events up to ``head`` (one transaction). ``packed``: products stored as they are given
     (the memo, whose parts are compressed one by one: a zlib wrapper around its megabytes would
-    cost more to make and undo than the rest of a desk command's refresh)."""
+    cost more to make and undo than the rest of a desk command's refresh). ``chunks``: products
+    kept in chunks, one chunk each, stored as they are (see :func:`load_chunks`)."""
     rows = {kind: data if kind in packed else zlib.compress(data, 1) for kind, data in products.items()}
+    drop: list[str] = []
+    for kind, write in (chunks or {}).items():
+        if not 0 <= write.index < MAX_CHUNKS:
+            raise ValueError(f"a product kept in chunks has {MAX_CHUNKS} at most, not chunk {write.index}")
+        names = chunk_kinds(kind)
+        # Its own id (fresh: never one an earlier chunk had), the one it follows, its data.
+        rows[names[write.index]] = os.urandom(_ID_SIZE) + write.after + write.data
+        drop += names[write.index + 1:]
     compressed = {history: HistoryRows(written.count, {
         position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
                                          zlib.compress(row.parts[2], 1)))
         for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
-    _table(app).put(game_id, head, engine_stamp(), rows, compressed)
+    _table(app).put(game_id, head, engine_stamp(), rows, compressed, drop)
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:

@@ -65,9 +65,14 @@ class Table:
         """The product ``kind`` of a game: (version, chain head, engine stamp, data)."""
         raise NotImplementedError
 
+    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
+        """The products of a game among ``kinds`` (those stored), by kind."""
+        raise NotImplementedError
+
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows]) -> None:
-        """Products and battle rows, in one transaction."""
+            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
+        """Products and battle rows, in one transaction; the products ``drop`` names are
+        deleted first (whatever their version: a product kept in chunks written whole again)."""
         raise NotImplementedError
 
     def digests(self, game_id: str, history: str, engine: str) -> dict[int, bytes]:
@@ -98,10 +103,15 @@ class MemoryTable(Table):
     def get(self, game_id: str, kind: str) -> Row | None:
         return self.rows.get((game_id, kind))
 
+    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
+        return {kind: row for kind in kinds if (row := self.rows.get((game_id, kind))) is not None}
+
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows]) -> None:
+            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
         for key in [key for key, row in self.rows.items() if key[0] == game_id and row[2] != engine]:
             del self.rows[key]  # made by another engine: never served again
+        for kind in drop:
+            self.rows.pop((game_id, kind), None)
         for kind, data in rows.items():
             old = self.rows.get((game_id, kind))
             if old is None or old[0] <= head.version:
@@ -165,6 +175,13 @@ class SQLiteTable(Table):
         row = found[0]
         return int(row[0]), str(row[1]), str(row[2]), bytes(row[3])
 
+    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
+        marks = ", ".join("?" * len(kinds))
+        found = self._read(f"SELECT kind, version, head, engine, data FROM {TABLE} WHERE game_id=? AND "
+                           f"kind IN ({marks})", (game_id, *kinds))
+        return {str(kind): (int(version), str(head), str(engine), bytes(data))
+                for kind, version, head, engine, data in found}
+
     def _create(self, cursor: Any) -> None:
         if not self.created:
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (game_id TEXT NOT NULL, kind TEXT NOT "
@@ -177,11 +194,14 @@ class SQLiteTable(Table):
             self.created = True
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows]) -> None:
+            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
             # Rows made by another engine (an earlier minister's layout) are never served again.
             cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=? AND engine<>?", (game_id, engine))
+            if drop:
+                marks = ", ".join("?" * len(drop))
+                cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=? AND kind IN ({marks})", (game_id, *drop))
             for kind, data in rows.items():
                 cursor.execute(
                     f"INSERT INTO {TABLE} (game_id, kind, version, head, engine, data) "
@@ -263,6 +283,14 @@ class PostgresTable(Table):
         row = found[0]
         return int(row["version"]), str(row["head"]), str(row["engine"]), bytes(row["data"])
 
+    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
+        from psycopg import sql
+
+        found = self._read(sql.SQL("SELECT kind, version, head, engine, data FROM {} WHERE game_id = %s "
+                                   "AND kind = ANY(%s)").format(self.name), (game_id, list(kinds)))
+        return {str(row["kind"]): (int(row["version"]), str(row["head"]), str(row["engine"]),
+                                   bytes(row["data"])) for row in found}
+
     def _create(self, cursor: Any) -> None:
         from psycopg import sql
 
@@ -279,7 +307,7 @@ class PostgresTable(Table):
             self.created = True
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows]) -> None:
+            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
         from psycopg import sql
 
         product = sql.SQL(
@@ -296,10 +324,13 @@ class PostgresTable(Table):
         cut = sql.SQL("DELETE FROM {} WHERE game_id = %s AND history = %s AND position >= %s AND "
                       "version <= %s").format(self.battles)
         stale = sql.SQL("DELETE FROM {} WHERE game_id = %s AND engine <> %s").format(self.name)
+        dropped = sql.SQL("DELETE FROM {} WHERE game_id = %s AND kind = ANY(%s)").format(self.name)
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
             # Rows made by another engine (an earlier minister's layout) are never served again.
             cursor.execute(stale, (game_id, engine))
+            if drop:
+                cursor.execute(dropped, (game_id, list(drop)))
             for kind, data in rows.items():
                 cursor.execute(product, (game_id, kind, head.version, head.chain, engine, data))
             for history, written in battles.items():

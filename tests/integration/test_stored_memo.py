@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from application.adapters.app import MinisterApplication
-from application.adapters.memo_codec import MemoUnreadable, load_memo
-from application.adapters.review_store import head_of, load_earlier, save
+from application.adapters.memo_codec import MEMO_HEADER, MemoUnreadable, load_memo
+from application.adapters.review_store import MAX_CHUNKS, ChunkWrite, head_of, load_chunks, save
 from application.adapters.stores import open_store
 from application.intake.replayfile import load_replay
 from domain.review.game_review import review
@@ -33,6 +33,7 @@ from tests.integration.store_helpers import postgres_schema
 from tests.unit.test_review_memo import REPLAYS, ROOT, _event, desk_event
 from tui.reviewed import (
     MEMO,
+    MEMO_ROWS,
     VIEW_AS_ROLLED,
     VIEW_CORRECTED,
     VIEW_OPENING,
@@ -81,9 +82,9 @@ def _check_desk_commands(store: Callable[[], AbstractContextManager[Callable[[],
             app.record([_event(game, spec)])
             head = head_of(app, replay.game_id)
             assert head is not None
-            earlier = load_earlier(app, replay.game_id, MEMO, head, packed=True)
-            assert earlier is not None and earlier[0].version < head.version  # an earlier review's memo
-            load_memo(earlier[1])  # ... that reads back (else the refresh is a full review)
+            earlier = load_chunks(app, replay.game_id, MEMO, head)
+            assert earlier is not None and earlier.head.version < head.version  # an earlier review's memo
+            load_memo(earlier.data)  # ... that reads back (else the refresh is a full review)
             keep(app, replay.game_id)
             game = app.game(replay.game_id)
             full = products(game)  # from scratch: no memo, no rows
@@ -119,7 +120,9 @@ def test_a_memo_naming_other_code_is_refused() -> None:
 
     data = pickle.dumps({"reads": {1: print}})
     with pytest.raises(MemoUnreadable, match=r"builtins\.print"):
-        load_memo(len(data).to_bytes(8, "big") + data)
+        load_memo([MEMO_HEADER + data])
+    with pytest.raises(MemoUnreadable, match="not a memo of this layout"):
+        load_memo([data])
 
 
 def test_a_broken_memo_means_a_full_review() -> None:
@@ -129,8 +132,7 @@ def test_a_broken_memo_means_a_full_review() -> None:
     keep(app, replay.game_id)
     head = head_of(app, replay.game_id)
     assert head is not None
-    save(app, replay.game_id, head, {MEMO: b"\x00\x00\x00\x00\x00\x00\x00\x05junk!"},
-         packed=frozenset((MEMO,)))
+    save(app, replay.game_id, head, {}, chunks={MEMO: ChunkWrite(0, MEMO_HEADER + b"junk!")})
     game = app.game(replay.game_id)
     app.record([_event(game, ("report", 0, 0, 0, 5, [1]))])
     keep(app, replay.game_id)
@@ -151,17 +153,78 @@ def test_a_refresh_that_adds_nothing_to_the_memo_leaves_its_row_as_it_was() -> N
     keep(app, replay.game_id)
     reported = head_of(app, replay.game_id)
     assert reported is not None
-    before = load_earlier(app, replay.game_id, MEMO, reported, packed=True)
+    before = load_chunks(app, replay.game_id, MEMO, reported)
     game = app.game(replay.game_id)
     app.record([_event(game, ("report", 0, 0, 0, 6, [1]))])
     keep(app, replay.game_id)
     head = head_of(app, replay.game_id)
     assert head is not None and head.version == reported.version + 1
-    after = load_earlier(app, replay.game_id, MEMO, head, packed=True)
+    after = load_chunks(app, replay.game_id, MEMO, head)
     assert before is not None and after == before  # the same row: its version and its bytes
     game = app.game(replay.game_id)
     assert stored(app, replay.game_id, VIEW_CORRECTED) == _ENCODER.encode(review(game))
     app.record([_event(game, ("report", 0, 0, 0, 7, [1]))])  # the next refresh carries on from it
     keep(app, replay.game_id)
+    game = app.game(replay.game_id)
+    assert stored(app, replay.game_id, VIEW_CORRECTED) == _ENCODER.encode(review(game))
+
+
+def _memo_rows(app: MinisterApplication, game_id: str) -> list[str]:
+    """The memo's rows stored for a game, in chunk order."""
+    from application.adapters.review_store import _table
+
+    return list(_table(app).get_many(game_id, sorted(MEMO_ROWS, key=len)))
+
+
+@pytest.mark.parametrize("store", [_memory, _sqlite, pytest.param(_postgres, marks=pytest.mark.postgres)])
+def test_each_refresh_appends_its_chunk_and_the_memo_is_written_whole_again_at_the_most_chunks(
+        store: Callable[[], AbstractContextManager[Callable[[], MinisterApplication]]]) -> None:
+    """A desk command writes only what its refresh added to the memo, as a row of its own (not
+    the earlier megabytes again); after as many chunks as a memo keeps, it is written whole
+    (pruned) and the appended rows go. Each refresh carries on from every chunk stored."""
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    with store() as opened:
+        app = opened()
+        app.record(replay.events)
+        keep(app, replay.game_id)
+        assert _memo_rows(app, replay.game_id) == [MEMO]
+        seen = []
+        for minutes in range(MAX_CHUNKS + 1):
+            app = opened()
+            game = app.game(replay.game_id)
+            app.record([_event(game, ("supplied", 0, 0, 0, 5 + minutes, [minutes % 6 + 1]))])
+            head = head_of(app, replay.game_id)
+            assert head is not None
+            earlier = load_chunks(app, replay.game_id, MEMO, head)
+            assert earlier is not None and len(earlier.data) == len(_memo_rows(app, replay.game_id))
+            keep(app, replay.game_id)
+            seen.append(len(_memo_rows(app, replay.game_id)))
+            assert stored(app, replay.game_id, VIEW_CORRECTED) == products(app.game(replay.game_id))[
+                VIEW_CORRECTED]
+        assert seen == [*range(2, MAX_CHUNKS + 1), 1, 2]
+
+
+def test_a_chunk_that_does_not_follow_the_one_before_ends_the_memo_read() -> None:
+    """A chunk row left by an interleaved or stale writer (it names another chunk as the one it
+    follows) is not read, nor anything after it: the refresh carries on from the chunks before
+    it, and what readers get is still the review from scratch."""
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    for minutes in (5, 6):
+        app.record([_event(app.game(replay.game_id), ("supplied", 0, 0, 0, minutes, [3]))])
+        keep(app, replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    whole = load_chunks(app, replay.game_id, MEMO, head)
+    assert whole is not None and len(whole.data) == 3
+    # Chunk 2 written again as if it followed another chunk 1 (a writer that read other rows).
+    save(app, replay.game_id, head, {}, chunks={MEMO: ChunkWrite(2, whole.data[2], b"\x01" * 16)})
+    cut = load_chunks(app, replay.game_id, MEMO, head)
+    assert cut is not None and cut.data == whole.data[:2]
+    app.record([_event(app.game(replay.game_id), ("drawn", 0, 0, 0, 7, [2, 6]))])
+    keep(app, replay.game_id)
+    assert len(_memo_rows(app, replay.game_id)) == 3  # chunk 2 written again, following chunk 1
     game = app.game(replay.game_id)
     assert stored(app, replay.game_id, VIEW_CORRECTED) == _ENCODER.encode(review(game))

@@ -24,7 +24,7 @@ from domain.record.events import ReportFiled, RulingIssued
 from projections.board_map import battle_places
 from tests.integration.store_helpers import generated
 from tests.integration.test_stored_memo import KINDS
-from tui.reviewed import AS_ROLLED, CORRECTED, MEMO, keep, products, stored, stored_view
+from tui.reviewed import AS_ROLLED, CORRECTED, MEMO_ROWS, keep, products, stored, stored_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,6 +130,6 @@ def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
         review_store.save(app, replay.game_id, head, {"json": b"the whole report"})
     assert review_store.load(app, replay.game_id, "json") is None  # never served: another engine
     keep(app, replay.game_id)
-    products_now, battles = review_store.copy_of(app, replay.game_id, frozenset((MEMO,)))
+    products_now, battles = review_store.copy_of(app, replay.game_id, MEMO_ROWS)
     assert "json" not in products_now and set(battles) == {CORRECTED, AS_ROLLED}
     assert stored(app, replay.game_id, "json") == products(app.game(replay.game_id))["json"]
