@@ -87,3 +87,23 @@ def test_an_integrity_head_the_events_do_not_give_is_refused(
     assert err.startswith(f"minister: {path}:47: the events do not match [integrity] head"), err
     assert main(["games", "--store", store]) == 0
     assert capsys.readouterr().out.strip() == "no games stored"
+
+
+def test_several_files_import_together_and_a_bad_one_stores_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``minister import A B C``: every file is read and checked before the first is stored, so
+    a bad file (named with its line) stores none of them; good files are each stored whole."""
+    games = sorted((ROOT / "replays" / "games").glob("*.toml"))
+    bad = CORPUS / "bad" / sorted(EXPECTED)[0]
+    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    assert main(["import", *map(str, games), str(bad), "--store", store]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"minister: {bad}:{EXPECTED[bad.name][0]}: "), err
+    assert main(["games", "--store", store]) == 0
+    assert capsys.readouterr().out.strip() == "no games stored"
+    assert main(["import", str(games[0]), str(games[0]), "--store", store]) == 2
+    assert "also the game of" in capsys.readouterr().err
+    assert main(["import", *map(str, games), "--store", store]) == 0
+    assert capsys.readouterr().out.count("imported ") == len(games) >= 2
+    assert main(["import", *map(str, games), "--store", store, "--if-new"]) == 0
+    assert capsys.readouterr().out.count("is already stored") == len(games)

@@ -33,10 +33,11 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``import``, ``export``, ``games`` and ``roll``."""
-    parser = subparsers.add_parser("import", help="record a replay file's game in the store",
-                                   description="Record a replay file's game in the store, all its "
-                                               "events in one atomic save.")
-    parser.add_argument("file", metavar="FILE", help="a replay file (minister-replay/1)")
+    parser = subparsers.add_parser("import", help="record replay files' games in the store",
+                                   description="Record each replay file's game in the store, all its "
+                                               "events in one atomic save. Every file is read and "
+                                               "checked before the first is stored.")
+    parser.add_argument("files", metavar="FILE", nargs="+", help="a replay file (minister-replay/1)")
     parser.add_argument("--if-new", action="store_true",
                         help="do nothing when the store already holds a game with this id")
     add_store_option(parser)
@@ -89,22 +90,29 @@ def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """``minister import FILE [--if-new]``."""
+    """``minister import FILE... [--if-new]``."""
     from application.intake.replayfile import load_replay
     from application.usecases.transfer import Outcome, import_replay
 
-    replay = load_replay(args.file)  # the whole file is read and checked before the store is
+    # Every file is read and checked before the store is opened: a bad one stores nothing.
+    replays = [load_replay(file) for file in args.files]
+    named: dict[str, str] = {}
+    for file, replay in zip(args.files, replays, strict=True):
+        if replay.game_id in named:
+            raise MinisterError(f"{file}: game {replay.game_id!r} is also the game of "
+                                f"{named[replay.game_id]}; import one of them")
+        named[replay.game_id] = file
     with _store(args) as app:
-        result = import_replay(app, replay, if_new=args.if_new)
-        if result.outcome is Outcome.IMPORTED:
-            from tui.reviewed import keep_quietly
+        for replay in replays:
+            result = import_replay(app, replay, if_new=args.if_new)
+            if result.outcome is Outcome.IMPORTED:
+                from tui.reviewed import keep_quietly
 
-            keep_quietly(app, result.game_id)  # opening the game will not have to review it
-    if result.outcome is Outcome.IMPORTED:
-        print(f"imported {result.game_id}: {result.events} events, head {result.head}")
-    else:
-        later = f"; the store also holds {result.later} later events" if result.later else ""
-        print(f"{result.game_id} is already stored ({result.events} events{later})")
+                keep_quietly(app, result.game_id)  # opening the game will not have to review it
+                print(f"imported {result.game_id}: {result.events} events, head {result.head}")
+            else:
+                later = f"; the store also holds {result.later} later events" if result.later else ""
+                print(f"{result.game_id} is already stored ({result.events} events{later})")
     return EXIT_OK
 
 
