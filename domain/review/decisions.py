@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from domain.record.entries import Election, Ruling
@@ -116,11 +116,30 @@ def following_turn(turn: str) -> str:
 
 def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
            finding_id: str) -> Decision:
-    """The fate of one issue under the edition, the reports and the rulings of the game."""
+    """The fate of one issue under the edition, the reports and the rulings of the game.
+
+    A ruling the rules leave no room for (an error not reported yet, or fixed) is named in the
+    finding all the same, with why it changes nothing: the Minister of Law sees that it was
+    read, not a finding that ignores it."""
     if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
         return Decision(FindingStatus.IGNORED)
     ruling = _ruling(game, issue, finding_id, record)
+    decision = _decide(issue, record, turn, game, edition, ruling)
+    if ruling is None or decision.ruling is not None or decision.election is not None:
+        return decision
+    why = {FindingStatus.FIXED: "a fixed error is not subject to correction (2008 Section VII)",
+           FindingStatus.OPEN: "the error must first be reported, through the dice roller (2008 "
+                               "Section VII: it proves when the error was recognized)"
+           if decision.waiting_for is None else "the finding waits for " + (
+               "an election" if decision.waiting_for == WaitingFor.ELECTION else "another ruling")}.get(
+        decision.status, "the rules decide this finding without it")
+    return replace(decision, ruling=_describe(ruling),
+                   note=_join(decision.note, f"the ruling on record changes nothing: {why}"))
+
+
+def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
+            ruling: RulingEntry | None) -> Decision:
     if ruling is not None and ruling.decision is Ruling.MUTUAL:
         return Decision(FindingStatus.STANDS, ruling=_describe(ruling), note="settled by mutual agreement")
     if ruling is not None and ruling.decision is Ruling.DISMISS:
@@ -204,7 +223,7 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
                             note="not reported: correctable once reported (Part 14: no time limit)")
         return None
     later = following_turn(turn)
-    later_start = game.first_roll_at.get(later)
+    later_start = rolled_at(game, later)
     # "before the next turn is rolled": its first die, or its last (Edition.report_deadline).
     deadline = later_start if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
     if report is None:
@@ -214,7 +233,7 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
         return Decision(FindingStatus.OPEN, note=f"not reported yet: correctable until {later} is rolled")
     if deadline is not None and report.at is not None and report.at > deadline:
         if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
-            ussr = game.first_roll_at.get(next_turn(later))
+            ussr = rolled_at(game, next_turn(later))
             if ussr is None or report.at < ussr:
                 return Decision(FindingStatus.OPEN,
                                 note=f"reported after {later} was rolled but before the USSR part "
@@ -223,7 +242,7 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
     # Reported in time; corrected when its dice were entered or a ruling named the battle
     # (never, if neither is on record).
     done = _corrected_at(game, record)
-    after_that = game.first_roll_at.get(following_turn(later))
+    after_that = rolled_at(game, following_turn(later))
     if later_start is not None and (done is None or done > later_start):
         if after_that is not None and (done is None or done > after_that):
             # "If, however, another turn is rolled and the error is still not corrected, it
@@ -252,7 +271,44 @@ def _last_roll_at(game: Game, turn: str) -> datetime | None:
     """When a turn's last die was rolled (None: not rolled yet)."""
     times = [roll.at for battle in game.battles if battle.turn == turn for roll in battle.rolls
              if roll.at is not None]
-    return max(times) if times else game.first_roll_at.get(turn)
+    return max(times) if times else rolled_at(game, turn)
+
+
+def rolled_at(game: Game, turn: str) -> datetime | None:
+    """When a turn "has been rolled" (2008 Section VII's time limit): its first die; a turn
+    played without combat (no battle declared) when its first record was posted, once a later
+    turn has begun (docs/rulings.md, "A turn without combat"). None: not rolled yet."""
+    first = game.first_roll_at.get(turn)
+    if first is not None or turn in game.turns:
+        return first
+    return _posted_without_combat(game).get(turn)
+
+
+#: The last game :func:`_posted_without_combat` was asked of, at which record, and its answer
+#: (asked for every finding of a review: worked out once per game and record).
+_POSTED: list[tuple[Game, int, dict[str, datetime]]] = []
+
+
+def _posted_without_combat(game: Game) -> dict[str, datetime]:
+    """Each turn without a battle that is over (a later turn has begun, or the game's finish
+    was posted) -> when its first record (a purchase, a placement, non-combat moves, a map
+    update) was posted."""
+    if _POSTED and _POSTED[0][0] is game and _POSTED[0][1] == game.seq:
+        return _POSTED[0][2]
+    first: dict[str, tuple[int, datetime | None]] = {}
+    records = [(n.seq, n.turn, n.at) for n in game.board_log if n.turn]
+    records += [(e.seq, e.turn, e.at) for e in game.noncombat if e.turn]
+    records += [(seq, turn, None) for turn, seq in game.turns.items()]
+    for seq, turn, at in sorted(records, key=lambda record: record[0]):
+        if turn not in first:
+            first[turn] = (seq, at)
+    last = max((seq for seq, _ in first.values()), default=0)
+    if any(note.kind == "finish" for note in game.board_log):
+        last = game.seq + 1  # the game is over: so is every turn of it
+    found = {turn: at for turn, (seq, at) in first.items()
+             if at is not None and turn not in game.turns and last > seq}
+    _POSTED[:] = [(game, game.seq, found)]
+    return found
 
 
 def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
