@@ -50,7 +50,7 @@ STATUS_TEXT = {
     FindingStatus.STANDS: "no remedy changes the record",
     FindingStatus.IGNORED: "harmless (a typo, a ghost roll that missed)",
     FindingStatus.OPEN: "awaits a ruling, an election or dice",
-    FindingStatus.FIXED: "not corrected in time: the record stands",
+    FindingStatus.FIXED: "too late to correct: record stands",
     FindingStatus.SUPERSEDED: "moot: a declaration error voids or re-fights the battle",
 }
 
