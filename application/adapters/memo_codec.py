@@ -185,7 +185,23 @@ def dump_memo(memo: ReviewMemo) -> bytes:
     """The whole memo as one chunk: the parts the last review used (the others are superseded:
     :meth:`ReviewMemo.prune`)."""
     memo.prune()
-    return _chunk({name: getattr(memo, name) for name in TABLES})
+    parts = {name: getattr(memo, name) for name in TABLES}
+    parts["quiet_battles"] = _one_view_each(memo, parts["quiet_battles"])
+    return _chunk(parts)
+
+
+def _one_view_each(memo: ReviewMemo, quiet: dict[Any, Any]) -> dict[Any, Any]:
+    """The quiet battles with each view pickled once: a battle without findings has the same
+    view in both histories (the same digest: the same bytes in the stored review), made twice
+    by the review; as one object, pickle writes it once and reading the memo back makes it once
+    (half of the memo's objects on a big game, most of the time it takes to read)."""
+    digests = memo.view_digests
+    seen: dict[bytes, Any] = {}
+    shared = {}
+    for key, (view, flow) in quiet.items():
+        digest = digests.get(key)
+        shared[key] = (view if digest is None else seen.setdefault(digest, view), flow)
+    return shared
 
 
 def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
@@ -229,4 +245,5 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
              for name in TABLES}
     if not any(added.values()):
         return None
+    added["quiet_battles"] = _one_view_each(memo, added["quiet_battles"])
     return _chunk(added)

@@ -228,3 +228,21 @@ def test_a_chunk_that_does_not_follow_the_one_before_ends_the_memo_read() -> Non
     assert len(_memo_rows(app, replay.game_id)) == 3  # chunk 2 written again, following chunk 1
     game = app.game(replay.game_id)
     assert stored(app, replay.game_id, VIEW_CORRECTED) == _ENCODER.encode(review(game))
+
+
+def test_the_stored_memo_holds_each_quiet_battles_view_once() -> None:
+    """A battle without findings has the same view in both histories: the memo stores it once
+    (as one object, read back as one), not once per history."""
+    replay = load_replay(ROOT / "replays" / "games" / "full-game-three-rounds-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    chunks = load_chunks(app, replay.game_id, MEMO, head)
+    assert chunks is not None
+    memo = load_memo(chunks.data)
+    quiet = memo.quiet_battles
+    assert {key[0] for key in quiet} == {False, True}  # both histories have quiet battles
+    assert len({id(view) for view, _ in quiet.values()}) == len({memo.view_digests[key] for key in quiet})
+    assert len({id(view) for view, _ in quiet.values()}) < len(quiet)
