@@ -118,30 +118,24 @@ LAZY = ("reads", "audits", "corrections")
 _LAYOUT = 6
 
 
-class _Packed:
-    """A part of a lazy table not read back yet: its pickled bytes."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-
 class LazyTable(dict[Any, Any]):
-    """A memo table whose parts are read back from their bytes when first asked for."""
+    """A memo table whose parts are read back from their bytes when first asked for.
+
+    A part not read back yet is its pickled bytes (a part itself is never bytes: reads, audits
+    and corrections are the review's objects), so a stored chunk's table is taken as it is."""
 
     def get(self, key: Any, default: Any = None) -> Any:
         """The part under ``key`` (read back now if it is still bytes)."""
         value = dict.get(self, key, default)
-        if type(value) is _Packed:
-            value = _read_part(value.data)
+        if type(value) is bytes:
+            value = _read_part(value)
             self[key] = value
         return value
 
     def __getitem__(self, key: Any) -> Any:
         value = dict.__getitem__(self, key)
-        if type(value) is _Packed:
-            value = _read_part(value.data)
+        if type(value) is bytes:
+            value = _read_part(value)
             self[key] = value
         return value
 
@@ -175,7 +169,7 @@ def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
     # each compressed on its own. The chunk itself is not compressed: the rest (the keys and the
     # parts every refresh reads) is read back without inflating the lazy parts, and even a zlib
     # wrapper at level 0 costs tens of milliseconds on a big game's megabytes.
-    parts = {name: {key: value.data if type(value) is _Packed else zlib.compress(_pickled(value), 1)
+    parts = {name: {key: value if type(value) is bytes else zlib.compress(_pickled(value), 1)
                     for key, value in dict.items(table)} if name in LAZY else table
              for name, table in parts.items()}
     return MEMO_HEADER + _pickled(parts)
@@ -220,10 +214,8 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
                 raise MemoUnreadable("the stored review memo is not a memo")
             for name in TABLES:
                 found = parts.get(name, {})
-                if name in LAZY:
-                    if not all(type(data) is bytes for data in found.values()):
-                        raise MemoUnreadable("the stored review memo is not a memo")
-                    found = {key: _Packed(data) for key, data in found.items()}
+                if name in LAZY and not set(map(type, found.values())) <= {bytes}:
+                    raise MemoUnreadable("the stored review memo is not a memo")
                 getattr(memo, name).update(found)
     except MemoUnreadable:
         raise
