@@ -38,8 +38,10 @@ from application.adapters.review_store import (
     head_of,
     load,
     load_chunks,
+    load_named,
     load_parts,
     save,
+    stored_kinds,
 )
 from application.adapters.review_tables import BattleRow, Head, HistoryRows
 from application.adapters.timetravel import no_gc
@@ -82,6 +84,8 @@ class _History(msgspec.Struct, array_like=True):
     json_head: bytes
     json_tail: bytes
     text_head: bytes
+    #: The view's tail fields kept in rows of their own: (offset in ``view_tail``, digest).
+    holes: tuple[tuple[int, bytes], ...] = ()
 
 
 class _Opening(msgspec.Struct, array_like=True):
@@ -90,6 +94,8 @@ class _Opening(msgspec.Struct, array_like=True):
     count: int
     view_head: bytes
     view_tail: bytes
+    #: As :attr:`_History.holes`.
+    holes: tuple[tuple[int, bytes], ...] = ()
 
 
 _HISTORY_CODEC = msgspec.msgpack.Decoder(_History)
@@ -135,6 +141,50 @@ def _view_parts(view: GameView, shared: dict[int, bytes] | None = None) -> tuple
     head = b"".join(field(name) for name in _FIELDS[:_BATTLES_AT])
     tail = b"".join(field(name) for name in _FIELDS[_BATTLES_AT + 1:])
     return _map_header(len(_FIELDS)) + head + encode("battles"), tail
+
+
+#: A field of a view's tail at least this big is kept in a row of its own, named by the digest
+#: of its bytes (``part:<hex>``): the board's history (half a megabyte on a big game) is the
+#: same in both histories and from one refresh to the next until the board moves, and each
+#: refresh compressed and wrote it twice.
+_OWN_ROW_FROM = 16_384
+_PART = "part:"
+
+
+def _tail_parts(view: GameView, shared: dict[int, bytes], parts: dict[str, bytes]
+                ) -> tuple[bytes, bytes, tuple[tuple[int, bytes], ...]]:
+    """:func:`_view_parts` with the tail's big fields taken out: (head, the tail without them,
+    where each goes back and its digest); ``parts`` gets each one's row (kind -> bytes)."""
+    head, _ = _view_parts(view, shared)
+    encode = _ENCODER.encode
+    tail: list[bytes] = []
+    holes: list[tuple[int, bytes]] = []
+    at = 0
+    for name in _FIELDS[_BATTLES_AT + 1:]:
+        data = shared[id(getattr(view, name))]  # encoded by _view_parts just now
+        key = encode(name)
+        tail.append(key)
+        at += len(key)
+        if len(data) >= _OWN_ROW_FROM:
+            digest = hashlib.blake2b(data, digest_size=_DIGEST_SIZE).digest()
+            parts[_PART + digest.hex()] = data
+            holes.append((at, digest))
+        else:
+            tail.append(data)
+            at += len(data)
+    return head, b"".join(tail), tuple(holes)
+
+
+def _filled(tail: bytes, holes: tuple[tuple[int, bytes], ...], parts: dict[bytes, bytes]) -> bytes:
+    """A view's tail with its fields kept in rows of their own put back."""
+    if not holes:
+        return tail
+    pieces, at = [], 0
+    for offset, digest in holes:
+        pieces += [tail[at:offset], parts[digest]]
+        at = offset
+    pieces.append(tail[at:])
+    return b"".join(pieces)
 
 
 def _map_header(count: int) -> bytes:
@@ -235,9 +285,10 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
 
 
 def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
-        dict[str, bytes], dict[str, HistoryRows], dict[str, ChunkWrite]]:
+        dict[str, bytes], dict[str, HistoryRows], dict[str, ChunkWrite], list[str]]:
     """What storing a review writes: the game-level products, per history the battle rows
-    whose view is not the one stored (the others are left as they are), and the memo's chunk."""
+    whose view is not the one stored (the others are left as they are), the memo's chunk, and
+    the rows of big fields no longer named (to drop)."""
     from projections.report import battle_json, battle_text, json_head, text_head
     from projections.timeline import opening_part
 
@@ -248,6 +299,7 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
     # A battle the review reused whole from the memo (the same object) has the digest it had.
     reused = {id(view): key for key, (view, _) in memo.quiet_battles.items()}
     shared: dict[int, bytes] = {}  # fields both histories' views share, encoded once
+    parts: dict[str, bytes] = {}  # the tails' big fields, each in a row of its own
     for history, view in reviewed.views.items():
         stored = battle_digests(app, game_id, history)
         rows: dict[int, BattleRow] = {}
@@ -265,23 +317,27 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
                 data = encode(battle)
                 rows[position] = BattleRow(digest, (data, battle_json(battle), battle_text(battle).encode()))
         battles[history] = HistoryRows(len(view.battles), rows)
-        view_head, view_tail = _view_parts(view, shared)
+        view_head, view_tail, holes = _tail_parts(view, shared, parts)
         json_start, json_end = json_head(view)
         made[_HISTORY + history] = encode(_History(view_head, view_tail, b"".join(digests), json_start,
-                                                   json_end, text_head(view).encode()))
+                                                   json_end, text_head(view).encode(), holes))
     opening = opening_part(reviewed.views[CORRECTED])
-    made[_OPENING] = encode(_Opening(len(opening.battles), *_view_parts(opening, shared)))
+    made[_OPENING] = encode(_Opening(len(opening.battles), *_tail_parts(opening, shared, parts)))
+    # Each big field's row once: written if not stored yet, dropped when no longer named.
+    stored_parts = stored_kinds(app, game_id, _PART)
+    made.update((kind, data) for kind, data in parts.items() if kind not in stored_parts)
+    drop = [kind for kind in stored_parts if kind not in parts]
     chunk = reviewed.memo_write()  # last: with the digests worked out above
     # None (a report or a ruling on battles reused whole): the stored chunks stay. They cover an
     # earlier head of the same history, which the next refresh reads as well.
-    return made, battles, {} if chunk is None else {MEMO: chunk}
+    return made, battles, {} if chunk is None else {MEMO: chunk}, drop
 
 
 def keep(app: MinisterApplication, game_id: str) -> None:
     """Review a stored game at its current events and store what changed of its review."""
     head, reviewed = _review_now(app, game_id)
-    made, battles, memo = _rows(app, game_id, reviewed)
-    save(app, game_id, head, made, battles, chunks=memo)
+    made, battles, memo, drop = _rows(app, game_id, reviewed)
+    save(app, game_id, head, made, battles, chunks=memo, drop=drop)
 
 
 def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None = None) -> bytes | None:
@@ -301,10 +357,12 @@ def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None 
             return None
         opening = _OPENING_CODEC.decode(opened)
         views = load_parts(app, game_id, history, "view", digests[:opening.count])
-        return None if views is None else _join_view(opening.view_head, views, opening.view_tail)
+        tail = _tail_of(app, game_id, opening.view_tail, opening.holes)
+        return None if views is None or tail is None else _join_view(opening.view_head, views, tail)
     if kind.startswith("view:"):
         views = load_parts(app, game_id, history, "view", digests)
-        return None if views is None else _join_view(part.view_head, views, part.view_tail)
+        tail = _tail_of(app, game_id, part.view_tail, part.holes)
+        return None if views is None or tail is None else _join_view(part.view_head, views, tail)
     if kind.startswith("json"):
         from projections.report import join_json
 
@@ -334,8 +392,8 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
         return found
     covered, reviewed = _review_now(app, game_id)
     try:
-        made, battles, memo = _rows(app, game_id, reviewed)
-        save(app, game_id, covered, made, battles, chunks=memo)
+        made, battles, memo, drop = _rows(app, game_id, reviewed)
+        save(app, game_id, covered, made, battles, chunks=memo, drop=drop)
     except Exception as error:  # a read-only store, say: show the review all the same
         warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
     else:
@@ -343,6 +401,18 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
         if found is not None:
             return found
     return _whole(reviewed, kind)
+
+
+def _tail_of(app: MinisterApplication, game_id: str, tail: bytes,
+             holes: tuple[tuple[int, bytes], ...]) -> bytes | None:
+    """A stored view's tail with its big fields read back from their rows (None: one is not
+    there, the stored review is stale)."""
+    if not holes:
+        return tail
+    found = load_named(app, game_id, [_PART + digest.hex() for _, digest in holes])
+    if found is None:
+        return None
+    return _filled(tail, holes, {bytes.fromhex(kind[len(_PART):]): data for kind, data in found.items()})
 
 
 def _whole(reviewed: Reviewed, kind: str) -> bytes:

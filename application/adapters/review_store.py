@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -214,15 +214,16 @@ def _same_history(app: Application[UUID], game_id: str, covered: Head, head: Hea
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
          battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset(),
-         chunks: Mapping[str, ChunkWrite] | None = None) -> None:
+         chunks: Mapping[str, ChunkWrite] | None = None, drop: Sequence[str] = ()) -> None:
     """Store a game's products, and the battle rows of each history that changed (``battles``:
     history -> its battle count and the rows to write, parts not yet compressed), as made from
     its events up to ``head`` (one transaction). ``packed``: products stored as they are given
     (the memo, whose parts are compressed one by one: a zlib wrapper around its megabytes would
     cost more to make and undo than the rest of a desk command's refresh). ``chunks``: products
-    kept in chunks, one chunk each, stored as they are (see :func:`load_chunks`)."""
+    kept in chunks, one chunk each, stored as they are (see :func:`load_chunks`). ``drop``:
+    products deleted in the same transaction (rows no longer named)."""
     rows = {kind: data if kind in packed else zlib.compress(data, 1) for kind, data in products.items()}
-    drop: list[str] = []
+    drop = list(drop)
     for kind, write in (chunks or {}).items():
         if not 0 <= write.index < MAX_CHUNKS:
             raise ValueError(f"a product kept in chunks has {MAX_CHUNKS} at most, not chunk {write.index}")
@@ -235,6 +236,22 @@ def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str
                                          zlib.compress(row.parts[2], 1)))
         for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
     _table(app).put(game_id, head, engine_stamp(), rows, compressed, drop)
+
+
+def load_named(app: Application[UUID], game_id: str, kinds: Sequence[str]) -> dict[str, bytes] | None:
+    """Products named by their content (``kinds``), made by this engine, whatever the events
+    they were first stored with: a row named by the digest of its bytes is the same row at any
+    version. None when one of them is not stored."""
+    rows = _table(app).get_many(game_id, kinds)
+    stamp = engine_stamp()
+    if len(rows) != len(set(kinds)) or any(row[2] != stamp for row in rows.values()):
+        return None
+    return {kind: zlib.decompress(row[3]) for kind, row in rows.items()}
+
+
+def stored_kinds(app: Application[UUID], game_id: str, prefix: str) -> set[str]:
+    """The products of a game whose kind starts with ``prefix``, made by this engine."""
+    return _table(app).kinds(game_id, prefix, engine_stamp())
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:

@@ -69,6 +69,10 @@ class Table:
         """The products of a game among ``kinds`` (those stored), by kind."""
         raise NotImplementedError
 
+    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
+        """The kinds of a game's products made by ``engine`` that start with ``prefix``."""
+        raise NotImplementedError
+
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
             battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
         """Products and battle rows, in one transaction; the products ``drop`` names are
@@ -105,6 +109,10 @@ class MemoryTable(Table):
 
     def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
         return {kind: row for kind in kinds if (row := self.rows.get((game_id, kind))) is not None}
+
+    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
+        return {kind for (game, kind), row in self.rows.items()
+                if game == game_id and kind.startswith(prefix) and row[2] == engine}
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
             battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
@@ -181,6 +189,12 @@ class SQLiteTable(Table):
                            f"kind IN ({marks})", (game_id, *kinds))
         return {str(kind): (int(version), str(head), str(engine), bytes(data))
                 for kind, version, head, engine, data in found}
+
+    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
+        # Not LIKE: a prefix's own "%" or "_" would be wildcards.
+        found = self._read(f"SELECT kind FROM {TABLE} WHERE game_id=? AND substr(kind, 1, ?)=? AND engine=?",
+                           (game_id, len(prefix), prefix, engine))
+        return {str(kind) for (kind,) in found}
 
     def _create(self, cursor: Any) -> None:
         if not self.created:
@@ -290,6 +304,14 @@ class PostgresTable(Table):
                                    "AND kind = ANY(%s)").format(self.name), (game_id, list(kinds)))
         return {str(row["kind"]): (int(row["version"]), str(row["head"]), str(row["engine"]),
                                    bytes(row["data"])) for row in found}
+
+    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
+        from psycopg import sql
+
+        # Not LIKE (wildcards) nor a range (a collation may order punctuation as it likes).
+        found = self._read(sql.SQL("SELECT kind FROM {} WHERE game_id = %s AND starts_with(kind, %s) "
+                                   "AND engine = %s").format(self.name), (game_id, prefix, engine))
+        return {str(row["kind"]) for row in found}
 
     def _create(self, cursor: Any) -> None:
         from psycopg import sql

@@ -133,3 +133,55 @@ def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
     products_now, battles = review_store.copy_of(app, replay.game_id, MEMO_ROWS)
     assert "json" not in products_now and set(battles) == {CORRECTED, AS_ROLLED}
     assert stored(app, replay.game_id, "json") == products(app.game(replay.game_id))["json"]
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_the_board_history_is_one_row_shared_by_both_histories_and_kept_while_unchanged(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store: str) -> None:
+    """A view's big fields (the board's history above all) are rows of their own, named by
+    their digest: one row for both histories, written once and left while the board does not
+    move; a refresh that moves the board drops the row no longer named; a missing row makes the
+    stored review stale (made again), never a view without its board."""
+    import hashlib
+
+    from application.adapters.review_store import stored_kinds
+    from tests.unit.test_review_memo import _event
+    from tui.reviewed import product
+
+    replay = generated(300, 11)
+    spec = "memory:" if store == "memory" else f"sqlite:{tmp_path / 'store.sqlite3'}"
+    app = open_store(spec)
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    first = stored_kinds(app, replay.game_id, "part:")
+    history = msgspec.msgpack.encode(stored_view(app, replay.game_id).board_history)
+    assert len(history) >= 16_384  # big enough for a row of its own
+    assert f"part:{hashlib.blake2b(history, digest_size=16).hexdigest()}" in first
+    written: list[set[str]] = []
+    real = review_store.save
+
+    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None, **rest: Any) -> None:
+        written.append({kind for kind in made if kind.startswith("part:")})
+        real(app, game_id, head, made, battles, **rest)
+
+    monkeypatch.setattr("tui.reviewed.save", spy)
+    game = app.game(replay.game_id)
+    app.record([_event(game, ("report", 0, 0, 0, 5, [1]))])  # a report: the board does not move
+    keep(app, replay.game_id)
+    assert written == [set()] and stored_kinds(app, replay.game_id, "part:") == first
+    for kind in KINDS:
+        assert stored(app, replay.game_id, kind) == products(app.game(replay.game_id))[kind], kind
+    game = app.game(replay.game_id)
+    app.record([_event(game, ("supplied", len(game.battles) - 1, 0, 0, 6, [6, 6]))])  # moves it
+    keep(app, replay.game_id)
+    now = stored_kinds(app, replay.game_id, "part:")
+    assert written[-1] == now - first and now != first  # only the new rows written, the old dropped
+    for kind in KINDS:
+        assert stored(app, replay.game_id, kind) == products(app.game(replay.game_id))[kind], kind
+    head = review_store.head_of(app, replay.game_id)
+    assert head is not None
+    review_store.save(app, replay.game_id, head, {}, drop=sorted(now))  # the rows lost
+    assert stored(app, replay.game_id, "view:corrected") is None  # stale: not a view without its board
+    full = products(app.game(replay.game_id))
+    assert product(app, replay.game_id, "view:corrected") == full["view:corrected"]  # made again
+    assert stored(app, replay.game_id, "view:corrected") == full["view:corrected"]  # and stored
