@@ -38,6 +38,7 @@ from application.adapters.review_store import (
     head_of,
     load,
     load_chunks,
+    load_latest,
     load_named,
     load_parts,
     save,
@@ -284,11 +285,25 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         return head, Reviewed(review_histories(game, memo), memo)
 
 
-def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
+def _listed_digests(app: MinisterApplication, game_id: str, history: str) -> dict[int, bytes]:
+    """Position -> digest of each battle row of a history as its stored game-level part lists
+    them: written with the rows in one transaction, under the same rule (a later version wins),
+    and one row to read where the rows themselves are thousands (their blobs beside them)."""
+    found = load_latest(app, game_id, _HISTORY + history)
+    if found is None:
+        return battle_digests(app, game_id, history)
+    listed = _HISTORY_CODEC.decode(found).digests
+    return {position: listed[at:at + _DIGEST_SIZE]
+            for position, at in enumerate(range(0, len(listed), _DIGEST_SIZE))}
+
+
+def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed, *, listed: bool = True) -> tuple[
         dict[str, bytes], dict[str, HistoryRows], dict[str, ChunkWrite], list[str]]:
     """What storing a review writes: the game-level products, per history the battle rows
     whose view is not the one stored (the others are left as they are), the memo's chunk, and
-    the rows of big fields no longer named (to drop)."""
+    the rows of big fields no longer named (to drop). ``listed``: the stored rows are taken to
+    be those the stored part lists (:func:`_listed_digests`); else each row is read (what a
+    reader that found a row out of step with the list uses: the refresh writes it again)."""
     from projections.report import battle_json, battle_text, json_head, text_head
     from projections.timeline import opening_part
 
@@ -301,7 +316,7 @@ def _rows(app: MinisterApplication, game_id: str, reviewed: Reviewed) -> tuple[
     shared: dict[int, bytes] = {}  # fields both histories' views share, encoded once
     parts: dict[str, bytes] = {}  # the tails' big fields, each in a row of its own
     for history, view in reviewed.views.items():
-        stored = battle_digests(app, game_id, history)
+        stored = (_listed_digests if listed else battle_digests)(app, game_id, history)
         rows: dict[int, BattleRow] = {}
         digests: list[bytes] = []
         for position, battle in enumerate(view.battles):
@@ -392,7 +407,8 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
         return found
     covered, reviewed = _review_now(app, game_id)
     try:
-        made, battles, memo, drop = _rows(app, game_id, reviewed)
+        # The stored rows read one by one: a row out of step with its list is written again.
+        made, battles, memo, drop = _rows(app, game_id, reviewed, listed=False)
         save(app, game_id, covered, made, battles, chunks=memo, drop=drop)
     except Exception as error:  # a read-only store, say: show the review all the same
         warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)

@@ -140,6 +140,15 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     return zlib.decompress(data)
 
 
+def load_latest(app: Application[UUID], game_id: str, kind: str) -> bytes | None:
+    """The stored product ``kind`` of a game made by this engine, whatever events it covers
+    (None: none): never shown as it is, only read for what a refresh can reuse of it."""
+    row = _table(app).get(game_id, kind)
+    if row is None or row[2] != engine_stamp():
+        return None
+    return zlib.decompress(row[3])
+
+
 #: The most chunks a product kept in chunks has (the first written whole, then appended ones).
 MAX_CHUNKS = 16
 #: A chunk row's header: its own id and the id of the chunk it follows (zeros for the first).

@@ -185,3 +185,30 @@ def test_the_board_history_is_one_row_shared_by_both_histories_and_kept_while_un
     full = products(app.game(replay.game_id))
     assert product(app, replay.game_id, "view:corrected") == full["view:corrected"]  # made again
     assert stored(app, replay.game_id, "view:corrected") == full["view:corrected"]  # and stored
+
+
+def test_a_battle_row_out_of_step_with_its_list_is_written_again_by_the_next_reader(tmp_path: Path) -> None:
+    """A refresh takes the stored battle rows to be those the history's stored part lists (one
+    row read, not thousands). A row some other writer left out of step with the list makes the
+    stored review stale for readers, and the reader that finds it so writes it again: the next
+    reader gets the stored review whole."""
+    from application.adapters.review_tables import BattleRow
+    from tui.reviewed import product
+
+    replay = generated(120, 5)
+    app = open_store(f"sqlite:{tmp_path / 'store.sqlite3'}")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    head = review_store.head_of(app, replay.game_id)
+    assert head is not None
+    full = products(app.game(replay.game_id))
+    assert stored(app, replay.game_id, "json") == full["json"]
+    wrong = BattleRow(b"\x00" * 16, (b"not a view", b"{}", b"nothing"))
+    review_store.save(app, replay.game_id, head, {}, {CORRECTED: HistoryRows(
+        len(stored_view(app, replay.game_id).battles), {0: wrong})})
+    assert stored(app, replay.game_id, "json") is None  # out of step: stale, never served
+    keep(app, replay.game_id)  # a desk command's refresh trusts the list: the row stays wrong
+    assert stored(app, replay.game_id, "json") is None
+    assert product(app, replay.game_id, "json") == full["json"]  # the reader reviews, rewrites it
+    for kind in KINDS:
+        assert stored(app, replay.game_id, kind) == full[kind], kind
