@@ -22,7 +22,7 @@ from application.adapters.stores import open_store
 from application.intake.replayfile import load_replay
 from domain.record.events import ReportFiled, RulingIssued
 from projections.board_map import battle_places
-from tests.integration.store_helpers import generated
+from tests.integration.store_helpers import generated, postgres_schema
 from tests.integration.test_stored_memo import KINDS
 from tui.reviewed import AS_ROLLED, CORRECTED, MEMO_ROWS, keep, products, stored, stored_view
 
@@ -135,9 +135,18 @@ def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
     assert stored(app, replay.game_id, "json") == products(app.game(replay.game_id))["json"]
 
 
-@pytest.mark.parametrize("store", ["memory", "sqlite"])
+@pytest.mark.parametrize("store", ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_the_board_history_is_one_row_shared_by_both_histories_and_kept_while_unchanged(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store: str) -> None:
+    if store == "postgres":
+        with postgres_schema() as spec:
+            _check_board_history_rows(monkeypatch, spec)
+    else:
+        _check_board_history_rows(monkeypatch, "memory:" if store == "memory"
+                                  else f"sqlite:{tmp_path / 'store.sqlite3'}")
+
+
+def _check_board_history_rows(monkeypatch: pytest.MonkeyPatch, spec: str) -> None:
     """A view's big fields (the board's history above all) are rows of their own, named by
     their digest: one row for both histories, written once and left while the board does not
     move; a refresh that moves the board drops the row no longer named; a missing row makes the
@@ -149,7 +158,6 @@ def test_the_board_history_is_one_row_shared_by_both_histories_and_kept_while_un
     from tui.reviewed import product
 
     replay = generated(300, 11)
-    spec = "memory:" if store == "memory" else f"sqlite:{tmp_path / 'store.sqlite3'}"
     app = open_store(spec)
     app.record(replay.events)
     keep(app, replay.game_id)
