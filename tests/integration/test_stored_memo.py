@@ -27,7 +27,7 @@ from application.adapters.app import MinisterApplication
 from application.adapters.memo_codec import MEMO_HEADER, MemoUnreadable, load_memo
 from application.adapters.review_store import MAX_CHUNKS, ChunkWrite, head_of, load_chunks, save
 from application.adapters.stores import open_store
-from application.intake.replayfile import load_replay
+from application.intake.replayfile import Replay, load_replay
 from domain.review.game_review import review
 from tests.integration.store_helpers import postgres_schema
 from tests.unit.test_review_memo import REPLAYS, ROOT, _event, desk_event
@@ -115,6 +115,15 @@ def test_postgres_store_refreshes_incrementally(path: str, specs: list[tuple[Any
     _check_desk_commands(_postgres, path, specs)
 
 
+def _kept(*path: str) -> tuple[MinisterApplication, Replay]:
+    """A shipped replay recorded in a memory store, its review stored (as ``minister import``)."""
+    replay = load_replay(ROOT.joinpath("replays", *path))
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    return app, replay
+
+
 def test_a_memo_naming_other_code_is_refused() -> None:
     import pickle
 
@@ -126,10 +135,7 @@ def test_a_memo_naming_other_code_is_refused() -> None:
 
 
 def test_a_broken_memo_means_a_full_review() -> None:
-    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
-    app = open_store("memory:")
-    app.record(replay.events)
-    keep(app, replay.game_id)
+    app, replay = _kept("consequences", "corrected-result-flows-2008.toml")
     head = head_of(app, replay.game_id)
     assert head is not None
     save(app, replay.game_id, head, {}, chunks={MEMO: ChunkWrite(0, MEMO_HEADER + b"junk!")})
@@ -144,10 +150,7 @@ def test_a_refresh_that_adds_nothing_to_the_memo_leaves_its_row_as_it_was() -> N
     """A second report on the same battle needs no part the memo lacks: the memo is not written
     again (megabytes on a big game), and the row of the earlier version is what the next
     refresh carries on from."""
-    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
-    app = open_store("memory:")
-    app.record(replay.events)
-    keep(app, replay.game_id)
+    app, replay = _kept("consequences", "corrected-result-flows-2008.toml")
     game = app.game(replay.game_id)
     app.record([_event(game, ("report", 0, 0, 0, 5, [1]))])
     keep(app, replay.game_id)
@@ -208,10 +211,7 @@ def test_a_chunk_that_does_not_follow_the_one_before_ends_the_memo_read() -> Non
     """A chunk row left by an interleaved or stale writer (it names another chunk as the one it
     follows) is not read, nor anything after it: the refresh carries on from the chunks before
     it, and what readers get is still the review from scratch."""
-    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
-    app = open_store("memory:")
-    app.record(replay.events)
-    keep(app, replay.game_id)
+    app, replay = _kept("consequences", "corrected-result-flows-2008.toml")
     for minutes in (5, 6):
         app.record([_event(app.game(replay.game_id), ("supplied", 0, 0, 0, minutes, [3]))])
         keep(app, replay.game_id)
@@ -233,10 +233,7 @@ def test_a_chunk_that_does_not_follow_the_one_before_ends_the_memo_read() -> Non
 def test_the_stored_memo_holds_each_quiet_battles_view_once() -> None:
     """A battle without findings has the same view in both histories: the memo stores it once
     (as one object, read back as one), not once per history."""
-    replay = load_replay(ROOT / "replays" / "games" / "full-game-three-rounds-2008.toml")
-    app = open_store("memory:")
-    app.record(replay.events)
-    keep(app, replay.game_id)
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
     head = head_of(app, replay.game_id)
     assert head is not None
     chunks = load_chunks(app, replay.game_id, MEMO, head)
