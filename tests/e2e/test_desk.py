@@ -339,3 +339,17 @@ def test_a_lost_key_is_abandoned_openly(tmp_path: Path, capsys: pytest.CaptureFi
     assert statuses[1].startswith("open: 0 dice drawn")
     checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
     assert checked["ok"] and checked["pending"] == 1
+
+
+def test_dice_are_taken_quoted_or_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``minister dice GAME --battle B 6 6`` records what ``... "6 6"`` does (the faces as typed
+    from the dice server's page, one argument or several)."""
+    spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
+    imported(tmp_path, spec, capsys)
+    quoted = as_json(capsys, "dice", GAME_ID, "--battle", "W Europe", "--at", "2008-07-05T18:19:00Z", "6 6",
+                     "--store", spec)
+    loose = as_json(capsys, "dice", GAME_ID, "--battle", "W Europe", "--at", "2008-07-05T18:20:00Z", "2", "5",
+                    "--store", spec)
+    assert quoted["dice"] == [6, 6] and loose["dice"] == [2, 5]
+    code, _, err = run(capsys, "dice", GAME_ID, "--battle", "W Europe", "6", "x", "--store", spec)
+    assert code == 2 and "expected faces 1-6" in err

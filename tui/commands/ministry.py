@@ -120,7 +120,8 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Record dice rolled on the club's dice server for a battle's correction, as "
                     "they are, at the dice server's time.")
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
-    parser.add_argument("faces", metavar="DICE", help='the faces, such as "6 6 1 4"')
+    parser.add_argument("faces", metavar="DICE", nargs="+",
+                        help='the faces, such as "6 6 1 4" (quoted or not)')
 
     parser = _command(
         subparsers, "commit", cmd_commit, keys=True,
@@ -242,7 +243,8 @@ def cmd_dice(args: argparse.Namespace) -> int:
 
 
     with _store(args) as app:
-        event = desk_dice.enter_dice(app, args.game, args.battle, args.faces, at=parse_at(args.at))
+        event = desk_dice.enter_dice(app, args.game, args.battle, " ".join(args.faces),
+                                     at=parse_at(args.at))
     return _print(args, event_dict(event), f"dice for {event.territory} recorded: "
                   f"{' '.join(map(str, event.dice))} at {_when(event)} [event {event.originator_version}]")
 
