@@ -114,6 +114,10 @@ TABLES = ("walks", "turn_audits", "treasuries", "board_keys", "reads", "outcomes
 #: a refresh after a report or a ruling reuses most battles whole and never needs their reads,
 #: audits or corrections (most of the memo's bytes).
 LAZY = ("reads", "audits", "corrections")
+#: Tables of few, big parts: a part an added chunk would pickle again is named instead
+#: (:func:`added_chunk`; the chunk's :data:`_SAME` entry: table -> new key -> earlier key).
+_SHARED = ("walks", "turn_audits", "treasuries", "board_keys", "game_views")
+_SAME = "same"
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
 _LAYOUT = 6
 
@@ -217,6 +221,12 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
                 if name in LAZY and not set(map(type, found.values())) <= {bytes}:
                     raise MemoUnreadable("the stored review memo is not a memo")
                 getattr(memo, name).update(found)
+            for name, keys in parts.get(_SAME, {}).items():
+                if name not in _SHARED:
+                    raise MemoUnreadable(f"the stored review memo shares parts of {name!r}")
+                table = getattr(memo, name)
+                for key, earlier in keys.items():
+                    table[key] = dict.__getitem__(table, earlier)
     except MemoUnreadable:
         raise
     except Exception as error:  # a truncated row, another Python's pickle: review in full
@@ -238,4 +248,14 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
     if not any(added.values()):
         return None
     added["quiet_battles"] = _one_view_each(memo, added["quiet_battles"])
-    return _chunk(added)
+    # A big part the review took as it was (the very object an earlier chunk holds under another
+    # key: a treasury a dice event left as it was) is stored as that key, not pickled again.
+    same: dict[str, dict[Any, Any]] = {}
+    for name in _SHARED:
+        table = getattr(memo, name)
+        earlier = {id(dict.get(table, key)): key for key in known[name]}
+        for key, part in list(added[name].items()):
+            if id(part) in earlier:
+                same.setdefault(name, {})[key] = earlier[id(part)]
+                del added[name][key]
+    return _chunk({**added, _SAME: same} if same else added)

@@ -243,3 +243,25 @@ def test_the_stored_memo_holds_each_quiet_battles_view_once() -> None:
     assert {key[0] for key in quiet} == {False, True}  # both histories have quiet battles
     assert len({id(view) for view, _ in quiet.values()}) == len({memo.view_digests[key] for key in quiet})
     assert len({id(view) for view, _ in quiet.values()}) < len(quiet)
+
+
+def test_a_part_taken_as_it_was_under_a_new_key_is_stored_as_that_key() -> None:
+    """A big part a refresh took as it was (the very object, under a new key: a treasury a dice
+    event left unchanged) is named in the appended chunk, not pickled again; read back, both
+    keys hold one object."""
+    from application.adapters.memo_codec import added_chunk, dump_memo, known_keys
+    from domain.review.memo import ReviewMemo
+
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
+    game = app.game(replay.game_id)
+    memo = ReviewMemo()
+    review(game, memo=memo)
+    whole = dump_memo(memo)
+    known = known_keys(memo)
+    [(key, treasury)] = memo.treasuries.items()
+    moved = (key[0], "another walk")
+    memo.treasuries[moved] = treasury
+    chunk = added_chunk(memo, known)
+    assert chunk is not None and len(chunk) < 1000 < len(whole)
+    read = load_memo([whole, chunk])
+    assert read.treasuries[moved] is read.treasuries[key] and read.treasuries[key] == treasury
