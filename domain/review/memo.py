@@ -198,10 +198,21 @@ class ReviewMemo:
         digest = hashlib.blake2b(self._records_of(game), digest_size=16)
         return self._get(self.game_views, (self._stamp_of(game), digest.hexdigest()), make)
 
-    def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
+    def walk(self, game: Game, walk_token: str,
+             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
-        when an event it reads was added or a result changed."""
-        return self._get(self.walks, (self._stamp_of(game), walk_token), make)
+        when an event it reads was added or a result changed; ``make`` is given the walks this
+        memo holds, to resume one from where its steps read something new (dice added to a
+        battle move its result: domain.record.board_resume)."""
+        key = (self._stamp_of(game), walk_token)
+        self._used.add((id(self.walks), key))
+        found = self.walks.get(key)
+        if found is not None:
+            self.reused += 1
+            return found
+        self.computed += 1
+        found = self.walks[key] = make(list(self.walks.values()))
+        return found
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
@@ -356,6 +367,11 @@ class NoMemo(ReviewMemo):
     def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
         """Made afresh (no key worked out)."""
         return make()
+
+    def walk(self, game: Game, walk_token: str,
+             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
+        """Walked from the start (no earlier walk kept)."""
+        return make(())
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
                make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:

@@ -1,0 +1,247 @@
+"""A walk of the board resumed from an earlier walk of the same game's history.
+
+Dice supplied or drawn for a battle end its record later (its last record number is the
+dice's), so its result moves in the walk (:func:`domain.record.board_state.walk_board` places a
+result at the battle's last record): the walk's token changes and the walk is made again, though
+every step before the battle's old place is as it was. So a walk keeps, beside its result:
+
+- what each of its steps read (:class:`WalkInputs`): each battle's place in the history (its
+  declaration and last record numbers) and its result, how many board records and non-combat
+  moves it walked (the history only grows: the same count is the same records), the bid
+  placements it asked whether the Minister ruled off, and the walk as rolled's adopted units it
+  read at positions (a walk as corrected);
+- every so often, at a record boundary (:data:`EVERY` steps), a :class:`Mark`: what the walker
+  holds that its history does not tell (the turn, the flags, the purses, the aircraft put back,
+  how long each log was).
+
+A new walk of the same history compares its inputs with an earlier walk's
+(:func:`first_change`: the first place whose step reads something else), takes the last mark at
+or before it, rebuilds the walker there (:func:`rebuild`: units and control from each
+territory's last history entry before it, the logs cut to their lengths then, all copied: the
+earlier walk is never changed) and walks on from there. The result is the full walk's, field
+for field (``tests/unit/test_board_resume.py`` checks it on random event sequences). Anything it
+cannot compare (another start, another board, void turns changed, fewer records) gives no
+resume point: the walk is made from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from domain.record.walk_inputs import BattleResult
+from domain.rules.forces import Force
+
+if TYPE_CHECKING:
+    from domain.record.board_state import _Walker
+    from domain.record.board_walk import BoardWalk
+    from domain.record.game import Game
+
+#: Steps walked between two marks (a mark is taken at the next record boundary): a resumed walk
+#: walks at most this many steps it need not have.
+EVERY = 256
+
+#: No change found (a place after every record).
+_NOWHERE = 1 << 62
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What the walker held just before record ``seq`` (no step of it walked yet) that its
+    history does not tell; never changed once taken (a resumed walk shares the marks before its
+    resume point)."""
+
+    seq: int
+    started: bool
+    turn: str | None
+    turn_at: datetime | None
+    updated: bool
+    listed: bool
+    bid_seq: int | None
+    treasury: dict[str, int]
+    pending: dict[str, Force]
+    unlanded: dict[tuple[str, str], list[tuple[str, Force]]]
+    #: The logs' lengths then: discrepancies, counts, round ends, control log, known, adopted.
+    lengths: tuple[int, int, int, int, int, int]
+
+
+@dataclass
+class WalkInputs:
+    """What a walk's steps read (see the module docstring), and its marks."""
+
+    #: Whether the walk is as corrected (it reads the walk as rolled's adopted units).
+    corrected: bool
+    from_setup: bool
+    #: Each battle's (declaration, last record number), in the game's order.
+    places: list[tuple[int, int]]
+    #: The results the walk was told (a copy), by battle key and the keys of walk_inputs.
+    outcomes: dict[str, BattleResult]
+    #: How many board records and non-combat moves were walked, and the last one's number.
+    notes: tuple[int, int]
+    noncombat: tuple[int, int]
+    #: (bid record number, key asked, whether it was ruled off) for every bid placement.
+    asked: list[tuple[int, str, bool]]
+    #: The walk as rolled's adopted units read at positions (a walk as corrected), else None.
+    written: dict[tuple[int, str, str], Force] | None
+    marks: list[Mark]
+
+
+def take_mark(walker: _Walker) -> Mark:
+    """The walker's state at a record boundary (copies: the walk goes on changing its own)."""
+    state = walker.state
+    return Mark(walker.seq, walker.started, walker.turn, walker.turn_at, walker.updated, walker.listed,
+                walker.bid_seq, dict(state.treasury), dict(state.pending),
+                {key: list(put) for key, put in walker.unlanded.items()},
+                (len(walker.discrepancies), len(walker.counts), len(walker.round_ends),
+                 len(walker.control_log), len(walker.known_since), len(walker.adopted)))
+
+
+def places_of(game: Game) -> list[tuple[int, int]]:
+    """Each battle's (declaration, last record number), in the game's order."""
+    return [(b.declared_seq, b.last_seq) for b in game.battles]
+
+
+def inputs_of(walker: _Walker, game: Game, places: list[tuple[int, int]], marks: list[Mark]) -> WalkInputs:
+    """What the walk just made read (``places``: :func:`places_of`; its marks given)."""
+    return WalkInputs(walker.rolled is not None, walker.from_setup, places, dict(walker.outcomes),
+                      _count(game.board_log), _count(game.noncombat), walker.asked,
+                      walker.rolled.adopted if walker.rolled is not None else None, marks)
+
+
+def _count(records: Sequence[Any]) -> tuple[int, int]:
+    return (len(records), records[-1].seq if records else -1)
+
+
+def first_change(earlier: WalkInputs, game: Game, places: list[tuple[int, int]],
+                 outcomes: Mapping[str, BattleResult], void: frozenset[str], earlier_void: frozenset[str],
+                 written: dict[tuple[int, str, str], Force] | None, from_setup: bool) -> int:
+    """The first place (record number * 4 + kind) at which a walk of ``game`` (its battles'
+    ``places``) reads something other than the earlier walk's steps did (0: from the start;
+    :data:`_NOWHERE`: nowhere)."""
+    if earlier.from_setup != from_setup or earlier.corrected != (written is not None) or \
+            void != earlier_void:
+        return 0
+    found = _NOWHERE
+    for old, records in ((earlier.notes, game.board_log), (earlier.noncombat, game.noncombat)):
+        count, last = old
+        if len(records) < count or (count and records[count - 1].seq != last):
+            return 0  # not the same records (the history only grows)
+        if len(records) > count:
+            found = min(found, records[count].seq << 2)
+    old_places = earlier.places
+    if places != old_places:
+        for index in range(max(len(places), len(old_places))):
+            now = places[index] if index < len(places) else None
+            was = old_places[index] if index < len(old_places) else None
+            if now is None or was is None or now[0] != was[0]:
+                # Another battle here: from the first of their declarations.
+                found = min(found, *((p[0] << 2) + 1 for p in (now, was) if p is not None))
+            elif now[1] != was[1]:
+                found = min(found, (now[1] << 2) + 2, (was[1] << 2) + 2)
+    old_outcomes = earlier.outcomes
+    if outcomes != old_outcomes:  # (compared in C: most refreshes change no result)
+        changed = {key for key in outcomes.keys() | old_outcomes.keys()
+                   if outcomes.get(key, _MISSING) != old_outcomes.get(key, _MISSING)}
+        for index, record in enumerate(game.battles):
+            if record.key in changed:  # its result, where it is placed now and was then
+                found = min(found, (places[index][1] << 2) + 2)
+                if index < len(old_places):
+                    found = min(found, (old_places[index][1] << 2) + 2)
+    for seq, key, dropped in earlier.asked:
+        if (key in outcomes) != dropped:
+            found = min(found, seq << 2)
+            break
+    if written is not earlier.written and written is not None and earlier.written is not None:
+        found = min(found, _first_adopted(written, earlier.written))
+    return found
+
+
+#: No result (a key one of two walks was not told).
+_MISSING = object()
+
+
+def _first_adopted(new: dict[tuple[int, str, str], Force], old: dict[tuple[int, str, str], Force]) -> int:
+    """The first position whose adopted units differ between two walks as rolled."""
+    for (new_key, new_units), (old_key, old_units) in zip(new.items(), old.items(), strict=False):
+        if new_key != old_key or new_units != old_units:
+            return min(new_key[0], old_key[0]) << 2
+    if len(new) == len(old):
+        return _NOWHERE
+    longer = new if len(new) > len(old) else old
+    return next(islice(longer, min(len(new), len(old)), None))[0] << 2
+
+
+def resume_mark(earlier: BoardWalk, place: int) -> Mark | None:
+    """The last mark of an earlier walk at or before ``place`` (None: none)."""
+    inputs = earlier.inputs
+    if inputs is None:
+        return None
+    found = None
+    for mark in inputs.marks:
+        if mark.seq << 2 > place:
+            break
+        found = mark
+    return found
+
+
+def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> None:
+    """Set a fresh walker to where the earlier walk stood at ``mark`` (copies of its parts)."""
+    seq = mark.seq
+    state = walker.state
+    units: dict[str, dict[str, Force]] = {}
+    control = state.control
+    history: dict[str, list[Any]] = {}
+    seqs = earlier.seqs
+    from bisect import bisect_left
+
+    for territory, entries in earlier.history.items():
+        cut = bisect_left(seqs[territory], seq)
+        if not cut:
+            continue  # first logged later: logged again (in the same order) when walked on
+        kept = history[territory] = entries[:cut]
+        last = kept[-1]
+        units[territory] = dict(last[1])
+        if last[2] is not None:
+            control[territory] = last[2]
+    discrepancies, counts, round_ends, controls, known, adopted = mark.lengths
+    known_since = dict(islice(earlier.known_since.items(), known))
+    state.units.clear()
+    state.units.update(units)
+    state.known.clear()
+    state.known.update(known_since)
+    state.treasury.clear()
+    state.treasury.update(mark.treasury)
+    state.pending.clear()
+    state.pending.update(mark.pending)
+    walker.history, walker.known_since = history, known_since
+    walker.discrepancies = earlier.discrepancies[:discrepancies]
+    walker.counts = earlier.counts[:counts]
+    walker.round_ends = earlier.round_ends[:round_ends]
+    walker.control_log = (earlier.control_log or [])[:controls]
+    walker.adopted = dict(islice(earlier.adopted.items(), adopted))
+    walker.unlanded = {key: list(put) for key, put in mark.unlanded.items()}
+    walker.seq, walker.started, walker.turn, walker.turn_at = seq, mark.started, mark.turn, mark.turn_at
+    walker.updated, walker.listed, walker.bid_seq = mark.updated, mark.listed, mark.bid_seq
+    assert earlier.inputs is not None
+    walker.asked = [asked for asked in earlier.inputs.asked if asked[0] < seq]
+
+
+def resume_point(earlier: Sequence[BoardWalk], walker: _Walker, game: Game,
+                 places: list[tuple[int, int]]) -> tuple[BoardWalk, Mark] | None:
+    """The earlier walk and mark the walk can resume from, the latest found (None: none)."""
+    best: tuple[BoardWalk, Mark] | None = None
+    written = walker.rolled.adopted if walker.rolled is not None else None
+    void = frozenset(walker.void)
+    for walk in earlier:
+        inputs = walk.inputs
+        if inputs is None or walk.board is not walker.board:
+            continue
+        place = first_change(inputs, game, places, walker.outcomes, void, walk.void, written,
+                             walker.from_setup)
+        mark = resume_mark(walk, place) if place else None
+        if mark is not None and (best is None or mark.seq > best[1].seq):
+            best = (walk, mark)
+    return best
