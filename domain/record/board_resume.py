@@ -29,8 +29,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from hashlib import blake2b
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from domain.record.walk_inputs import BattleResult
 from domain.rules.forces import Force
@@ -43,6 +46,13 @@ if TYPE_CHECKING:
 #: Steps walked between two marks (a mark is taken at the next record boundary): a resumed walk
 #: walks at most this many steps it need not have.
 EVERY = 256
+
+#: Battles per digest of their results (WalkInputs.results): a changed result resumes the walk
+#: at most this many battles before it.
+BLOCK = 32
+
+#: Deterministic bytes for the results' digests (the walk is stored, and read in another process).
+_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
 #: No change found (a place after every record).
 _NOWHERE = 1 << 62
@@ -63,7 +73,9 @@ class Mark:
     bid_seq: int | None
     treasury: dict[str, int]
     pending: dict[str, Force]
-    unlanded: dict[tuple[str, str], list[tuple[str, Force]]]
+    #: The aircraft put back whose entries changed since the mark before (the marks of a walk
+    #: make its whole ``unlanded`` when merged in order: see rebuild).
+    unlanded: dict[tuple[str, str], tuple[tuple[str, Force], ...]]
     #: The logs' lengths then: discrepancies, counts, round ends, control log, known, adopted.
     lengths: tuple[int, int, int, int, int, int]
 
@@ -77,8 +89,8 @@ class WalkInputs:
     from_setup: bool
     #: Each battle's (declaration, last record number), in the game's order.
     places: list[tuple[int, int]]
-    #: The results the walk was told (a copy), by battle key and the keys of walk_inputs.
-    outcomes: dict[str, BattleResult]
+    #: A digest of the results the walk was told for each :data:`BLOCK` battles in a row.
+    results: list[bytes]
     #: How many board records and non-combat moves were walked, and the last one's number.
     notes: tuple[int, int]
     noncombat: tuple[int, int]
@@ -94,19 +106,40 @@ def take_mark(walker: _Walker) -> Mark:
     state = walker.state
     return Mark(walker.seq, walker.started, walker.turn, walker.turn_at, walker.updated, walker.listed,
                 walker.bid_seq, dict(state.treasury), dict(state.pending),
-                {key: list(put) for key, put in walker.unlanded.items()},
+                _relanded(walker),
                 (len(walker.discrepancies), len(walker.counts), len(walker.round_ends),
                  len(walker.control_log), len(walker.known_since), len(walker.adopted)))
 
 
-def places_of(game: Game) -> list[tuple[int, int]]:
-    """Each battle's (declaration, last record number), in the game's order."""
-    return [(b.declared_seq, b.last_seq) for b in game.battles]
+def _relanded(walker: _Walker) -> dict[tuple[str, str], tuple[tuple[str, Force], ...]]:
+    unlanded = walker.unlanded
+    changed = {key: unlanded[key] for key in walker.relanded}
+    walker.relanded.clear()
+    return changed
 
 
-def inputs_of(walker: _Walker, game: Game, places: list[tuple[int, int]], marks: list[Mark]) -> WalkInputs:
-    """What the walk just made read (``places``: :func:`places_of`; its marks given)."""
-    return WalkInputs(walker.rolled is not None, walker.from_setup, places, dict(walker.outcomes),
+@dataclass(frozen=True)
+class Battles:
+    """What a walk reads of the battles: their places and a digest of their results."""
+
+    places: list[tuple[int, int]]
+    results: list[bytes]
+
+
+def battles_of(game: Game, outcomes: Mapping[str, BattleResult]) -> Battles:
+    """Each battle's (declaration, last record number), in the game's order, and a digest of
+    their results by :data:`BLOCK` (a few bytes kept, not every result: the walk is stored)."""
+    battles = game.battles
+    results = [outcomes.get(b.key) for b in battles]
+    encode = _ENCODER.encode
+    return Battles([(b.declared_seq, b.last_seq) for b in battles],
+                   [blake2b(encode(results[at:at + BLOCK]), digest_size=8).digest()
+                    for at in range(0, len(results), BLOCK)])
+
+
+def inputs_of(walker: _Walker, game: Game, battles: Battles, marks: list[Mark]) -> WalkInputs:
+    """What the walk just made read (``battles``: :func:`battles_of`; its marks given)."""
+    return WalkInputs(walker.rolled is not None, walker.from_setup, battles.places, battles.results,
                       _count(game.board_log), _count(game.noncombat), walker.asked,
                       walker.rolled.adopted if walker.rolled is not None else None, marks)
 
@@ -115,11 +148,11 @@ def _count(records: Sequence[Any]) -> tuple[int, int]:
     return (len(records), records[-1].seq if records else -1)
 
 
-def first_change(earlier: WalkInputs, game: Game, places: list[tuple[int, int]],
+def first_change(earlier: WalkInputs, game: Game, battles: Battles,
                  outcomes: Mapping[str, BattleResult], void: frozenset[str], earlier_void: frozenset[str],
                  written: dict[tuple[int, str, str], Force] | None, from_setup: bool) -> int:
-    """The first place (record number * 4 + kind) at which a walk of ``game`` (its battles'
-    ``places``) reads something other than the earlier walk's steps did (0: from the start;
+    """The first place (record number * 4 + kind) at which a walk of ``game`` (``battles``:
+    :func:`battles_of`) reads something other than the earlier walk's steps did (0: from the start;
     :data:`_NOWHERE`: nowhere)."""
     if earlier.from_setup != from_setup or earlier.corrected != (written is not None) or \
             void != earlier_void:
@@ -131,7 +164,7 @@ def first_change(earlier: WalkInputs, game: Game, places: list[tuple[int, int]],
             return 0  # not the same records (the history only grows)
         if len(records) > count:
             found = min(found, records[count].seq << 2)
-    old_places = earlier.places
+    places, old_places = battles.places, earlier.places
     if places != old_places:
         for index in range(max(len(places), len(old_places))):
             now = places[index] if index < len(places) else None
@@ -141,15 +174,18 @@ def first_change(earlier: WalkInputs, game: Game, places: list[tuple[int, int]],
                 found = min(found, *((p[0] << 2) + 1 for p in (now, was) if p is not None))
             elif now[1] != was[1]:
                 found = min(found, (now[1] << 2) + 2, (was[1] << 2) + 2)
-    old_outcomes = earlier.outcomes
-    if outcomes != old_outcomes:  # (compared in C: most refreshes change no result)
-        changed = {key for key in outcomes.keys() | old_outcomes.keys()
-                   if outcomes.get(key, _MISSING) != old_outcomes.get(key, _MISSING)}
-        for index, record in enumerate(game.battles):
-            if record.key in changed:  # its result, where it is placed now and was then
-                found = min(found, (places[index][1] << 2) + 2)
+    results, old_results = battles.results, earlier.results
+    if results != old_results:
+        for block in range(max(len(results), len(old_results))):
+            if block < len(results) and block < len(old_results) and results[block] == old_results[block]:
+                continue
+            # A result in these battles changed: from the first place one was or is put.
+            for index in range(block * BLOCK, (block + 1) * BLOCK):
+                if index < len(places):
+                    found = min(found, (places[index][1] << 2) + 2)
                 if index < len(old_places):
                     found = min(found, (old_places[index][1] << 2) + 2)
+            break
     for seq, key, dropped in earlier.asked:
         if (key in outcomes) != dropped:
             found = min(found, seq << 2)
@@ -157,10 +193,6 @@ def first_change(earlier: WalkInputs, game: Game, places: list[tuple[int, int]],
     if written is not earlier.written and written is not None and earlier.written is not None:
         found = min(found, _first_adopted(written, earlier.written))
     return found
-
-
-#: No result (a key one of two walks was not told).
-_MISSING = object()
 
 
 def _first_adopted(new: dict[tuple[int, str, str], Force], old: dict[tuple[int, str, str], Force]) -> int:
@@ -189,6 +221,7 @@ def resume_mark(earlier: BoardWalk, place: int) -> Mark | None:
 
 def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> None:
     """Set a fresh walker to where the earlier walk stood at ``mark`` (copies of its parts)."""
+    assert earlier.inputs is not None
     seq = mark.seq
     state = walker.state
     units: dict[str, dict[str, Force]] = {}
@@ -222,15 +255,19 @@ def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> None:
     walker.round_ends = earlier.round_ends[:round_ends]
     walker.control_log = (earlier.control_log or [])[:controls]
     walker.adopted = dict(islice(earlier.adopted.items(), adopted))
-    walker.unlanded = {key: list(put) for key, put in mark.unlanded.items()}
+    unlanded = walker.unlanded
+    for taken in earlier.inputs.marks:
+        if taken.seq > seq:
+            break
+        unlanded.update(taken.unlanded)
+    walker.relanded.clear()
     walker.seq, walker.started, walker.turn, walker.turn_at = seq, mark.started, mark.turn, mark.turn_at
     walker.updated, walker.listed, walker.bid_seq = mark.updated, mark.listed, mark.bid_seq
-    assert earlier.inputs is not None
     walker.asked = [asked for asked in earlier.inputs.asked if asked[0] < seq]
 
 
 def resume_point(earlier: Sequence[BoardWalk], walker: _Walker, game: Game,
-                 places: list[tuple[int, int]]) -> tuple[BoardWalk, Mark] | None:
+                 battles: Battles) -> tuple[BoardWalk, Mark] | None:
     """The earlier walk and mark the walk can resume from, the latest found (None: none)."""
     best: tuple[BoardWalk, Mark] | None = None
     written = walker.rolled.adopted if walker.rolled is not None else None
@@ -239,7 +276,7 @@ def resume_point(earlier: Sequence[BoardWalk], walker: _Walker, game: Game,
         inputs = walk.inputs
         if inputs is None or walk.board is not walker.board:
             continue
-        place = first_change(inputs, game, places, walker.outcomes, void, walk.void, written,
+        place = first_change(inputs, game, battles, walker.outcomes, void, walk.void, written,
                              walker.from_setup)
         mark = resume_mark(walk, place) if place else None
         if mark is not None and (best is None or mark.seq > best[1].seq):

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
 from domain.record import board_resume
-from domain.record.board_resume import Mark, inputs_of, places_of, rebuild, resume_point, take_mark
+from domain.record.board_resume import Mark, battles_of, inputs_of, rebuild, resume_point, take_mark
 from domain.record.board_start import BoardState, start
 from domain.record.board_steps import first_round_of, walk_steps
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
@@ -80,8 +80,8 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     state = start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
-    places = places_of(game)
-    resumed = resume_point(since, walker, game, places) if since else None
+    battles = battles_of(game, outcomes)
+    resumed = resume_point(since, walker, game, battles) if since else None
     marks: list[Mark] = []
     if resumed is None:
         steps = walk_steps(game, walker)
@@ -117,7 +117,7 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
         walker.seq += 1  # the board after every record
         walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
     walk = walker.result()
-    walk.inputs = inputs_of(walker, game, places, marks)
+    walk.inputs = inputs_of(walker, game, battles, marks)
     return walk
 
 
@@ -162,8 +162,11 @@ class _Walker:
         #: (bid record, key, whether ruled off) for every bid placement asked (what a resumed
         #: walk compares: domain.record.board_resume).
         self.asked: list[tuple[int, str, bool]] = []
-        #: (power, battle territory) -> where aircraft without a stated landing were put back.
-        self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
+        #: (power, battle territory) -> where aircraft without a stated landing were put back
+        #: (tuples, replaced on change: a mark keeps them as they are, see board_resume).
+        self.unlanded: dict[tuple[str, str], tuple[tuple[str, Force], ...]] = {}
+        #: The keys of ``unlanded`` changed since the last mark.
+        self.relanded: set[tuple[str, str]] = set()
         #: (record, land territory, new holder) at every change of control, in record order.
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
@@ -421,12 +424,16 @@ class _Walker:
                 self._add(seq, move.landing, power, move.units)
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
-        for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
+        key = (power, battle)
+        put = self.unlanded.get(key, ())
+        for index, (where, units) in enumerate(put):
             lift = capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
-                self.unlanded[(power, battle)][index] = (where, units.minus_available(lift))
+                left = self.unlanded[key]
+                self.unlanded[key] = (*left[:index], (where, units.minus_available(lift)), *left[index + 1:])
+                self.relanded.add(key)
 
     # -- battles ----------------------------------------------------------------------------------
     def declare(self, record: BattleRecord) -> None:
@@ -576,7 +583,9 @@ class _Walker:
             where = move.landing or move.origin
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
-                self.unlanded.setdefault((power, record.territory), []).append((where, lift))
+                key = (power, record.territory)
+                self.unlanded[key] = (*self.unlanded.get(key, ()), (where, lift))
+                self.relanded.add(key)
 
 
 def _withdrawal_zone(record: BattleRecord) -> str | None:

@@ -57,8 +57,9 @@ def _fields(walk: BoardWalk) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _marks_everywhere() -> Iterator[None]:
-    # A mark at every few steps (the replays are short): every resume point is tried.
-    with patch.object(board_resume, "EVERY", 2):
+    # A mark at every few steps and a digest of every few results (the replays are short):
+    # every resume point is tried.
+    with patch.object(board_resume, "EVERY", 2), patch.object(board_resume, "BLOCK", 3):
         yield
 
 
