@@ -39,8 +39,9 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   battle in B's territory also reads B's corrected holder (``flows`` in :meth:`quiet`'s key).
 - **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
   number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
-  places B's result at its last record, the walk's token changes too: the walk, the turn audit,
-  the treasury and every battle's board key are made again (see
+  places B's result at its last record, the walk's token changes too: the walk is made again,
+  resumed from an earlier walk at B's old place (:meth:`walk`: the steps before it read the
+  same), and the turn audit, the treasury and every battle's board key are made again (see
   benchmarks/bench_incremental.py for what that costs), but a battle is reviewed again only if
   what it reads of the board changed (B's result now placed later may change what a battle
   declared in between finds there, the turn audit's findings, or a purse) or its findings were
