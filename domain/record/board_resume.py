@@ -54,6 +54,9 @@ BLOCK = 32
 #: Deterministic bytes for the results' digests (the walk is stored, and read in another process).
 _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
+#: Battles compared at once for a change of place.
+_STRETCH = 256
+
 #: No change found (a place after every record).
 _NOWHERE = 1 << 62
 
@@ -166,14 +169,20 @@ def first_change(earlier: WalkInputs, game: Game, battles: Battles,
             found = min(found, records[count].seq << 2)
     places, old_places = battles.places, earlier.places
     if places != old_places:
-        for index in range(max(len(places), len(old_places))):
-            now = places[index] if index < len(places) else None
-            was = old_places[index] if index < len(old_places) else None
-            if now is None or was is None or now[0] != was[0]:
-                # Another battle here: from the first of their declarations.
-                found = min(found, *((p[0] << 2) + 1 for p in (now, was) if p is not None))
-            elif now[1] != was[1]:
-                found = min(found, (now[1] << 2) + 2, (was[1] << 2) + 2)
+        for start in range(0, max(len(places), len(old_places)), _STRETCH):
+            end = start + _STRETCH
+            if places[start:end] == old_places[start:end]:
+                continue  # (compared in C: dice move one battle)
+            for index in range(start, end):
+                now = places[index] if index < len(places) else None
+                was = old_places[index] if index < len(old_places) else None
+                if now == was:
+                    continue
+                if now is None or was is None or now[0] != was[0]:
+                    # Another battle here: from the first of their declarations.
+                    found = min(found, *((p[0] << 2) + 1 for p in (now, was) if p is not None))
+                else:
+                    found = min(found, (now[1] << 2) + 2, (was[1] << 2) + 2)
     results, old_results = battles.results, earlier.results
     if results != old_results:
         for block in range(max(len(results), len(old_results))):

@@ -59,7 +59,8 @@ def _fields(walk: BoardWalk) -> dict[str, Any]:
 def _marks_everywhere() -> Iterator[None]:
     # A mark at every few steps and a digest of every few results (the replays are short):
     # every resume point is tried.
-    with patch.object(board_resume, "EVERY", 2), patch.object(board_resume, "BLOCK", 3):
+    with patch.object(board_resume, "EVERY", 2), patch.object(board_resume, "BLOCK", 3), \
+            patch.object(board_resume, "_STRETCH", 2):
         yield
 
 
