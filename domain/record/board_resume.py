@@ -228,8 +228,9 @@ def resume_mark(earlier: BoardWalk, place: int) -> Mark | None:
     return found
 
 
-def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> None:
-    """Set a fresh walker to where the earlier walk stood at ``mark`` (copies of its parts)."""
+def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> list[Mark]:
+    """Set a fresh walker to where the earlier walk stood at ``mark`` (copies of its parts);
+    the earlier walk's marks up to it (the resumed walk's first marks)."""
     assert earlier.inputs is not None
     seq = mark.seq
     state = walker.state
@@ -273,6 +274,7 @@ def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> None:
     walker.seq, walker.started, walker.turn, walker.turn_at = seq, mark.started, mark.turn, mark.turn_at
     walker.updated, walker.listed, walker.bid_seq = mark.updated, mark.listed, mark.bid_seq
     walker.asked = [asked for asked in earlier.inputs.asked if asked[0] < seq]
+    return [taken for taken in earlier.inputs.marks if taken.seq <= seq]
 
 
 def resume_point(earlier: Sequence[BoardWalk], walker: _Walker, game: Game,

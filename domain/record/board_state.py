@@ -82,23 +82,16 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     walker.rolled = rolled
     battles = battles_of(game, outcomes)
     resumed = resume_point(since, walker, game, battles) if since else None
-    marks: list[Mark] = []
-    if resumed is None:
-        steps = walk_steps(game, walker)
-    else:
-        earlier, mark = resumed
-        rebuild(walker, earlier, mark)
-        assert earlier.inputs is not None
-        marks = [taken for taken in earlier.inputs.marks if taken.seq <= mark.seq]
-        steps = walk_steps(game, walker, mark.seq)
+    # (Resumed: the walker as it stood at the earlier walk's mark, and that walk's marks so far.)
+    marks: list[Mark] = rebuild(walker, *resumed) if resumed is not None else []
+    steps = walk_steps(game, walker, walker.seq)
     # The walk makes many small objects and no reference cycles: the cycle collector would only
     # walk a big game's millions of live objects again and again meanwhile (4/5 of its time).
     paused = gc.isenabled()
     gc.disable()
     try:
         dirty, flush, current = walker.dirty, walker.flush, walker.seq
-        every = board_resume.EVERY
-        due = every
+        due = every = board_resume.EVERY
         for index, (place, step, item) in enumerate(steps):
             seq = place >> 2
             if seq != current:

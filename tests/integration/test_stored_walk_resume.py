@@ -30,9 +30,9 @@ def test_a_walk_resumed_from_a_stored_memo_gives_the_full_review(specs: list[tup
     resumed: list[int] = []
     real = board_resume.rebuild
 
-    def spy(walker: Any, walk: Any, mark: board_resume.Mark) -> None:
+    def spy(walker: Any, walk: Any, mark: board_resume.Mark) -> list[board_resume.Mark]:
         resumed.append(mark.seq)
-        real(walker, walk, mark)
+        return real(walker, walk, mark)
 
     with patch.object(board_resume, "EVERY", 4), patch.object(board_state, "rebuild", spy):
         game = project_game(None, parse_replay(generate_replay(120, 5)).events)

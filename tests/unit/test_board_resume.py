@@ -127,9 +127,9 @@ def test_dice_for_a_battle_resume_the_walk_at_that_battle(pick: str) -> None:
     resumed: list[int] = []
     real = board_resume.rebuild
 
-    def spy(walker: Any, walk: BoardWalk, mark: board_resume.Mark) -> None:
+    def spy(walker: Any, walk: BoardWalk, mark: board_resume.Mark) -> list[board_resume.Mark]:
         resumed.append(mark.seq)
-        real(walker, walk, mark)
+        return real(walker, walk, mark)
 
     with patch("domain.record.board_state.rebuild", spy):
         walk = walk_board(game, outcomes, since=[earlier])
