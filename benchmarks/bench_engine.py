@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from unittest.mock import patch
 
@@ -84,9 +84,9 @@ def events_per_second(n_events: int = 10_000) -> tuple[float, float, float, floa
 
 
 def _empty_walk(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
-                rolled: BoardWalk | None = None) -> BoardWalk:
+                rolled: BoardWalk | None = None, since: Sequence[BoardWalk] = ()) -> BoardWalk:
     """A board walk that walks nothing: every territory unknown, no checkpoint, no round end."""
-    del game, outcomes, rolled
+    del game, outcomes, rolled, since
     return BoardWalk(board or Board.classic(), {}, {}, [], [], [], False)
 
 

@@ -25,13 +25,15 @@ Everything here is a pure function of a Game's records and the battle results, s
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
+from domain.record import board_resume
+from domain.record.board_resume import Mark, battles_of, inputs_of, rebuild, resume_point, take_mark
 from domain.record.board_start import BoardState, start
+from domain.record.board_steps import first_round_of, walk_steps
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
@@ -68,26 +70,37 @@ __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "Bo
 
 # -- the walk -------------------------------------------------------------------------------------
 def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
-               rolled: BoardWalk | None = None) -> BoardWalk:
+               rolled: BoardWalk | None = None, since: Sequence[BoardWalk] = ()) -> BoardWalk:
     """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
-    ``rolled`` the walk as rolled when this one is as corrected."""
+    ``rolled`` the walk as rolled when this one is as corrected. ``since``: earlier walks of the
+    same game's history, to resume from where the first of its steps reads something new
+    (domain.record.board_resume); the result is the same."""
     board = board or Board.classic()
-    first_round = _first_round(game)
+    first_round = first_round_of(game)
     state = start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
+    battles = battles_of(game, outcomes)
+    resumed = resume_point(since, walker, game, battles) if since else None
+    # (Resumed: the walker as it stood at the earlier walk's mark, and that walk's marks so far.)
+    marks: list[Mark] = rebuild(walker, *resumed) if resumed is not None else []
+    steps = walk_steps(game, walker, walker.seq)
     # The walk makes many small objects and no reference cycles: the cycle collector would only
     # walk a big game's millions of live objects again and again meanwhile (4/5 of its time).
     paused = gc.isenabled()
     gc.disable()
     try:
         dirty, flush, current = walker.dirty, walker.flush, walker.seq
-        for place, step, item in _steps(game, walker):
+        due = every = board_resume.EVERY
+        for index, (place, step, item) in enumerate(steps):
             seq = place >> 2
             if seq != current:
                 if dirty:
                     flush()  # the record before is over: log what it changed
                 walker.seq = current = seq
+                if index >= due and seq:
+                    marks.append(take_mark(walker))  # where a later walk may resume
+                    due = index + every
             step(item)
         flush()
     finally:
@@ -96,35 +109,9 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     if walker.updated:
         walker.seq += 1  # the board after every record
         walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
-    return walker.result()
-
-
-def _first_round(game: Game) -> int | None:
-    turns = [*game.turns, *(n.turn for n in game.board_log if n.turn)]
-    rounds = [int(t.rsplit(" ", 1)[1]) for t in turns if t.rsplit(" ", 1)[-1].isdigit()]
-    if any(n.kind == "bid" for n in game.board_log):
-        return 1
-    return min(rounds) if rounds else None
-
-
-def _steps(game: Game, walker: _Walker) -> list[tuple[int, Callable[[Any], None], object]]:
-    """Every record that moves the board, in record order (declarations before results), with
-    the walker's method that walks it: each step's place is one number, its record number times
-    4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
-    on ints, no key tuples)."""
-    note, declare, resolve = walker.note, walker.declare_step, walker.resolve
-    steps: list[tuple[int, Callable[[Any], None], object]] = [(n.seq << 2, note, n) for n in game.board_log]
-    for record in game.battles:
-        steps.append(((record.declared_seq << 2) + 1, declare, record))
-        steps.append(((record.last_seq << 2) + 2, resolve, record))
-    noncombat = walker.noncombat
-    steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
-    steps.sort(key=_PLACE)
-    return steps
-
-
-#: A step's place in record order (see _steps).
-_PLACE = itemgetter(0)
+    walk = walker.result()
+    walk.inputs = inputs_of(walker, game, battles, marks)
+    return walk
 
 
 class _Walker:
@@ -165,8 +152,14 @@ class _Walker:
         self.adopted: dict[tuple[int, str, str], Force] = {}
         self.rolled: BoardWalk | None = None
         self.bid_seq: int | None = None
-        #: (power, battle territory) -> where aircraft without a stated landing were put back.
-        self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
+        #: (bid record, key, whether ruled off) for every bid placement asked (what a resumed
+        #: walk compares: domain.record.board_resume).
+        self.asked: list[tuple[int, str, bool]] = []
+        #: (power, battle territory) -> where aircraft without a stated landing were put back
+        #: (tuples, replaced on change: a mark keeps them as they are, see board_resume).
+        self.unlanded: dict[tuple[str, str], tuple[tuple[str, Force], ...]] = {}
+        #: The keys of ``unlanded`` changed since the last mark.
+        self.relanded: set[tuple[str, str]] = set()
         #: (record, land territory, new holder) at every change of control, in record order.
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
@@ -393,7 +386,10 @@ class _Walker:
     def bid(self, note: BoardNote) -> None:
         self.bid_seq = note.seq
         for entry in note.holdings:
-            if bid_drop_key(entry.territory, entry.power) in self.outcomes:
+            key = bid_drop_key(entry.territory, entry.power)
+            dropped = key in self.outcomes
+            self.asked.append((note.seq, key, dropped))
+            if dropped:
                 continue  # ruled off the board (see BID_DROPPED)
             self._add(note.seq, entry.territory, entry.power, entry.units)
         for entry in note.removed:
@@ -421,12 +417,16 @@ class _Walker:
                 self._add(seq, move.landing, power, move.units)
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
-        for index, (where, units) in enumerate(self.unlanded.get((power, battle), [])):
+        key = (power, battle)
+        put = self.unlanded.get(key, ())
+        for index, (where, units) in enumerate(put):
             lift = capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
-                self.unlanded[(power, battle)][index] = (where, units.minus_available(lift))
+                left = self.unlanded[key]
+                self.unlanded[key] = (*left[:index], (where, units.minus_available(lift)), *left[index + 1:])
+                self.relanded.add(key)
 
     # -- battles ----------------------------------------------------------------------------------
     def declare(self, record: BattleRecord) -> None:
@@ -576,7 +576,9 @@ class _Walker:
             where = move.landing or move.origin
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
-                self.unlanded.setdefault((power, record.territory), []).append((where, lift))
+                key = (power, record.territory)
+                self.unlanded[key] = (*self.unlanded.get(key, ()), (where, lift))
+                self.relanded.add(key)
 
 
 def _withdrawal_zone(record: BattleRecord) -> str | None:

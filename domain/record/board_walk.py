@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from domain.record.entries import BattleRecord
 from domain.record.events import MapCount
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
+
+if TYPE_CHECKING:
+    from domain.record.board_resume import WalkInputs
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,9 @@ class BoardWalk:
     #: territory -> the record numbers of its history's entries (bisected without a key function:
     #: every look at the board before a record is one bisection).
     seqs: dict[str, list[int]] = field(init=False, compare=False, repr=False)
+    #: What the walk's steps read and where a later walk may resume it (None: not kept):
+    #: see domain.record.board_resume.
+    inputs: WalkInputs | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.seqs = {territory: list(map(_SEQ, entries)) for territory, entries in self.history.items()}

@@ -8,7 +8,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -95,7 +95,7 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     read = memo.reads_of(game.battles, partial(_read, readings=readings_of(policy)))
     outcomes = memo.rolled_outcomes(read)
     rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
-    rolled_walk = memo.walk(game, rolled_token, partial(walk_board, game, outcomes))
+    rolled_walk = memo.walk(game, rolled_token, partial(_walk_on, game, outcomes, None))
     state = _Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token)
     view = _review_on(state)
     walk = rolled_walk
@@ -104,7 +104,7 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
         if as_rolled or corrected == outcomes:
             break
         token = memo.walk_token(game, corrected, rolled_outcomes)
-        again = memo.walk(game, token, partial(walk_board, game, corrected, rolled=rolled_walk))
+        again = memo.walk(game, token, partial(_walk_on, game, corrected, rolled_walk))
         outcomes = corrected
         if again.same_board(walk):
             break
@@ -164,6 +164,13 @@ class _GameParts:
 def _game_parts(game: Game) -> _GameParts:
     return _GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), board_records(game),
                       tuple(roles(b) for b in game.battles), turn_records(game))
+
+
+def _walk_on(game: Game, outcomes: Mapping[str, BattleResult], rolled: BoardWalk | None,
+             since: Sequence[BoardWalk]) -> BoardWalk:
+    """The board walked on ``outcomes`` (as corrected: ``rolled`` the walk as rolled), resumed
+    from one of the earlier walks ``since`` where it can be (domain.record.board_resume)."""
+    return walk_board(game, outcomes, rolled=rolled, since=since)
 
 
 class _Review:

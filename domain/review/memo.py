@@ -39,8 +39,9 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   battle in B's territory also reads B's corrected holder (``flows`` in :meth:`quiet`'s key).
 - **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
   number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
-  places B's result at its last record, the walk's token changes too: the walk, the turn audit,
-  the treasury and every battle's board key are made again (see
+  places B's result at its last record, the walk's token changes too: the walk is made again,
+  resumed from an earlier walk at B's old place (:meth:`walk`: the steps before it read the
+  same), and the turn audit, the treasury and every battle's board key are made again (see
   benchmarks/bench_incremental.py for what that costs), but a battle is reviewed again only if
   what it reads of the board changed (B's result now placed later may change what a battle
   declared in between finds there, the turn audit's findings, or a purse) or its findings were
@@ -198,10 +199,21 @@ class ReviewMemo:
         digest = hashlib.blake2b(self._records_of(game), digest_size=16)
         return self._get(self.game_views, (self._stamp_of(game), digest.hexdigest()), make)
 
-    def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
+    def walk(self, game: Game, walk_token: str,
+             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
-        when an event it reads was added or a result changed."""
-        return self._get(self.walks, (self._stamp_of(game), walk_token), make)
+        when an event it reads was added or a result changed; ``make`` is given the walks this
+        memo holds, to resume one from where its steps read something new (dice added to a
+        battle move its result: domain.record.board_resume)."""
+        key = (self._stamp_of(game), walk_token)
+        self._used.add((id(self.walks), key))
+        found = self.walks.get(key)
+        if found is not None:
+            self.reused += 1
+            return found
+        self.computed += 1
+        found = self.walks[key] = make(list(self.walks.values()))
+        return found
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
@@ -356,6 +368,11 @@ class NoMemo(ReviewMemo):
     def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
         """Made afresh (no key worked out)."""
         return make()
+
+    def walk(self, game: Game, walk_token: str,
+             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
+        """Walked from the start (no earlier walk kept)."""
+        return make(())
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
                make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:

@@ -1,0 +1,50 @@
+"""A walk of the board kept in a stored memo is resumed in the next process, and the review on
+it is the full review (domain/record/board_resume.py through application/adapters/memo_codec.py).
+
+The memo is dumped and read back between events (as a desk command in a new process does); the
+marks are taken every few steps so that the walks of short games are resumed, not made again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest.mock import patch
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from application.adapters.memo_codec import dump_memo, load_memo
+from application.intake.replayfile import parse_replay
+from benchmarks.gen_game import generate_replay
+from domain.record import board_resume, board_state
+from domain.record.game import project_game
+from domain.review.game_review import review
+from domain.review.memo import ReviewMemo
+from tests.unit.test_review_memo import _event, desk_event
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(desk_event, min_size=1, max_size=3))
+def test_a_walk_resumed_from_a_stored_memo_gives_the_full_review(specs: list[tuple[Any, ...]]) -> None:
+    resumed: list[int] = []
+    real = board_resume.rebuild
+
+    def spy(walker: Any, walk: Any, mark: board_resume.Mark) -> list[board_resume.Mark]:
+        resumed.append(mark.seq)
+        return real(walker, walk, mark)
+
+    with patch.object(board_resume, "EVERY", 4), patch.object(board_state, "rebuild", spy):
+        game = project_game(None, parse_replay(generate_replay(120, 5)).events)
+        assert game is not None
+        memo = ReviewMemo()
+        review(game, memo=memo)
+        for spec in specs:
+            memo = load_memo(dump_memo(memo))  # (the parts the last review used)
+            game = project_game(game, [_event(game, spec)])
+            assert game is not None
+            for as_rolled in (False, True):
+                assert msgspec.msgpack.encode(review(game, as_rolled=as_rolled, memo=memo)) == \
+                    msgspec.msgpack.encode(review(game, as_rolled=as_rolled))
+    if any(spec[0] in ("supplied", "drawn") for spec in specs):
+        assert resumed  # dice moved a result: the walk was resumed, not made again
