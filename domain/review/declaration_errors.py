@@ -19,7 +19,7 @@ from domain.record.board_state import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.board_review import on_board
-from domain.review.club_procedures import audit_procedures
+from domain.review.club_procedures import Kept, audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
 from domain.rules.board import Board
@@ -61,12 +61,13 @@ class TurnPart:
 def audit_declarations(game: Game, edition: Edition, board: Board | None = None, *,
                        walk: BoardWalk | None = None, rolled_walk: BoardWalk | None = None,
                        treasury: TreasuryWalk | None = None,
-                       turn_parts: TurnParts | None = None) -> TurnAudit:
+                       turn_parts: TurnParts | None = None, kept: Kept | None = None) -> TurnAudit:
     """Every declaration error and turn-wide finding of the game.
 
     With a ``walk``, declarations are checked against the board as the record moved it on
     (:mod:`domain.record.board_state`); without one, against the last map update only. Each
-    turn's part (:func:`audit_turn`) is made by ``turn_parts`` when given (else afresh).
+    turn's part (:func:`audit_turn`) is made by ``turn_parts`` when given (else afresh), the
+    club procedures' parts by ``kept`` (club_procedures.audit_procedures).
     """
     board = board or Board.classic()
     found = TurnAudit()
@@ -84,7 +85,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     flagged = _map_updates(game, edition, found)
     if walk is not None:
         _board_checks(walk, rolled_walk or walk, edition, flagged, found)
-        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board)
+        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board, kept)
                        if edition.defines(issue.kind)]
         money = treasury if treasury is not None else walk_treasury(game, walk)
         found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)

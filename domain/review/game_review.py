@@ -163,12 +163,10 @@ class _Review:
         self.policy = edition(game.edition)
         self.memo = memo
         self.read, self.walk = read, walk
-        # The turn audit reads the whole board, which corrections move on: the whole of it is
-        # keyed by the walk's inputs (memo.walk_token), and so is the treasury (made from the
-        # records memo.audit_key counts and the walk). Each turn's part of the audit is keyed by
-        # the board before the turn's declarations and each battle's parts by what it reads of
-        # them (memo.board_key), named through the walk's lineage (domain/review/walk_prefix.py):
-        # a walk made again for a later record leaves the parts before it as they were.
+        # The whole turn audit and the treasury are keyed by the walk's inputs (memo.walk_token);
+        # each turn's part of the audit by the board before the turn's declarations and each
+        # battle's parts by what it reads (memo.board_key), named through the walk's lineage
+        # (domain/review/walk_prefix.py): a walk made again for a later record keeps them.
         self.stamp = memo.stamp(game)
         self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
         lineages = memo.lineage(game, role, walk_token, walk, self.treasury)
@@ -178,10 +176,15 @@ class _Review:
             key = turn_keys.get(turn)
             return make() if key is None else memo.turn_part(key, make)
 
+        game_keys: list[object] = []
+
+        def kept(kind: str, seq: int, make: Callable[[], object]) -> object:
+            return make() if lineages is None else memo.game_part(game, lineages, kind, seq, make, game_keys)
+
         self.turn_audit = memo.turn_audit(game, walk_token, partial(
             audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
-            treasury=self.treasury, turn_parts=turn_part if lineages is not None else None),
-            lambda: tuple(turn_keys.values()))
+            treasury=self.treasury, turn_parts=turn_part if lineages is not None else None, kept=kept),
+            lambda: (*turn_keys.values(), *game_keys))
         self.boards = memo.boards(self.stamp, walk_token, lambda: self._board_keys(turn_keys, lineages))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}

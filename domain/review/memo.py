@@ -211,6 +211,16 @@ class ReviewMemo:
         """One turn's part of the audit; ``key`` (:meth:`turn_keys`) names all it reads."""
         return self._get(self.turn_audits, key, make)
 
+    def game_part(self, game: Game, lineages: Lineages, kind: str, seq: int, make: Callable[[], _T],
+                  used: list[Any]) -> _T:
+        """A game-wide part of the turn audit: ``kind`` "axis" reads the board before record
+        ``seq`` (keyed by the walk's name before it), any other reads only the records other than
+        reports, rulings and dice (keyed by the stamp alone). Its key is added to ``used``."""
+        stamp = self._stamp_of(game)
+        key = ("axis", stamp, name_before(lineages.walk, seq), seq) if kind == "axis" else (kind, stamp)
+        used.append(key)
+        return self._get(self.turn_audits, key, make)
+
     def turn_keys(self, game: Game, lineages: Lineages) -> dict[str, tuple[Any, ...]]:
         """What names each turn's part of the audit (declaration_errors.audit_turn): the edition,
         the history's stamp (the other records, the last known holdings), the turn, its battles'

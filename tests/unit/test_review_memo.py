@@ -199,7 +199,7 @@ def test_a_turn_part_kept_after_dice_is_made_again_when_an_earlier_result_change
 
 
 def test_a_turn_part_or_board_key_under_the_same_key_reads_the_same() -> None:
-    """The proof behind the per-turn audit and the battles' board keys: on two walks of the
+    """The proof behind the per-turn audit, the battles' purses and Magic 84's counts: on two walks of the
     same game whose results differ (each battle's result void in turn), a turn whose key
     (memo.turn_keys, through the walks' lineage) is the same on both finds the same, and a
     battle whose board key's key is the same reads the same board key; a change before a turn
@@ -211,6 +211,7 @@ def test_a_turn_part_or_board_key_under_the_same_key_reads_the_same() -> None:
     from domain.review.walk_prefix import name_before
     from domain.rules.board import Board
     from domain.rules.editions import edition
+    from domain.rules.units import AXIS
 
     renamed = 0
     for path in REPLAYS:
@@ -242,4 +243,7 @@ def test_a_turn_part_or_board_key_under_the_same_key_reads_the_same() -> None:
                     if money[0] == money[1]:
                         assert purses(walks[0][1], walks[0][0], record.last_seq + 1) == \
                             purses(walks[1][1], walks[1][0], record.last_seq + 1), (path, record.key)
+            for _, _, seq in walks[0][0].round_ends:  # Magic 84's count (club_procedures "axis")
+                if len({name_before(made[2].walk, seq) for made in walks}) == 1:
+                    assert len({made[0].before(seq).side_ipcs(sorted(AXIS)) for made in walks}) == 1
     assert renamed > 0
