@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
 
-from domain.review.walk_prefix import Lineage, descend, name_before, treasury_agrees, walk_agrees
+from domain.review.walk_prefix import EVERY, Lineage, descend, name_before, treasury_agrees, walk_agrees
 
 if TYPE_CHECKING:
     from domain.record.board_state import BattleResult, BoardWalk
@@ -256,7 +256,9 @@ class ReviewMemo:
         else:
             token, earlier = parent
             agrees = walk_agrees(self.walks[(stamp, token)], walk)
-            money = treasury_agrees(self.treasuries[(stamp, token)], treasury)
+            earlier_money = self.treasuries[(stamp, token)]
+            # The same treasury (most dice events): its purses need not be made again either.
+            money = EVERY if treasury.take_caches(earlier_money) else treasury_agrees(earlier_money, treasury)
             found = Lineages(game.seq, descend(earlier.walk, agrees, walk_token),
                              descend(earlier.treasury, money, walk_token))
         self.walks[key] = found
