@@ -47,7 +47,16 @@ def walk_agrees(old: BoardWalk, new: BoardWalk) -> int:
             if a != b:
                 limit = min(limit, *(x for x in (a, b) if x is not None))
     for name in old.history.keys() | new.history.keys():
-        limit = min(limit, _first_change(old.history.get(name, ()), new.history.get(name, ())))
+        was, now = old.history.get(name), new.history.get(name)
+        if was is not None and now is not None:
+            limit = min(limit, _first_change(was, now))
+            continue
+        # In one history only: a look reads no units there before its first entry, but the
+        # known places (BoardAt.known_units) list it from when it is known.
+        walk, entries = (old, was) if was is not None else (new, now)
+        assert entries is not None
+        since = walk.known_since.get(name)
+        limit = min(limit, entries[0][0] if entries else EVERY, EVERY if since is None else since)
     return limit
 
 
@@ -66,7 +75,7 @@ def treasury_agrees(old: TreasuryWalk, new: TreasuryWalk) -> int:
 def _first_change(old: Sequence[tuple[Any, ...]], new: Sequence[tuple[Any, ...]]) -> int:
     """The number of the first entry (each ``(record number, ...)``) where two histories differ
     (:data:`EVERY`: they are the same)."""
-    if old is new or old == new:
+    if old is new or old == new or not (old or new):
         return EVERY
     for a, b in zip(old, new, strict=False):
         if a != b:
