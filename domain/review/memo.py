@@ -28,9 +28,10 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   (:meth:`correction`: the decisions are in its key).
 - **If the decision changes B's corrected result**, the board changes from B on (rules matrix,
   Consequences: "a corrected battle's result flows into later positions"): the walk of the board
-  is keyed by every battle's record and result (:meth:`walk_token`), so the walk, the turn audit
-  (declarations, defenders, order of battles: they read the board) and the treasury are made
-  again. A battle's parts are not keyed by the walk's token but by what the battle reads of the
+  is keyed by every battle's record and result (:meth:`walk_token`), so the walk and the
+  treasury are made again, and of the turn audit (declarations, defenders, order of battles:
+  they read the board) the parts the change reaches (by the walk's lineage: see dice below).
+  A battle's parts are not keyed by the walk's token but by what the battle reads of the
   board (:meth:`board_key`: what stood in its territory and its origins when it was declared,
   whether the walk knows it, the turn audit's findings on it and whether its intent was clear,
   and the treasury just after it), worked out once per walk (:meth:`boards`): a battle the
@@ -46,9 +47,12 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   record is keyed by the *name* of the first walk that board belongs to, so it is reused:
   each turn's part of the audit (:meth:`turn_part`: the edition, the stamp, the turn's records
   and the board before its last declaration) and each battle's board key (:meth:`battle_board`:
-  its turn's part's key, its record and the treasury before the record after its last). The
-  game-wide part of the turn audit (weapons development, map updates and counts, the club's
-  procedures, the treasury audit) is made again on every new walk. A battle is reviewed again
+  its turn's part's key, its record and the treasury before the record after its last). Of the
+  game-wide part of the turn audit, Magic 84's count after each round is keyed by the name
+  before that round's end and the forfeits by the stamp alone (:meth:`game_part`); the rest
+  (weapons development, map updates and counts, bids, the treasury audit: cheap) is made again
+  on every new walk. A treasury equal to the earlier walk's takes its purses (most dice events
+  leave it so: ``TreasuryWalk.take_caches``). A battle is reviewed again
   only if what it reads of the board changed or its findings were renumbered (their numbers
   are in its correction's key); the others are reused.
 - **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
@@ -57,8 +61,9 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
 - **What the game view takes from the records alone** (each battle's places and record numbers,
   the board's record names, each turn's records: :meth:`ReviewMemo.game_parts`) is assembled
   again when a record is added or a battle's last record changes; each battle's roles are made
-  again only when its record changed, the board's record names only when the stamp did;
-  reports and rulings leave it all.
+  again only when its record changed, the board's record names only when the stamp did, each
+  turn's records (one sort of every record's number) every time; reports and rulings leave it
+  all.
 
 The stored review applies the same rule to its rows: a battle's row is rewritten when its
 reviewed view changed (tui/reviewed.py), and the game-level parts (findings, papers, the report
