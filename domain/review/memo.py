@@ -207,9 +207,11 @@ class ReviewMemo:
         """The game's turn audit on one walk of the board, made again only when an event it
         reads was added or the walk changed (``walk_token``: :meth:`walk_token`); ``parts``:
         the keys of its turns' parts (:meth:`turn_part`), kept with it while it is used."""
+        made = self.computed
         found: tuple[TurnAudit, Sequence[Any]] = self._get(
             self.turn_audits, (game.edition, self._stamp_of(game), walk_token), lambda: (make(), parts()))
-        self._keep(self.turn_audits, found[1])
+        if self.computed == made:  # reused whole: its parts are used too (else they were asked)
+            self._keep(self.turn_audits, found[1])
         return found[0]
 
     def turn_part(self, key: tuple[Any, ...], make: Callable[[], TurnPart]) -> TurnPart:
@@ -283,17 +285,17 @@ class ReviewMemo:
         record names (``records``) only when the stamp did: ``make(roles, board_records)``."""
         digest = hashlib.blake2b(self._records_of(game), digest_size=16)
         stamp = self._stamp_of(game)
-        keys = [("roles", key) for key in self._keys] if game is self._game else \
-            [("roles", record_key(b)) for b in game.battles]
-        self._keep(self.game_views, keys)
-
         def made() -> _T:
             def role_of(record: BattleRecord) -> Any:
                 return self._get(self.game_views, ("roles", record_key(record)), lambda: roles(record))
             return make(role_of, self._get(self.game_views, ("board_records", stamp), lambda: records(game)))
 
+        before = self.computed
         found = self._get(self.game_views, (stamp, digest.hexdigest()), made)
-        self._used.add((id(self.game_views), ("board_records", stamp)))
+        if self.computed == before:  # reused whole: its parts are used too (else they were asked)
+            self._used.add((id(self.game_views), ("board_records", stamp)))
+            self._keep(self.game_views, [("roles", key) for key in self._keys] if game is self._game
+                       else [("roles", record_key(b)) for b in game.battles])
         return found
 
     def walk(self, game: Game, walk_token: str, make: Callable[[], BoardWalk]) -> BoardWalk:
@@ -319,8 +321,10 @@ class ReviewMemo:
         records (their keys are in the token), the walk, the turn audit and the treasury, all
         keyed by ``stamp`` (:meth:`stamp`) and the token; ``make`` gives the keys and the keys
         each was made under (:meth:`battle_board`), kept with them while they are used."""
+        made = self.computed
         found: tuple[tuple[bytes, ...], Sequence[Any]] = self._get(self.board_keys, (stamp, walk_token), make)
-        self._keep(self.board_keys, found[1])
+        if self.computed == made:  # reused whole: its parts are used too (else they were asked)
+            self._keep(self.board_keys, found[1])
         return found[0]
 
     def battle_board(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
