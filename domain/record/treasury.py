@@ -137,6 +137,17 @@ class TreasuryWalk:
             self._marks = sorted(found)
         return self._marks
 
+    def take_caches(self, other: TreasuryWalk) -> bool:
+        """Take the marks and purses an equal treasury made (they are made from the entries
+        compared) rather than make them again; False, nothing taken, when the two differ."""
+        if self is other or self != other:
+            return self is other
+        if self._marks is None:
+            self._marks = other._marks
+        for key, value in other.purses.items():
+            self.purses.setdefault(key, value)
+        return True
+
     def income_before(self, seq: int) -> dict[str, int]:
         """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
         # (seq,) sorts before every entry of record seq: a bisection on the tuples, no key calls.

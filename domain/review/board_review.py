@@ -10,7 +10,8 @@ board as moved on by the record, not only the last ``position``.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from msgspec.structs import replace
 
@@ -152,3 +153,20 @@ def turn_records(game: Game) -> tuple[TurnRecords, ...]:
     return tuple(TurnRecords(turn, first, last, tuple(kinds), combat_end.get(turn, 0),
                              tuple(after.get(turn, ())))
                  for turn, (first, last, kinds) in found.items())
+
+
+@dataclass(frozen=True)
+class GameParts:
+    """The game view's parts made from the records alone (the same in both histories)."""
+
+    board_points: tuple[tuple[int, int], ...]
+    board_records: tuple[tuple[int, str], ...]
+    board_roles: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+    turn_records: tuple[TurnRecords, ...]
+
+
+def game_parts(game: Game, roles_of: Callable[[BattleRecord], tuple[tuple[str, tuple[str, ...]], ...]],
+               records: tuple[tuple[int, str], ...]) -> GameParts:
+    """The parts, each battle's roles by ``roles_of`` (board_review.roles, or its part kept)."""
+    return GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), records,
+                     tuple(roles_of(b) for b in game.battles), turn_records(game))

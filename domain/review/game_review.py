@@ -8,29 +8,30 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
 from msgspec.structs import replace as with_fields
 
-from domain.battle.model import Side, Winner
+from domain.battle.model import Side
 from domain.memory import no_gc
 from domain.record.board_state import BID_DROPPED, BattleResult, BoardWalk, bid_drop_key, walk_board
 from domain.record.entries import Election
-from domain.record.game import BattleRecord, Game, allied
+from domain.record.game import BattleRecord, Game
 from domain.record.recorded_battle import RecordedBattle, read_record
 from domain.record.treasury import walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
-from domain.review.board_review import board_knows, board_records, on_board, outcomes_of, roles, turn_records
+from domain.review.board_review import board_knows, board_records, game_parts, on_board, outcomes_of, roles
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
-from domain.review.declaration_errors import TurnAudit, audit_declarations
+from domain.review.declaration_errors import TurnAudit, TurnPart, audit_declarations
 from domain.review.impact import has_impact, impact
-from domain.review.memo import NoMemo, ReviewMemo, record_key
+from domain.review.memo import Lineages, NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.refight import Context, Plan, aa_order_of, setup_of
+from domain.review.result_flow import Flow
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
 from domain.review.treasury_review import purses
 from domain.review.views import (
@@ -42,10 +43,10 @@ from domain.review.views import (
     Finding,
     GameView,
     Impact,
-    TurnRecords,
     VoidedDice,
     awaiting_note,
 )
+from domain.review.walk_prefix import name_before
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
@@ -96,10 +97,10 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
     outcomes = memo.rolled_outcomes(read)
     rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
     rolled_walk = memo.walk(game, rolled_token, partial(_walk_on, game, outcomes, None))
-    state = _Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token)
+    state = _Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token, 0)
     view = _review_on(state)
     walk = rolled_walk
-    for _ in range(3):  # a correction changes the board, which may change another battle
+    for role in range(1, 4):  # a correction changes the board, which may change another battle
         corrected = outcomes_of(view.battles, view.void_turns) | state.bid_drops
         if as_rolled or corrected == outcomes:
             break
@@ -109,7 +110,7 @@ def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
         if again.same_board(walk):
             break
         walk = again
-        state = _Review(game, as_rolled, memo, read, walk, rolled_walk, token)
+        state = _Review(game, as_rolled, memo, read, walk, rolled_walk, token, role)
         view = _review_on(state)
     return view
 
@@ -138,7 +139,7 @@ def _review_on(state: _Review) -> GameView:
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
         findings = [_moot_in_void_turn(finding, voided_turns) for finding in findings]
-    parts = state.memo.game_parts(game, partial(_game_parts, game))
+    parts = state.memo.game_parts(game, partial(game_parts, game), board_records, roles)
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
@@ -149,21 +150,6 @@ def _review_on(state: _Review) -> GameView:
                     void_turns=() if as_rolled else tuple(voided_turns),
                     board_points=parts.board_points, board_records=parts.board_records,
                     board_roles=parts.board_roles, turn_records=parts.turn_records)
-
-
-@dataclass(frozen=True)
-class _GameParts:
-    """The game view's parts made from the records alone (the same in both histories)."""
-
-    board_points: tuple[tuple[int, int], ...]
-    board_records: tuple[tuple[int, str], ...]
-    board_roles: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
-    turn_records: tuple[TurnRecords, ...]
-
-
-def _game_parts(game: Game) -> _GameParts:
-    return _GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), board_records(game),
-                      tuple(roles(b) for b in game.battles), turn_records(game))
 
 
 def _walk_on(game: Game, outcomes: Mapping[str, BattleResult], rolled: BoardWalk | None,
@@ -179,23 +165,35 @@ class _Review:
 
     def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo,
                  read: Sequence[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
-                 rolled_walk: BoardWalk, walk_token: str) -> None:
+                 rolled_walk: BoardWalk, walk_token: str, role: int) -> None:
         self.game = game
         self.as_rolled = as_rolled
         self.policy = edition(game.edition)
         self.memo = memo
         self.read, self.walk = read, walk
-        # The turn audit reads the whole board, which corrections move on: it is keyed by the
-        # walk's inputs (memo.walk_token), and so is the treasury (made from the records
-        # memo.audit_key counts and the walk). Each battle's parts are keyed by what it reads of
-        # them (memo.board_key) and by the other records (the stamp).
+        # The whole turn audit and the treasury are keyed by the walk's inputs (memo.walk_token);
+        # each turn's part of the audit by the board before the turn's declarations and each
+        # battle's parts by what it reads (memo.board_key), named through the walk's lineage
+        # (domain/review/walk_prefix.py): a walk made again for a later record keeps them.
         self.stamp = memo.stamp(game)
         self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
+        lineages = memo.lineage(game, role, walk_token, walk, self.treasury)
+        turn_keys = memo.turn_keys(game, lineages) if lineages is not None else {}
+
+        def turn_part(turn: str, records: list[BattleRecord], make: Callable[[], TurnPart]) -> TurnPart:
+            key = turn_keys.get(turn)
+            return make() if key is None else memo.turn_part(key, make)
+
+        game_keys: list[object] = []
+
+        def kept(kind: str, seq: int, make: Callable[[], object]) -> object:
+            return make() if lineages is None else memo.game_part(game, lineages, kind, seq, make, game_keys)
+
         self.turn_audit = memo.turn_audit(game, walk_token, partial(
             audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
-            treasury=self.treasury))
-        self.boards = memo.boards(self.stamp, walk_token, lambda: tuple(
-            self._board_key(record) for record in game.battles))
+            treasury=self.treasury, turn_parts=turn_part if lineages is not None else None, kept=kept),
+            lambda: (*turn_keys.values(), *game_keys))
+        self.boards = memo.boards(self.stamp, walk_token, lambda: self._board_keys(turn_keys, lineages))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -226,6 +224,20 @@ class _Review:
         if not judged_list and not drew:
             self.memo.keep_quiet(quiet_key, (view, flow))
         return view, judged_list
+
+    def _board_keys(self, turn_keys: dict[str, tuple[object, ...]],
+                    lineages: Lineages | None) -> tuple[tuple[bytes, ...], tuple[object, ...]]:
+        """Every battle's board key, and the keys each was made under (memo.battle_board): its
+        turn's part's key, its record and the treasury's name before the record after its last."""
+        game, memo = self.game, self.memo
+        if lineages is None:
+            return tuple(self._board_key(record) for record in game.battles), ()
+        treasury = lineages.treasury
+        keys = tuple(("battle", turn_keys[record.turn], memo.key_of(index, record),
+                      name_before(treasury, record.last_seq + 1))
+                     for index, record in enumerate(game.battles))
+        return tuple(memo.battle_board(key, partial(self._board_key, record))
+                     for key, record in zip(keys, game.battles, strict=True)), keys
 
     def _board_key(self, filed: BattleRecord) -> bytes:
         """What the battle reads of the walk, the turn audit and the treasury (memo.board_key)."""
@@ -324,55 +336,6 @@ def correct_forces(record: BattleRecord, recorded: RecordedBattle,
     else:
         defenders = recorded.typed_defenders or EMPTY
     return attackers, defenders
-
-
-@dataclass(frozen=True)
-class Flow:
-    """A corrected battle whose result differs from the record's: who holds its territory
-    after it, as rolled and as corrected (rules matrix, Consequences)."""
-
-    last_roll: int
-    attacker_power: str
-    rolled: tuple[bool, Force]
-    corrected: tuple[bool, Force]
-
-    @classmethod
-    def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
-        """The flow of a corrected battle, or None when its outcome did not change."""
-        if corrected.status != BattleStatus.CORRECTED:
-            return None
-        before, after = _holder(record, rolled), _holder(record, corrected)
-        if before is None or after is None or before == after:
-            return None
-        last = max((roll.seq for roll in record.rolls), default=0)
-        return cls(last, record.attacker_power, before, after)
-
-    def defenders_for(self, later: BattleRecord, defenders: Force) -> Force:
-        """A later battle's defenders with the corrected result in place of the rolled one."""
-        if later.declared_seq <= self.last_roll:
-            return defenders
-        if later.defenders_seq > self.last_roll:
-            # The map was restated after the battle, from the result as rolled: swap it.
-            return defenders.minus_available(self._enemy(self.rolled, later)) + self._enemy(
-                self.corrected, later)
-        # The map predates the battle: the corrected result is what stands there now.
-        return self._enemy(self.corrected, later)
-
-    def _enemy(self, holder: tuple[bool, Force], later: BattleRecord) -> Force:
-        attacker_held, units = holder
-        same_side = allied(self.attacker_power, later.attacker_power)
-        return units if attacker_held != same_side else EMPTY
-
-
-def _holder(record: BattleRecord, view: BattleView) -> tuple[bool, Force] | None:
-    """(whether the attacker holds the territory, the units there) after a battle."""
-    result = view.result
-    if result is None or result.winner is None:
-        return None
-    if result.winner is Winner.ATTACKER and not result.retreated:
-        stay = (lambda u: u.is_sea) if record.kind is BattleKind.SEA else (lambda u: u.is_land)
-        return True, result.attacker_left.where(stay)
-    return False, result.defender_left
 
 
 def corrected_attackers(record: BattleRecord, used: dict[tuple[str, str], Force]) -> Force:

@@ -28,9 +28,10 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   (:meth:`correction`: the decisions are in its key).
 - **If the decision changes B's corrected result**, the board changes from B on (rules matrix,
   Consequences: "a corrected battle's result flows into later positions"): the walk of the board
-  is keyed by every battle's record and result (:meth:`walk_token`), so the walk, the turn audit
-  (declarations, defenders, order of battles: they read the board) and the treasury are made
-  again. A battle's parts are not keyed by the walk's token but by what the battle reads of the
+  is keyed by every battle's record and result (:meth:`walk_token`), so the walk and the
+  treasury are made again, and of the turn audit (declarations, defenders, order of battles:
+  they read the board) the parts the change reaches (by the walk's lineage: see dice below).
+  A battle's parts are not keyed by the walk's token but by what the battle reads of the
   board (:meth:`board_key`: what stood in its territory and its origins when it was declared,
   whether the walk knows it, the turn audit's findings on it and whether its intent was clear,
   and the treasury just after it), worked out once per walk (:meth:`boards`): a battle the
@@ -39,19 +40,32 @@ Each clause is a key below; a part whose key is unchanged is reused, so the rule
   battle in B's territory also reads B's corrected holder (``flows`` in :meth:`quiet`'s key).
 - **Dice supplied or drawn for B** are filed into B's record and end it later (its last record
   number is the dice's: ``record_key``), so B is read and reviewed again, and, since the walk
-  places B's result at its last record, the walk's token changes too: the walk is made again,
-  resumed from an earlier walk at B's old place (:meth:`walk`: the steps before it read the
-  same), and the turn audit, the treasury and every battle's board key are made again (see
-  benchmarks/bench_incremental.py for what that costs), but a battle is reviewed again only if
-  what it reads of the board changed (B's result now placed later may change what a battle
-  declared in between finds there, the turn audit's findings, or a purse) or its findings were
-  renumbered (their numbers are in its correction's key); the others are reused.
+  places B's result at its last record, the walk's token changes too: the walk and the treasury
+  are made again, the walk resumed from an earlier walk at B's old place (:meth:`walk`: the
+  steps before it read the same; domain/record/board_resume.py). The new walk is compared once
+  with the latest walk before it
+  (:meth:`lineage`, domain/review/walk_prefix.py): the record up to which every look at the
+  board (and at the purses) reads the same in both. A part that reads the board only before a
+  record is keyed by the *name* of the first walk that board belongs to, so it is reused:
+  each turn's part of the audit (:meth:`turn_part`: the edition, the stamp, the turn's records
+  and the board before its last declaration) and each battle's board key (:meth:`battle_board`:
+  its turn's part's key, its record and the treasury before the record after its last). Of the
+  game-wide part of the turn audit, Magic 84's count after each round is keyed by the name
+  before that round's end and the forfeits by the stamp alone (:meth:`game_part`); the rest
+  (weapons development, map updates and counts, bids, the treasury audit: cheap) is made again
+  on every new walk. A treasury equal to the earlier walk's takes its purses (most dice events
+  leave it so: ``TreasuryWalk.take_caches``). A battle is reviewed again
+  only if what it reads of the board changed or its findings were renumbered (their numbers
+  are in its correction's key); the others are reused.
 - **The turn's findings** (declarations, map, order of battles: :func:`audit_key`) are made
-  again whenever the walk changes or an event they read is added; reports, rulings and dice are
-  not such events.
+  again whenever an event they read is added (the stamp) or the board before the turn changed
+  (the walk's lineage); reports, rulings and dice are not such events.
 - **What the game view takes from the records alone** (each battle's places and record numbers,
-  the board's record names, each turn's records: :meth:`ReviewMemo.game_parts`) is made again
-  when a record is added or a battle's last record changes; reports and rulings leave it.
+  the board's record names, each turn's records: :meth:`ReviewMemo.game_parts`) is assembled
+  again when a record is added or a battle's last record changes; each battle's roles are made
+  again only when its record changed, the board's record names only when the stamp did, each
+  turn's records (one sort of every record's number) every time; reports and rulings leave it
+  all.
 
 The stored review applies the same rule to its rows: a battle's row is rewritten when its
 reviewed view changed (tui/reviewed.py), and the game-level parts (findings, papers, the report
@@ -62,20 +76,25 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import msgspec
+
+from domain.review.walk_prefix import EVERY, Lineage, descend, name_before, treasury_agrees, walk_agrees
 
 if TYPE_CHECKING:
     from domain.record.board_state import BattleResult, BoardWalk
     from domain.record.game import BattleRecord, Game
     from domain.record.recorded_battle import RecordedBattle
     from domain.record.treasury import TreasuryWalk
-    from domain.review.declaration_errors import TurnAudit
+    from domain.review.declaration_errors import TurnAudit, TurnPart
     from domain.review.rolling_errors import BattleAudit, Issue
     from domain.review.views import BattleView, Purse
 
 _T = TypeVar("_T")
+#: The first item of a lineage's key in the walks table (a walk's key starts with its stamp).
+_LINEAGE = "lineage"
 #: Deterministic bytes for the walk token (keys survive the process: the memo may be stored).
 _TOKEN_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
@@ -100,12 +119,17 @@ class ReviewMemo:
     """Per-battle parts of a game's review, keyed by their inputs (both histories share it)."""
 
     def __init__(self) -> None:
-        self.walks: dict[tuple[tuple[int, int], str], BoardWalk] = {}
-        self.turn_audits: dict[tuple[str, tuple[int, int], str], TurnAudit] = {}
+        #: Walks by (stamp, token), and each walk's :class:`Lineages` by ("lineage", stamp, role,
+        #: token): how far it reads as the walks before it (a small table: found by a scan).
+        self.walks: dict[Any, Any] = {}
+        #: The whole turn audit on one walk (with the keys of its turns' parts), and each turn's
+        #: part (:meth:`turn_part`) by ("turn", ...) keys.
+        self.turn_audits: dict[Any, Any] = {}
         self.treasuries: dict[tuple[tuple[int, int], str], TreasuryWalk] = {}
         #: Every battle's :meth:`board_key` on one walk, in declaration order (by the history's
         #: stamp and the walk's token): a review on a walk it had before reads no board again.
-        self.board_keys: dict[tuple[tuple[int, int], str], tuple[bytes, ...]] = {}
+        #: Each battle's own, by ("battle", ...) keys (:meth:`battle_board`).
+        self.board_keys: dict[Any, Any] = {}
         self.reads: dict[tuple[str, str, int, int], tuple[RecordedBattle, BattleView]] = {}
         #: Each read's result as rolled (:func:`~domain.review.board_review.outcomes_of`'s key and
         #: value), by the same key: the board's first walk needs only these, not the reads.
@@ -120,7 +144,7 @@ class ReviewMemo:
         self.view_digests: dict[tuple[Any, ...], bytes] = {}
         #: The game view's parts made from the records alone (:meth:`game_parts`), by
         #: :func:`audit_key` and the battle records' keys.
-        self.game_views: dict[tuple[tuple[int, int], str], Any] = {}
+        self.game_views: dict[Any, Any] = {}
         #: How many parts were computed and how many reused (for benchmarks and tests).
         self.computed = 0
         self.reused = 0
@@ -182,22 +206,101 @@ class ReviewMemo:
         """Remember a battle reviewed without any finding (see :meth:`quiet`)."""
         self.quiet_battles[key] = battle
 
-    def turn_audit(self, game: Game, walk_token: str, make: Callable[[], TurnAudit]) -> TurnAudit:
+    def turn_audit(self, game: Game, walk_token: str, make: Callable[[], TurnAudit],
+                   parts: Callable[[], Sequence[Any]] = tuple) -> TurnAudit:
         """The game's turn audit on one walk of the board, made again only when an event it
-        reads was added or the walk changed (``walk_token``: :meth:`walk_token`)."""
-        return self._get(self.turn_audits, (game.edition, self._stamp_of(game), walk_token), make)
+        reads was added or the walk changed (``walk_token``: :meth:`walk_token`); ``parts``:
+        the keys of its turns' parts (:meth:`turn_part`), kept with it while it is used."""
+        made = self.computed
+        found: tuple[TurnAudit, Sequence[Any]] = self._get(
+            self.turn_audits, (game.edition, self._stamp_of(game), walk_token), lambda: (make(), parts()))
+        if self.computed == made:  # reused whole: its parts are used too (else they were asked)
+            self._keep(self.turn_audits, found[1])
+        return found[0]
+
+    def turn_part(self, key: tuple[Any, ...], make: Callable[[], TurnPart]) -> TurnPart:
+        """One turn's part of the audit; ``key`` (:meth:`turn_keys`) names all it reads."""
+        return self._get(self.turn_audits, key, make)
+
+    def game_part(self, game: Game, lineages: Lineages, kind: str, seq: int, make: Callable[[], _T],
+                  used: list[Any]) -> _T:
+        """A game-wide part of the turn audit: ``kind`` "axis" reads the board before record
+        ``seq`` (keyed by the walk's name before it), any other reads only the records other than
+        reports, rulings and dice (keyed by the stamp alone). Its key is added to ``used``."""
+        stamp = self._stamp_of(game)
+        key = ("axis", stamp, name_before(lineages.walk, seq), seq) if kind == "axis" else (kind, stamp)
+        used.append(key)
+        return self._get(self.turn_audits, key, make)
+
+    def turn_keys(self, game: Game, lineages: Lineages) -> dict[str, tuple[Any, ...]]:
+        """What names each turn's part of the audit (declaration_errors.audit_turn): the edition,
+        the history's stamp (the other records, the last known holdings), the turn, its battles'
+        records (their keys, in declaration order) and the board before its last declaration
+        (:func:`~domain.review.walk_prefix.name_before`: it looks at no later record)."""
+        by_turn: dict[str, list[tuple[str, str, int, int]]] = {}
+        for index, record in enumerate(game.battles):
+            by_turn.setdefault(record.turn, []).append(self.key_of(index, record))
+        head = ("turn", game.edition, self._stamp_of(game))
+        walk = lineages.walk
+        return {turn: (*head, turn, tuple(keys), name_before(walk, max(key[2] for key in keys)))
+                for turn, keys in by_turn.items()}
+
+    def lineage(self, game: Game, role: int, walk_token: str, walk: BoardWalk,
+                treasury: TreasuryWalk) -> Lineages | None:
+        """How far the walk ``walk_token`` names (and its treasury) reads as the walks before it
+        (:mod:`domain.review.walk_prefix`): compared once with the latest earlier walk of the
+        same ``role`` (0: as rolled, then each walk as corrected) and the same stamp."""
+        stamp = self._stamp_of(game)
+        key = (_LINEAGE, stamp, role, walk_token)
+        self._used.add((id(self.walks), key))
+        found: Lineages | None = self.walks.get(key)
+        if found is not None:
+            return found
+        parent: tuple[str, Lineages] | None = None
+        for other, value in self.walks.items():
+            if len(other) == 4 and other[0] == _LINEAGE and other[1] == stamp and other[2] == role \
+                    and (parent is None or value.seq > parent[1].seq) \
+                    and (stamp, other[3]) in self.walks and (stamp, other[3]) in self.treasuries:
+                parent = (other[3], value)
+        if parent is None:
+            found = Lineages(game.seq, descend(None, 0, walk_token), descend(None, 0, walk_token))
+        else:
+            token, earlier = parent
+            agrees = walk_agrees(self.walks[(stamp, token)], walk)
+            earlier_money = self.treasuries[(stamp, token)]
+            # The same treasury (most dice events): its purses need not be made again either.
+            money = EVERY if treasury.take_caches(earlier_money) else treasury_agrees(earlier_money, treasury)
+            found = Lineages(game.seq, descend(earlier.walk, agrees, walk_token),
+                             descend(earlier.treasury, money, walk_token))
+        self.walks[key] = found
+        return found
 
     def treasury(self, game: Game, walk_token: str, make: Callable[[], TreasuryWalk]) -> TreasuryWalk:
         """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
         counts and the walk (``walk_token``), so made again only when one of them changed."""
         return self._get(self.treasuries, (self._stamp_of(game), walk_token), make)
 
-    def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
+    def game_parts(self, game: Game, make: Callable[[Callable[[BattleRecord], Any], Any], _T],
+                   records: Callable[[Game], Any], roles: Callable[[BattleRecord], Any]) -> _T:
         """The game view's parts made from the records alone (both histories and every walk
         share them): made again only when a record other than a report, ruling or dice was
-        added (:func:`audit_key`) or a battle's records changed (their keys)."""
+        added (:func:`audit_key`) or a battle's records changed (their keys). Then each battle's
+        roles are made again only for a battle whose record changed (by its key), and the board's
+        record names (``records``) only when the stamp did: ``make(roles, board_records)``."""
         digest = hashlib.blake2b(self._records_of(game), digest_size=16)
-        return self._get(self.game_views, (self._stamp_of(game), digest.hexdigest()), make)
+        stamp = self._stamp_of(game)
+        def made() -> _T:
+            def role_of(record: BattleRecord) -> Any:
+                return self._get(self.game_views, ("roles", record_key(record)), lambda: roles(record))
+            return make(role_of, self._get(self.game_views, ("board_records", stamp), lambda: records(game)))
+
+        before = self.computed
+        found = self._get(self.game_views, (stamp, digest.hexdigest()), made)
+        if self.computed == before:  # reused whole: its parts are used too (else they were asked)
+            self._used.add((id(self.game_views), ("board_records", stamp)))
+            self._keep(self.game_views, [("roles", key) for key in self._keys] if game is self._game
+                       else [("roles", record_key(b)) for b in game.battles])
+        return found
 
     def walk(self, game: Game, walk_token: str,
              make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
@@ -207,13 +310,14 @@ class ReviewMemo:
         battle move its result: domain.record.board_resume)."""
         key = (self._stamp_of(game), walk_token)
         self._used.add((id(self.walks), key))
-        found = self.walks.get(key)
+        found: BoardWalk | None = self.walks.get(key)
         if found is not None:
             self.reused += 1
             return found
         self.computed += 1
-        found = self.walks[key] = make(list(self.walks.values()))
-        return found
+        # (The table also keeps each walk's lineage, under keys of their own: not walks.)
+        made = self.walks[key] = make([walk for name, walk in self.walks.items() if name[0] != _LINEAGE])
+        return made
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
@@ -228,11 +332,23 @@ class ReviewMemo:
         return digest.hexdigest()
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
-               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
+               make: Callable[[], tuple[tuple[bytes, ...], Sequence[Any]]]) -> Sequence[bytes]:
         """Every battle's :meth:`board_key` on the walk ``walk_token`` names: made from the
         records (their keys are in the token), the walk, the turn audit and the treasury, all
-        keyed by ``stamp`` (:meth:`stamp`) and the token."""
-        return self._get(self.board_keys, (stamp, walk_token), make)
+        keyed by ``stamp`` (:meth:`stamp`) and the token; ``make`` gives the keys and the keys
+        each was made under (:meth:`battle_board`), kept with them while they are used."""
+        made = self.computed
+        found: tuple[tuple[bytes, ...], Sequence[Any]] = self._get(self.board_keys, (stamp, walk_token), make)
+        if self.computed == made:  # reused whole: its parts are used too (else they were asked)
+            self._keep(self.board_keys, found[1])
+        return found[0]
+
+    def battle_board(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
+        """One battle's :meth:`board_key`, by ``key``: the turn's part's key (:meth:`turn_keys`:
+        its record, its turn's findings and the board before its declaration), the battle's
+        record and the treasury before the record after its last (``name_before`` the treasury's
+        lineage): all it reads."""
+        return self._get(self.board_keys, key, make)
 
     def board_key(self, record: BattleRecord, known: bool, found: Sequence[Issue], intent_clear: bool,
                   purses: Sequence[Purse]) -> bytes:
@@ -303,6 +419,12 @@ class ReviewMemo:
             del self.view_digests[key]
         self._used.clear()
 
+    def _keep(self, table: dict[Any, Any], keys: Sequence[Any]) -> None:
+        """The parts under ``keys`` are used (a whole made of them was reused)."""
+        used, name = self._used, id(table)
+        for key in keys:
+            used.add((name, key))
+
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
         self._used.add((id(table), key))
         found: _T | None = table.get(key)
@@ -313,6 +435,16 @@ class ReviewMemo:
         found = make()
         table[key] = found
         return found
+
+
+@dataclass(frozen=True)
+class Lineages:
+    """A walk's lineage and its treasury's (:mod:`domain.review.walk_prefix`), and the game's
+    record count when they were made (the latest walk of a role is the next one's parent)."""
+
+    seq: int
+    walk: Lineage
+    treasury: Lineage
 
 
 class Reads(Sequence[tuple["RecordedBattle", "BattleView"]]):
@@ -365,9 +497,15 @@ class NoMemo(ReviewMemo):
         """Not needed: nothing is reused."""
         return ""
 
-    def game_parts(self, game: Game, make: Callable[[], _T]) -> _T:
+    def game_parts(self, game: Game, make: Callable[[Callable[[BattleRecord], Any], Any], _T],
+                   records: Callable[[Game], Any], roles: Callable[[BattleRecord], Any]) -> _T:
         """Made afresh (no key worked out)."""
-        return make()
+        return make(roles, records(game))
+
+    def lineage(self, game: Game, role: int, walk_token: str, walk: BoardWalk,
+                treasury: TreasuryWalk) -> Lineages | None:
+        """None: no part is keyed by it (nothing is reused)."""
+        return None
 
     def walk(self, game: Game, walk_token: str,
              make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
@@ -375,7 +513,7 @@ class NoMemo(ReviewMemo):
         return make(())
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
-               make: Callable[[], tuple[bytes, ...]]) -> Sequence[bytes]:
+               make: Callable[[], tuple[tuple[bytes, ...], Sequence[Any]]]) -> Sequence[bytes]:
         """Not needed (nothing is reused): an empty key for every battle."""
         return _NoKeys()
 

@@ -21,6 +21,7 @@ from domain.record.events import DiceDrawn, DiceSupplied, GameEvent, ReportFiled
 from domain.record.game import Game, project_game
 from domain.review.game_review import review
 from domain.review.memo import ReviewMemo, record_key
+from domain.review.treasury_review import purses
 from domain.review.views import GameView
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,3 +136,114 @@ def test_dice_for_one_battle_review_only_that_battle_again(kind: str) -> None:
         assert not (again & same), path
         reused += len(same & {(int(key[0]), key[1]) for key in before})
     assert reused >= 10
+
+
+def _table_keys(memo: ReviewMemo, table: str, kind: str) -> set[Any]:
+    return {key for key in getattr(memo, table) if isinstance(key, tuple) and key and key[0] == kind}
+
+
+@pytest.mark.parametrize("kind", ["supplied", "drawn"])
+def test_dice_for_the_last_battle_audit_only_its_turn_again(kind: str) -> None:
+    """Dice for the last battle move only its last record: the walk reads as before up to it
+    (domain/review/walk_prefix.py), so the turn audit makes again only the last battle's turn,
+    and the board keys and the game view's roles only the battles the change reaches."""
+    checked = 0
+    for path in REPLAYS:
+        game = project_game(None, load_replay(ROOT / path).events)
+        assert game is not None
+        if len({b.turn for b in game.battles}) < 2:
+            continue
+        memo = ReviewMemo()
+        _views(game, memo)
+        before = {table: set(getattr(memo, table)) for table in ("turn_audits", "board_keys", "game_views")}
+        game = project_game(game, [_event(game, (kind, len(game.battles) - 1, 0, 0, 5, [2, 6]))])
+        assert game is not None
+        assert _views(game, memo) == _views(game, None)
+        last = game.battles[-1]
+        turns = {key[3] for key in _table_keys(memo, "turn_audits", "turn") - before["turn_audits"]}
+        battles = {key[2] for key in _table_keys(memo, "board_keys", "battle") - before["board_keys"]}
+        roles = {key[1] for key in _table_keys(memo, "game_views", "roles") - before["game_views"]}
+        if not memo.walks.keys() - {key for key in memo.walks if key[0] == "lineage"}:
+            continue
+        assert turns <= {last.turn}, path
+        # Only the last battle's turn (its findings) and the battles whose purse moved.
+        reached = {b.turn for b in game.battles if b.last_seq >= last.declared_seq}
+        assert {key[0] for key in battles} <= reached, path
+        assert roles == {record_key(last)}, path
+        checked += 1
+    assert checked >= 2
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(REPLAYS), st.integers(0, 50), st.integers(0, 50), st.integers(0, 20),
+       st.lists(st.integers(1, 6), min_size=1, max_size=6))
+def test_a_turn_part_kept_after_dice_is_made_again_when_an_earlier_result_changes(
+        path: str, battle: int, finding: int, choice: int, dice: list[int]) -> None:
+    """The per-turn audit and the board keys are keyed by the board before the turn (the walk's
+    lineage): dice moved on the last battle, then a ruling that changes an earlier battle's
+    result moves the board before later turns; every part that reads it must be made again
+    (the incremental review is the full review, without pruning between the events)."""
+    game = project_game(None, load_replay(ROOT / path).events)
+    assert game is not None
+    if not game.battles:
+        return
+    memo = ReviewMemo()
+    _encoded(game, memo)
+    for spec in (("supplied", len(game.battles) - 1, 0, 0, 5, dice),
+                 ("ruling", battle, finding, choice, 10, dice),
+                 ("drawn", len(game.battles) - 1, 0, 0, 15, dice),
+                 ("ruling_kind", battle, finding, choice + 1, 20, dice)):
+        game = project_game(game, [_event(game, spec)])
+        assert game is not None
+        assert _encoded(game, memo) == _encoded(game, None)
+
+
+def test_a_turn_part_or_board_key_under_the_same_key_reads_the_same() -> None:
+    """The proof behind the per-turn audit, the battles' purses and Magic 84's counts: on two walks of the
+    same game whose results differ (each battle's result void in turn), a turn whose key
+    (memo.turn_keys, through the walks' lineage) is the same on both finds the same, and a
+    battle whose board key's key is the same reads the same board key; a change before a turn
+    gives it a new key."""
+    from domain.record.board_state import walk_board
+    from domain.record.treasury import walk_treasury
+    from domain.review.board_review import outcomes_of
+    from domain.review.declaration_errors import audit_turn
+    from domain.review.walk_prefix import name_before
+    from domain.rules.board import Board
+    from domain.rules.editions import edition
+    from domain.rules.units import AXIS
+
+    renamed = 0
+    for path in REPLAYS:
+        game = project_game(None, load_replay(ROOT / path).events)
+        assert game is not None
+        policy, board = edition(game.edition), Board.classic()
+        outcomes = outcomes_of(review(game).battles)
+        for changed in game.battles:
+            memo = ReviewMemo()
+            memo.begin(game)
+            walks = []
+            for name, results in (("a", outcomes), ("b", {**outcomes, changed.key: None})):
+                walk = memo.walk(game, name, lambda game=game, results=results: walk_board(game, results))
+                treasury = memo.treasury(game, name, lambda game=game, walk=walk: walk_treasury(game, walk))
+                lineages = memo.lineage(game, 0, name, walk, treasury)
+                assert lineages is not None
+                walks.append((walk, treasury, lineages, memo.turn_keys(game, lineages)))
+            for turn in game.turns:
+                records = [b for b in game.battles if b.turn == turn]
+                if not records:
+                    continue
+                found = [audit_turn(game, records, policy, board, walk) for walk, *_ in walks]
+                if walks[0][3][turn] == walks[1][3][turn]:
+                    assert found[0] == found[1], (path, turn)
+                else:
+                    renamed += 1
+                for record in records:
+                    money = [name_before(made[2].treasury, record.last_seq + 1) for made in walks]
+                    if money[0] == money[1]:
+                        assert purses(walks[0][1], walks[0][0], record.last_seq + 1) == \
+                            purses(walks[1][1], walks[1][0], record.last_seq + 1), (path, record.key)
+            for _, _, seq in walks[0][0].round_ends:  # Magic 84's count (club_procedures "axis")
+                if len({name_before(made[2].walk, seq) for made in walks}) == 1:
+                    assert len({made[0].before(seq).side_ipcs(sorted(AXIS)) for made in walks}) == 1
+    assert renamed > 0
