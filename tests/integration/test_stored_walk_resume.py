@@ -40,7 +40,7 @@ def test_a_walk_resumed_from_a_stored_memo_gives_the_full_review(specs: list[tup
         memo = ReviewMemo()
         review(game, memo=memo)
         for spec in specs:
-            memo = load_memo(dump_memo(memo))  # (the parts the last review used)
+            memo = load_memo([dump_memo(memo)])  # (the parts the last review used)
             game = project_game(game, [_event(game, spec)])
             assert game is not None
             for as_rolled in (False, True):
