@@ -128,12 +128,13 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     decision = _decide(issue, record, turn, game, edition, ruling)
     if ruling is None or decision.ruling is not None or decision.election is not None:
         return decision
-    why = {FindingStatus.FIXED: "a fixed error is not subject to correction (2008 Section VII)",
-           FindingStatus.OPEN: "the error must first be reported, through the dice roller (2008 "
-                               "Section VII: it proves when the error was recognized)"
-           if decision.waiting_for is None else "the finding waits for " + (
-               "an election" if decision.waiting_for == WaitingFor.ELECTION else "another ruling")}.get(
-        decision.status, "the rules decide this finding without it")
+    if decision.status == FindingStatus.FIXED:
+        why = "a fixed error is not subject to correction (2008 Section VII)"
+    elif decision.status == FindingStatus.OPEN and decision.waiting_for is None:
+        why = ("the error must first be reported, through the dice roller (2008 Section VII: it "
+               "proves when the error was recognized)")
+    else:  # it waits for an election, say: the ruling stands beside the note that says so
+        return replace(decision, ruling=_describe(ruling))
     return replace(decision, ruling=_describe(ruling),
                    note=_join(decision.note, f"the ruling on record changes nothing: {why}"))
 

@@ -268,8 +268,12 @@ class ReviewMemo:
             token, earlier = parent
             agrees = walk_agrees(self.walks[(stamp, token)], walk)
             earlier_money = self.treasuries[(stamp, token)]
-            # The same treasury (most dice events): its purses need not be made again either.
-            money = EVERY if treasury.take_caches(earlier_money) else treasury_agrees(earlier_money, treasury)
+            # The same treasury (most dice events): its purses need not be made again either, and
+            # the memo keeps the earlier one under both tokens (stored once: memo_codec).
+            same = treasury.take_caches(earlier_money)
+            if same:
+                self.treasuries[(stamp, walk_token)] = earlier_money
+            money = EVERY if same else treasury_agrees(earlier_money, treasury)
             found = Lineages(game.seq, descend(earlier.walk, agrees, walk_token),
                              descend(earlier.treasury, money, walk_token))
         self.walks[key] = found
