@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 
 from msgspec.structs import replace as with_fields
 
@@ -178,10 +178,12 @@ class _Review:
         self.stamp = memo.stamp(game)
         self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
         lineages = memo.lineage(game, role, walk_token, walk, self.treasury)
-        turn_keys = memo.turn_keys(game, lineages) if lineages is not None else {}
+        # The turns' keys, worked out only if a part is made (a refresh after a report or a
+        # ruling reuses the whole audit and board keys, which keep the keys they were made under).
+        turn_keys = cache(lambda: memo.turn_keys(game, lineages) if lineages is not None else {})
 
         def turn_part(turn: str, records: list[BattleRecord], make: Callable[[], TurnPart]) -> TurnPart:
-            key = turn_keys.get(turn)
+            key = turn_keys().get(turn)
             return make() if key is None else memo.turn_part(key, make)
 
         game_keys: list[object] = []
@@ -192,8 +194,8 @@ class _Review:
         self.turn_audit = memo.turn_audit(game, walk_token, partial(
             audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
             treasury=self.treasury, turn_parts=turn_part if lineages is not None else None, kept=kept),
-            lambda: (*turn_keys.values(), *game_keys))
-        self.boards = memo.boards(self.stamp, walk_token, lambda: self._board_keys(turn_keys, lineages))
+            lambda: (*turn_keys().values(), *game_keys))
+        self.boards = memo.boards(self.stamp, walk_token, lambda: self._board_keys(turn_keys(), lineages))
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
