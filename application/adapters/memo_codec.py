@@ -35,12 +35,13 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from application.adapters.walk_delta import WalkDelta, delta_of
 from domain.record.board_state import BoardWalk
 from domain.review.memo import ReviewMemo
 from domain.rules.board import Board
 
 #: Modules whose classes a stored memo may name (anything else is refused on reading).
-_ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec")
+_ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec", "application.adapters.walk_delta")
 _ALLOWED_GLOBALS = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict",
                                                       "getattr", "object")} | {
     ("copyreg", "_reconstructor"), ("copyreg", "__newobj__"), ("datetime", "datetime"),
@@ -221,6 +222,9 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
                 if name in LAZY and not set(map(type, found.values())) <= {bytes}:
                     raise MemoUnreadable("the stored review memo is not a memo")
                 getattr(memo, name).update(found)
+            for key, part in parts.get("walks", {}).items():
+                if type(part) is WalkDelta:
+                    memo.walks[key] = part.walk(memo.walks)
             for name, keys in parts.get(_SAME, {}).items():
                 if name not in _SHARED:
                     raise MemoUnreadable(f"the stored review memo shares parts of {name!r}")
@@ -258,4 +262,12 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
             if id(part) in earlier:
                 same.setdefault(name, {})[key] = earlier[id(part)]
                 del added[name][key]
+    # A walk resumed from an earlier one: what it adds to it (application/adapters/walk_delta.py).
+    walks = memo.walks
+    earlier_walks = {key: dict.get(walks, key) for key in known["walks"]}
+    for key, part in list(added["walks"].items()):
+        if isinstance(part, BoardWalk):
+            delta = delta_of(part, earlier_walks)
+            if delta is not None:
+                added["walks"][key] = delta
     return _chunk({**added, _SAME: same} if same else added)

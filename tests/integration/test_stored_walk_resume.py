@@ -48,3 +48,48 @@ def test_a_walk_resumed_from_a_stored_memo_gives_the_full_review(specs: list[tup
                     msgspec.msgpack.encode(review(game, as_rolled=as_rolled))
     if any(spec[0] in ("supplied", "drawn") for spec in specs):
         assert resumed  # dice moved a result: the walk was resumed, not made again
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(desk_event, min_size=1, max_size=4))
+def test_a_resumed_walk_appended_as_what_it_adds_reads_back_whole(specs: list[tuple[Any, ...]]) -> None:
+    """As a desk command stores it: the memo whole, then each refresh's chunk appended, a walk
+    resumed from an earlier one stored as what it adds to it (application/adapters/walk_delta.py);
+    read back, every walk equals the one the review made, and the reviews stay the full ones."""
+    from application.adapters.memo_codec import added_chunk, known_keys
+    from application.adapters.walk_delta import WalkDelta
+
+    deltas: list[WalkDelta] = []
+    real = WalkDelta.of.__func__  # type: ignore[attr-defined]
+
+    def spy(cls: type[WalkDelta], *args: Any) -> WalkDelta:
+        found: WalkDelta = real(cls, *args)
+        deltas.append(found)
+        return found
+
+    with patch.object(board_resume, "EVERY", 4), patch.object(WalkDelta, "of", classmethod(spy)):
+        game = project_game(None, parse_replay(generate_replay(120, 5)).events)
+        assert game is not None
+        memo = ReviewMemo()
+        review(game, memo=memo)
+        chunks = [dump_memo(memo)]
+        for spec in specs:
+            memo = load_memo(chunks)
+            known = known_keys(memo)
+            game = project_game(game, [_event(game, spec)])
+            assert game is not None
+            for as_rolled in (False, True):
+                assert msgspec.msgpack.encode(review(game, as_rolled=as_rolled, memo=memo)) == \
+                    msgspec.msgpack.encode(review(game, as_rolled=as_rolled))
+            chunk = added_chunk(memo, known)
+            if chunk is not None:
+                chunks.append(chunk)
+                read = load_memo(chunks)
+                for key, walk in memo.walks.items():
+                    if isinstance(walk, board_state.BoardWalk):
+                        again = read.walks[key]
+                        assert again.same_board(walk) and again == walk
+                        assert (again.adopted, again.control_log, again.inputs) == \
+                            (walk.adopted, walk.control_log, walk.inputs)
+    if any(spec[0] in ("supplied", "drawn") for spec in specs):
+        assert deltas  # a resumed walk was stored as what it adds
