@@ -70,18 +70,20 @@ __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "Bo
 
 # -- the walk -------------------------------------------------------------------------------------
 def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
-               rolled: BoardWalk | None = None, since: Sequence[BoardWalk] = ()) -> BoardWalk:
+               rolled: BoardWalk | None = None, since: Sequence[BoardWalk] | None = ()) -> BoardWalk:
     """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
     ``rolled`` the walk as rolled when this one is as corrected. ``since``: earlier walks of the
     same game's history, to resume from where the first of its steps reads something new
-    (domain.record.board_resume); the result is the same."""
+    (domain.record.board_resume); the result is the same. None: no later walk will resume this
+    one (a review without a memo): it keeps no marks nor what its steps read."""
     board = board or Board.classic()
     first_round = first_round_of(game)
     state = start(board, full=first_round == 1)
     walker = _Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
-    battles = battles_of(game, outcomes)
-    resumed = resume_point(since, walker, game, battles) if since else None
+    keep = since is not None
+    battles = battles_of(game, outcomes) if keep else None
+    resumed = resume_point(since, walker, game, battles) if since and battles is not None else None
     # (Resumed: the walker as it stood at the earlier walk's mark, and that walk's marks so far.)
     marks: list[Mark] = rebuild(walker, *resumed) if resumed is not None else []
     steps = walk_steps(game, walker, walker.seq)
@@ -91,7 +93,7 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     gc.disable()
     try:
         dirty, flush, current = walker.dirty, walker.flush, walker.seq
-        due = every = board_resume.EVERY
+        due = every = board_resume.EVERY if keep else len(steps)
         for index, (place, step, item) in enumerate(steps):
             seq = place >> 2
             if seq != current:
@@ -110,7 +112,8 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
         walker.seq += 1  # the board after every record
         walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
     walk = walker.result()
-    walk.inputs = inputs_of(walker, game, battles, marks)
+    if battles is not None:
+        walk.inputs = inputs_of(walker, game, battles, marks)
     return walk
 
 

@@ -153,7 +153,7 @@ def _review_on(state: _Review) -> GameView:
 
 
 def _walk_on(game: Game, outcomes: Mapping[str, BattleResult], rolled: BoardWalk | None,
-             since: Sequence[BoardWalk]) -> BoardWalk:
+             since: Sequence[BoardWalk] | None) -> BoardWalk:
     """The board walked on ``outcomes`` (as corrected: ``rolled`` the walk as rolled), resumed
     from one of the earlier walks ``since`` where it can be (domain.record.board_resume)."""
     return walk_board(game, outcomes, rolled=rolled, since=since)

@@ -307,7 +307,7 @@ class ReviewMemo:
         return found
 
     def walk(self, game: Game, walk_token: str,
-             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
+             make: Callable[[Sequence[BoardWalk] | None], BoardWalk]) -> BoardWalk:
         """A walk of the board (``walk_token``: its results, :meth:`walk_token`), made again only
         when an event it reads was added or a result changed; ``make`` is given the walks this
         memo holds, to resume one from where its steps read something new (dice added to a
@@ -512,9 +512,9 @@ class NoMemo(ReviewMemo):
         return None
 
     def walk(self, game: Game, walk_token: str,
-             make: Callable[[Sequence[BoardWalk]], BoardWalk]) -> BoardWalk:
+             make: Callable[[Sequence[BoardWalk] | None], BoardWalk]) -> BoardWalk:
         """Walked from the start (no earlier walk kept)."""
-        return make(())
+        return make(None)  # (no memo: no later walk resumes it)
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
                make: Callable[[], tuple[tuple[bytes, ...], Sequence[Any]]]) -> Sequence[bytes]:
