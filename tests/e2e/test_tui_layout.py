@@ -223,3 +223,20 @@ def test_a_grid_row_is_each_cell_cropped_or_padded_to_its_column() -> None:
     for widths in ([10, 10, 10, 10, 10], [3, 4, 5, 10, 1], [8, 2, 11, 9, 0]):
         got, want = Grid._line(cells, widths), expected(cells, widths)
         assert got.plain == want.plain and got.spans == want.spans
+
+
+@pytest.mark.parametrize("width", [40, 66, 100])
+def test_a_findings_status_is_never_cut_off_at_the_panels_edge(width: int) -> None:
+    """A long kind and its status ("map update incomplete  [fixed: too late to correct: record
+    stands]") do not fit a narrow panel on one line: the status goes on lines of its own."""
+    from domain.review.views import Finding
+    from domain.rules.findings import FindingKind, FindingStatus
+    from tui.widgets.findings import STATUS_TEXT, finding_lines
+
+    finding = Finding(id="F12", kind=FindingKind.MAP_UPDATE_INCOMPLETE, status=FindingStatus.FIXED,
+                      rule="iaapa-2008 Post Combat Orders", detail="Japan's map update leaves out China",
+                      turn="Japan 1")
+    lines = finding_lines(finding, width)
+    assert all(line.cell_len <= width for line in lines)
+    shown = " ".join(" ".join(line.plain.split()) for line in lines)
+    assert f"[fixed: {STATUS_TEXT[FindingStatus.FIXED]}]" in shown

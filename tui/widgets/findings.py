@@ -81,11 +81,16 @@ def finding_lines(finding: Finding, width: int, pending: str = "") -> list[Text]
     head = Text()
     head.append(f"{finding.id} ", "bold")
     head.append(finding.kind.replace("_", " "), TAG_STYLES["finding"])
-    head.append(f"  [{finding.status}: {STATUS_TEXT.get(finding.status, '')}]", TAG_STYLES["dim"])
+    status = f"[{finding.status}: {STATUS_TEXT.get(finding.status, '')}]"
+    if head.cell_len + 2 + len(status) <= width:
+        head.append(f"  {status}", TAG_STYLES["dim"])
+        lines = [head]
+    else:  # too long for one line: the status on its own, never cut off at the panel's edge
+        lines = [head, *_wrapped("  ", status, width, TAG_STYLES["dim"])]
     where = " · ".join(part for part in (
         finding.turn, finding.battle, f"round {finding.round}" if finding.round is not None else None,
         finding.side, f"column {finding.column}" if finding.column is not None else None) if part)
-    lines = [head, Text("  " + (where or "the whole game"), TAG_STYLES["dim"])]
+    lines.append(Text("  " + (where or "the whole game"), TAG_STYLES["dim"]))
     before, awaited, after = finding.detail.partition(pending) if pending else (finding.detail, "", "")
     for part in _detail_parts(before):
         lines += _wrapped("  ", part, width)
