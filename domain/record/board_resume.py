@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from hashlib import blake2b
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -36,11 +35,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.record.walk_inputs import BattleResult
+from domain.record.walk_marks import Mark, WalkInputs
 from domain.rules.forces import Force
 
 if TYPE_CHECKING:
-    from domain.record.board_state import _Walker
     from domain.record.board_walk import BoardWalk
+    from domain.record.board_walker import Walker
     from domain.record.game import Game
 
 #: Steps walked between two marks (a mark is taken at the next record boundary): a resumed walk
@@ -61,50 +61,7 @@ _STRETCH = 256
 _NOWHERE = 1 << 62
 
 
-@dataclass(frozen=True)
-class Mark:
-    """What the walker held just before record ``seq`` (no step of it walked yet) that its
-    history does not tell; never changed once taken (a resumed walk shares the marks before its
-    resume point)."""
-
-    seq: int
-    started: bool
-    turn: str | None
-    turn_at: datetime | None
-    updated: bool
-    listed: bool
-    bid_seq: int | None
-    treasury: dict[str, int]
-    pending: dict[str, Force]
-    #: The aircraft put back whose entries changed since the mark before (the marks of a walk
-    #: make its whole ``unlanded`` when merged in order: see rebuild).
-    unlanded: dict[tuple[str, str], tuple[tuple[str, Force], ...]]
-    #: The logs' lengths then: discrepancies, counts, round ends, control log, known, adopted.
-    lengths: tuple[int, int, int, int, int, int]
-
-
-@dataclass
-class WalkInputs:
-    """What a walk's steps read (see the module docstring), and its marks."""
-
-    #: Whether the walk is as corrected (it reads the walk as rolled's adopted units).
-    corrected: bool
-    from_setup: bool
-    #: Each battle's (declaration, last record number), in the game's order.
-    places: list[tuple[int, int]]
-    #: A digest of the results the walk was told for each :data:`BLOCK` battles in a row.
-    results: list[bytes]
-    #: How many board records and non-combat moves were walked, and the last one's number.
-    notes: tuple[int, int]
-    noncombat: tuple[int, int]
-    #: (bid record number, key asked, whether it was ruled off) for every bid placement.
-    asked: list[tuple[int, str, bool]]
-    #: The walk as rolled's adopted units read at positions (a walk as corrected), else None.
-    written: dict[tuple[int, str, str], Force] | None
-    marks: list[Mark]
-
-
-def take_mark(walker: _Walker) -> Mark:
+def take_mark(walker: Walker) -> Mark:
     """The walker's state at a record boundary (copies: the walk goes on changing its own)."""
     state = walker.state
     return Mark(walker.seq, walker.started, walker.turn, walker.turn_at, walker.updated, walker.listed,
@@ -114,7 +71,7 @@ def take_mark(walker: _Walker) -> Mark:
                  len(walker.control_log), len(walker.known_since), len(walker.adopted)))
 
 
-def _relanded(walker: _Walker) -> dict[tuple[str, str], tuple[tuple[str, Force], ...]]:
+def _relanded(walker: Walker) -> dict[tuple[str, str], tuple[tuple[str, Force], ...]]:
     unlanded = walker.unlanded
     changed = {key: unlanded[key] for key in walker.relanded}
     walker.relanded.clear()
@@ -140,7 +97,7 @@ def battles_of(game: Game, outcomes: Mapping[str, BattleResult]) -> Battles:
                     for at in range(0, len(results), BLOCK)])
 
 
-def inputs_of(walker: _Walker, game: Game, battles: Battles, marks: list[Mark]) -> WalkInputs:
+def inputs_of(walker: Walker, game: Game, battles: Battles, marks: list[Mark]) -> WalkInputs:
     """What the walk just made read (``battles``: :func:`battles_of`; its marks given)."""
     return WalkInputs(walker.rolled is not None, walker.from_setup, battles.places, battles.results,
                       _count(game.board_log), _count(game.noncombat), walker.asked,
@@ -228,7 +185,7 @@ def resume_mark(earlier: BoardWalk, place: int) -> Mark | None:
     return found
 
 
-def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> list[Mark]:
+def rebuild(walker: Walker, earlier: BoardWalk, mark: Mark) -> list[Mark]:
     """Set a fresh walker to where the earlier walk stood at ``mark`` (copies of its parts);
     the earlier walk's marks up to it (the resumed walk's first marks)."""
     assert earlier.inputs is not None
@@ -277,7 +234,7 @@ def rebuild(walker: _Walker, earlier: BoardWalk, mark: Mark) -> list[Mark]:
     return [taken for taken in earlier.inputs.marks if taken.seq <= seq]
 
 
-def resume_point(earlier: Sequence[BoardWalk], walker: _Walker, game: Game,
+def resume_point(earlier: Sequence[BoardWalk], walker: Walker, game: Game,
                  battles: Battles) -> tuple[BoardWalk, Mark] | None:
     """The earlier walk and mark the walk can resume from, the latest found (None: none)."""
     best: tuple[BoardWalk, Mark] | None = None

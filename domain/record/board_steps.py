@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from domain.record.board_state import _Walker
+    from domain.record.board_walker import Walker
     from domain.record.game import Game
 
 
@@ -25,7 +25,7 @@ def first_round_of(game: Game) -> int | None:
 Step = tuple[int, Callable[[Any], None], object]
 
 
-def walk_steps(game: Game, walker: _Walker, since: int = 0) -> list[Step]:
+def walk_steps(game: Game, walker: Walker, since: int = 0) -> list[Step]:
     """Every record that moves the board, in record order (declarations before results), with
     the walker's method that walks it: each step's place is one number, its record number times
     4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort

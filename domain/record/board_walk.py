@@ -21,7 +21,7 @@ from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
-    from domain.record.board_resume import WalkInputs
+    from domain.record.walk_marks import WalkInputs
 
 
 @dataclass(frozen=True)

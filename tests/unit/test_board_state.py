@@ -250,12 +250,12 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
     """A record's changes are logged when the walk moves on from it (one entry per territory it
     changed): what was logged for a record is what the history still holds after every later
     record (the walk's live dicts are copied, never shared), and one look reads it whole."""
-    from domain.record import board_state
+    from domain.record import board_walker
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
-    flush = board_state._Walker.flush
+    flush = board_walker.Walker.flush
 
-    def spy(walker: board_state._Walker) -> None:
+    def spy(walker: board_walker.Walker) -> None:
         flush(walker)
         # What the record just walked left logged.
         for territory, entries in walker.history.items():
@@ -263,7 +263,7 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
             if seq == walker.seq:
                 logged[(territory, seq)] = (dict(units), holder)
 
-    monkeypatch.setattr(board_state._Walker, "flush", spy)
+    monkeypatch.setattr(board_walker.Walker, "flush", spy)
     walk = _walk(load_replay(GAMES / "full-game-three-rounds-2008.toml").game)
     assert len(logged) > 20
     for territory, entries in walk.history.items():
