@@ -26,6 +26,7 @@ battles' results, so the treasury of ``game.at(v)`` is the treasury at version `
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
+from domain.record.treasury_resume import TreasuryInputs, cut, inputs_of, resume_point
 from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
@@ -127,6 +129,9 @@ class TreasuryWalk:
     #: (review.treasury_review.purses).
     purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
+    #: What its steps read, for a later treasury to resume from (None: not kept): see
+    #: domain.record.treasury_resume.
+    inputs: TreasuryInputs | None = field(default=None, compare=False, repr=False)
 
     def marks(self) -> list[int]:
         """The record numbers at which some power's IPCs or income change, in order: the
@@ -194,8 +199,11 @@ def turn_marks(game: Game) -> list[tuple[int, str]]:
     return marks
 
 
-def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
-    """Each power's IPCs through the game's records, on the board ``walk`` moved on."""
+def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | None = None) -> TreasuryWalk:
+    """Each power's IPCs through the game's records, on the board ``walk`` moved on. ``since``:
+    earlier treasuries of the same game's history, to resume from the first record whose step
+    reads something new (domain.record.treasury_resume); the result is the same. None: no later
+    treasury will resume this one (it keeps no inputs)."""
     board = walk.board
     marks = turn_marks(game)
     starts: dict[str, int] = {}
@@ -203,10 +211,12 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
         starts.setdefault(turn, seq)
     if not walk.from_setup:
         return TreasuryWalk(False, {}, turn_starts=starts)
-    purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
-    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
+    income_steps = _income_steps(walk)
+    turns: list[tuple[int, str | None, bool]] = []
+    inputs = inputs_of(game, walk, capitals, turns) if since is not None else None
+    resumed = resume_point(since, inputs, game, income_steps) if since and inputs is not None else None
     # A turn begins where the marks' turn changes (a mark of the turn under way changes
     # nothing); only a capital's battle can move IPCs (see _captures).
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
@@ -217,13 +227,30 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
-    for seq, order, item in steps:
+    if resumed is None:
+        purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
+        treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=income_steps,
+                                inputs=inputs)
+        first = 0
+    else:
+        # The earlier treasury's entries before the first record read anew, and the turn then.
+        earlier, seq = resumed
+        ledger, spends, incomes, captures, kept = cut(earlier, seq, board.starting_ipcs)
+        purse = _Purse(ledger)
+        treasury = TreasuryWalk(True, ledger, spends, incomes, captures, starts, income_steps,
+                                inputs=inputs)
+        turns += kept
+        if kept:
+            current, collected = kept[-1][1], kept[-1][2]
+        first = bisect_left(steps, (seq,))  # (seq,) sorts before every step of record seq
+    for seq, order, item in steps[first:]:
         if order == 0:
             assert isinstance(item, str)
             if item != current:
                 if current is not None and not collected:
                     _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
+                turns.append((seq, current, collected))
         elif order == 2:  # a capital's battle
             _captures(treasury, purse, walk, item, capitals)
         else:
@@ -231,6 +258,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
             if kind == "map_update" and current is not None and not collected:
                 _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 collected = True
+                turns.append((seq, current, collected))
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
                     purse.add(seq, power, extra)
