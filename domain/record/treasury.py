@@ -213,10 +213,10 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
         return TreasuryWalk(False, {}, turn_starts=starts)
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
-    income_steps = _income_steps(walk)
     turns: list[tuple[int, str | None, bool]] = []
     inputs = inputs_of(game, walk, capitals, turns) if since is not None else None
-    resumed = resume_point(since, inputs, game, income_steps) if since and inputs is not None else None
+    resumed = resume_point(since, inputs, game) if since and inputs is not None else None
+    income_steps = _income_steps(walk, *(resumed or ()))
     # A turn begins where the marks' turn changes (a mark of the turn under way changes
     # nothing); only a capital's battle can move IPCs (see _captures).
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
@@ -267,26 +267,35 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
     return treasury
 
 
-def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
+def _income_steps(walk: BoardWalk, earlier: TreasuryWalk | None = None,
+                  since: int = 0) -> list[tuple[int, dict[str, int]]]:
     """Every power's income after each record that changed who holds a territory, from the
     walk's log of control changes once (so reading it at a battle is a bisection, not a count of
-    the board). A record that changes a holder and changes it back makes no step."""
+    the board). A record that changes a holder and changes it back makes no step. ``earlier``:
+    a treasury whose steps before record ``since`` are this walk's (domain.record.treasury_resume),
+    kept, the log read on from that record."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
     ipc = {t.name: t.ipc for t in board.land}
     capitals = {board.capital_of(power).name: power for power in board.powers}
+    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    start = 0
+    if earlier is not None:
+        start = bisect_left(log, (since,))  # (since,) sorts before every entry of record since
+        for _, territory, now in log[:start]:
+            holder[territory] = now
     totals = dict.fromkeys(board.powers, 0)
     for name, power in holder.items():
-        if power is not None:
+        if power in totals:
             totals[power] += ipc[name]
     #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
     lost = {power for capital, power in capitals.items()
             if (held := holder[capital]) is not None and not allied(held, power)}
-    steps = [(0, _incomes(totals, lost))]
-    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    steps = ([(0, _incomes(totals, lost))] if earlier is None else
+             earlier.income_steps[:bisect_left(earlier.income_steps, (since,))])
     seq = -2  # (no record yet; -1 marks the end of the log)
     before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
-    for at, territory, now in [*log, (-1, "", None)]:
+    for at, territory, now in [*log[start:], (-1, "", None)]:
         if at != seq:
             for name, held in before.items():  # (a loop, not any(): asked at every record)
                 if holder[name] != held:

@@ -3,20 +3,22 @@
 Dice supplied or drawn for a battle move its result in the board walk (its last record number
 is the dice's): the walk's token changes and the treasury (:func:`domain.record.treasury.walk_treasury`)
 is made again, though each of its steps before the battle reads what it read on the earlier walk.
-So a treasury keeps, beside its result, what its steps read (:class:`TreasuryInputs`): how many
-records of each kind it walked (the history only grows: the same count is the same records), the
-capitals' battles (a capital's battle is a step, at its last record), who held each capital when
-(the walk's control log, capitals only: a step reads the holder before its record, a capture the
-holder after it too), the void turns, the board's starting IPCs and capitals; its income steps
-are in the treasury itself. And where each turn began and ended (:attr:`TreasuryInputs.turns`):
-what the walker holds that its ledgers do not tell.
+So a treasury keeps, beside its result, what its steps read (:class:`TreasuryInputs`): the board
+(a digest of its starting IPCs, capitals and land), the void turns, how many records of each kind
+it walked (the history only grows: the same count is the same records), the capitals' battles (a
+capital's battle is a step, at its last record), and a digest of every :data:`BLOCK` entries of
+the walk's control log (every change of a land territory's holder, in record order: the income
+steps are made from it, and a step reads a capital's holder before its record, a capture after
+it too). And where each turn began and was collected (:attr:`TreasuryInputs.turns`): what the
+walker holds that its ledgers do not tell.
 
 A new treasury compares these with an earlier one's (:func:`first_change`: the first record
-number whose step may read something else), keeps the earlier one's entries before that record
-(:func:`cut`: copies, the earlier treasury is never changed) and walks on from there. The
-result is the full walk's, field for field (``tests/unit/test_treasury_resume.py`` checks it on
-random event sequences). Anything it cannot compare (another start, board or void turns, fewer
-records, a control log not kept) gives no resume point: the treasury is walked from the start.
+number whose step may read something else), keeps the earlier one's entries and income steps
+before that record (:func:`cut`: copies, the earlier treasury is never changed) and walks on from
+there. The result is the full walk's, field for field (``tests/unit/test_treasury_resume.py``
+checks it on random event sequences). Anything it cannot compare (another board, start or void
+turns, fewer records, a control log not kept) gives no resume point: the treasury is walked from
+the start.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from hashlib import blake2b
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 if TYPE_CHECKING:
     from domain.record.board_walk import BoardWalk
     from domain.record.game import Game
@@ -36,6 +40,13 @@ if TYPE_CHECKING:
 
 #: No change found (a record number after every record).
 NOWHERE = 1 << 62
+
+#: Control log entries per digest (TreasuryInputs.log): a change resumes the income steps at
+#: most this many entries before it.
+BLOCK = 64
+
+#: Deterministic bytes for the digests (a treasury is stored, and read in another process).
+_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
 _SEQ = attrgetter("seq")
 #: A capital's battle is a step at its last record (a change of its declaration changes the
@@ -47,9 +58,8 @@ _LAST = itemgetter(1)
 class TreasuryInputs:
     """What a treasury walk's steps read (see the module docstring), and where its turns began."""
 
-    #: The board's starting IPCs and capitals, as (power, value) pairs.
-    start: tuple[tuple[str, int], ...]
-    capitals: tuple[tuple[str, str], ...]
+    #: A digest of the board's starting IPCs, capitals and land (their IPCs and first holders).
+    board: bytes
     void: frozenset[str]
     #: (how many, the last one's record number) of the board records, non-combat moves and tech.
     counts: tuple[tuple[int, int], ...]
@@ -57,8 +67,9 @@ class TreasuryInputs:
     battles: tuple[int, bytes]
     #: (declaration, last record number) of each battle in a capital, in the game's order.
     capital_battles: list[tuple[int, int]]
-    #: (record number, capital, new holder) at each change of a capital's holder (the walk's log).
-    capital_log: list[tuple[int, str, str | None]]
+    #: (the first entry's record number, a digest of the entries) of every BLOCK entries of the
+    #: walk's control log, in order.
+    log: list[tuple[int, bytes]]
     #: (record number, the turn under way, whether its income was collected) after every step
     #: that changed them, in record order.
     turns: list[tuple[int, str | None, bool]]
@@ -82,17 +93,19 @@ def inputs_of(game: Game, walk: BoardWalk, capitals: dict[str, str],
         return None
     board = walk.board
     owners = set(capitals.values())
-    return TreasuryInputs(tuple(board.starting_ipcs.items()), tuple(capitals.items()), walk.void,
-                          _counts(game), (len(game.battles), _declared(game)),
+    encode = _ENCODER.encode
+    digest = blake2b(encode([sorted(board.starting_ipcs.items()), sorted(capitals.items()),
+                             [(t.name, t.ipc, t.owner) for t in board.land]]), digest_size=16).digest()
+    return TreasuryInputs(digest, walk.void, _counts(game), (len(game.battles), _declared(game)),
                           [(b.declared_seq, b.last_seq) for b in game.battles if b.territory in owners],
-                          [entry for entry in log if entry[1] in owners], turns)
+                          [(log[at][0], blake2b(encode(log[at:at + BLOCK]), digest_size=8).digest())
+                           for at in range(0, len(log), BLOCK)], turns)
 
 
-def first_change(earlier: TreasuryInputs, now: TreasuryInputs, game: Game,
-                 earlier_steps: Sequence[tuple[Any, ...]], income_steps: Sequence[tuple[Any, ...]]) -> int:
-    """The first record number whose treasury step may read something other than the earlier
-    treasury's did (0: from the start; :data:`NOWHERE`: nowhere)."""
-    if earlier.start != now.start or earlier.capitals != now.capitals or earlier.void != now.void:
+def first_change(earlier: TreasuryInputs, now: TreasuryInputs, game: Game) -> int:
+    """The first record number whose treasury step (or income step) may read something other
+    than the earlier treasury's did (0: from the start; :data:`NOWHERE`: nowhere)."""
+    if earlier.board != now.board or earlier.void != now.void:
         return 0
     found = NOWHERE
     records: tuple[Sequence[Any], ...] = (game.board_log, game.noncombat, game.tech)
@@ -106,10 +119,10 @@ def first_change(earlier: TreasuryInputs, now: TreasuryInputs, game: Game,
         if now.battles[0] < count or _declared(game, count) != digest:
             return 0
         found = min(found, *(b.declared_seq for b in game.battles[count:]))
-    found = min(found, _first_change(earlier.capital_battles, now.capital_battles, _LAST),
-                _first_change(earlier.capital_log, now.capital_log),
-                _first_change(earlier_steps, income_steps))
-    return found
+    # A control log's block changed: the entries before it are the same, so are the entries of
+    # every record before its first entry's (in either log).
+    return min(found, _first_change(earlier.capital_battles, now.capital_battles, _LAST),
+               _first_change(earlier.log, now.log))
 
 
 def _first_change(old: Sequence[tuple[Any, ...]], new: Sequence[tuple[Any, ...]],
@@ -126,8 +139,8 @@ def _first_change(old: Sequence[tuple[Any, ...]], new: Sequence[tuple[Any, ...]]
     return int(pick((old if len(old) > shorter else new)[shorter]))
 
 
-def resume_point(since: Sequence[TreasuryWalk], now: TreasuryInputs, game: Game,
-                 income_steps: Sequence[tuple[Any, ...]]) -> tuple[TreasuryWalk, int] | None:
+def resume_point(since: Sequence[TreasuryWalk], now: TreasuryInputs,
+                 game: Game) -> tuple[TreasuryWalk, int] | None:
     """The earlier treasury to resume from and the record number to walk again from, the
     latest found (None: none)."""
     best: tuple[TreasuryWalk, int] | None = None
@@ -135,7 +148,7 @@ def resume_point(since: Sequence[TreasuryWalk], now: TreasuryInputs, game: Game,
         inputs = earlier.inputs
         if inputs is None or not earlier.known:
             continue
-        seq = first_change(inputs, now, game, earlier.income_steps, income_steps)
+        seq = first_change(inputs, now, game)
         if seq > 0 and (best is None or seq > best[1]):
             best = (earlier, seq)
     return best

@@ -55,9 +55,10 @@ def _fields(treasury: TreasuryWalk) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def _marks_everywhere() -> Iterator[None]:
-    # The board walks resume too (a mark every few steps: the replays are short).
+    # The board walks resume too (a mark every few steps: the replays are short), and a digest
+    # of every few control changes (a record's changes across two digests too).
     with patch.object(board_resume, "EVERY", 2), patch.object(board_resume, "BLOCK", 3), \
-            patch.object(board_resume, "_STRETCH", 2):
+            patch.object(board_resume, "_STRETCH", 2), patch.object(treasury_resume, "BLOCK", 3):
         yield
 
 
@@ -148,9 +149,10 @@ def test_dice_for_a_battle_resume_the_treasury_at_that_battle(pick: str) -> None
         resumed.append(seq)
         return real(earlier, seq, starting)
 
-    with patch("domain.record.treasury.cut", spy):
+    with patch("domain.record.treasury.cut", spy), patch.object(treasury_resume, "BLOCK", 1):
+        earlier = walk_treasury(game, walk_board(game, _outcomes(game)[0]), [])  # (digest by change)
         treasury = walk_treasury(after, walk, [earlier])
-    assert _fields(treasury) == _fields(walk_treasury(after, walk, []))
+        assert _fields(treasury) == _fields(walk_treasury(after, walk, []))
     # Resumed at the battle's old result at the earliest (nothing before it read anew).
     assert resumed and resumed[0] >= battle.last_seq
 
