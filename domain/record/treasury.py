@@ -26,6 +26,7 @@ battles' results, so the treasury of ``game.at(v)`` is the treasury at version `
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
+from domain.record.treasury_resume import TreasuryInputs, cut, inputs_of, resume_point
 from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
@@ -127,6 +129,9 @@ class TreasuryWalk:
     #: (review.treasury_review.purses).
     purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
+    #: What its steps read, for a later treasury to resume from (None: not kept): see
+    #: domain.record.treasury_resume.
+    inputs: TreasuryInputs | None = field(default=None, compare=False, repr=False)
 
     def marks(self) -> list[int]:
         """The record numbers at which some power's IPCs or income change, in order: the
@@ -194,8 +199,11 @@ def turn_marks(game: Game) -> list[tuple[int, str]]:
     return marks
 
 
-def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
-    """Each power's IPCs through the game's records, on the board ``walk`` moved on."""
+def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | None = None) -> TreasuryWalk:
+    """Each power's IPCs through the game's records, on the board ``walk`` moved on. ``since``:
+    earlier treasuries of the same game's history, to resume from the first record whose step
+    reads something new (domain.record.treasury_resume); the result is the same. None: no later
+    treasury will resume this one (it keeps no inputs)."""
     board = walk.board
     marks = turn_marks(game)
     starts: dict[str, int] = {}
@@ -203,10 +211,12 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
         starts.setdefault(turn, seq)
     if not walk.from_setup:
         return TreasuryWalk(False, {}, turn_starts=starts)
-    purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
-    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=_income_steps(walk))
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
+    turns: list[tuple[int, str | None, bool]] = []
+    inputs = inputs_of(game, walk, capitals, turns) if since is not None else None
+    resumed = resume_point(since, inputs, game) if since and inputs is not None else None
+    income_steps = _income_steps(walk, *(resumed or ()))
     # A turn begins where the marks' turn changes (a mark of the turn under way changes
     # nothing); only a capital's battle can move IPCs (see _captures).
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
@@ -217,13 +227,30 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
-    for seq, order, item in steps:
+    if resumed is None:
+        purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
+        treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=income_steps,
+                                inputs=inputs)
+        first = 0
+    else:
+        # The earlier treasury's entries before the first record read anew, and the turn then.
+        earlier, seq = resumed
+        ledger, spends, incomes, captures, kept = cut(earlier, seq, board.starting_ipcs)
+        purse = _Purse(ledger)
+        treasury = TreasuryWalk(True, ledger, spends, incomes, captures, starts, income_steps,
+                                inputs=inputs)
+        turns += kept
+        if kept:
+            current, collected = kept[-1][1], kept[-1][2]
+        first = bisect_left(steps, (seq,))  # (seq,) sorts before every step of record seq
+    for seq, order, item in steps[first:]:
         if order == 0:
             assert isinstance(item, str)
             if item != current:
                 if current is not None and not collected:
                     _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
+                turns.append((seq, current, collected))
         elif order == 2:  # a capital's battle
             _captures(treasury, purse, walk, item, capitals)
         else:
@@ -231,6 +258,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
             if kind == "map_update" and current is not None and not collected:
                 _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 collected = True
+                turns.append((seq, current, collected))
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
                     purse.add(seq, power, extra)
@@ -239,26 +267,35 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     return treasury
 
 
-def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
+def _income_steps(walk: BoardWalk, earlier: TreasuryWalk | None = None,
+                  since: int = 0) -> list[tuple[int, dict[str, int]]]:
     """Every power's income after each record that changed who holds a territory, from the
     walk's log of control changes once (so reading it at a battle is a bisection, not a count of
-    the board). A record that changes a holder and changes it back makes no step."""
+    the board). A record that changes a holder and changes it back makes no step. ``earlier``:
+    a treasury whose steps before record ``since`` are this walk's (domain.record.treasury_resume),
+    kept, the log read on from that record."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
     ipc = {t.name: t.ipc for t in board.land}
     capitals = {board.capital_of(power).name: power for power in board.powers}
+    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    start = 0
+    if earlier is not None:
+        start = bisect_left(log, (since,))  # (since,) sorts before every entry of record since
+        for _, territory, now in log[:start]:
+            holder[territory] = now
     totals = dict.fromkeys(board.powers, 0)
     for name, power in holder.items():
-        if power is not None:
+        if power in totals:
             totals[power] += ipc[name]
     #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
     lost = {power for capital, power in capitals.items()
             if (held := holder[capital]) is not None and not allied(held, power)}
-    steps = [(0, _incomes(totals, lost))]
-    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
+    steps = ([(0, _incomes(totals, lost))] if earlier is None else
+             earlier.income_steps[:bisect_left(earlier.income_steps, (since,))])
     seq = -2  # (no record yet; -1 marks the end of the log)
     before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
-    for at, territory, now in [*log, (-1, "", None)]:
+    for at, territory, now in [*log[start:], (-1, "", None)]:
         if at != seq:
             for name, held in before.items():  # (a loop, not any(): asked at every record)
                 if holder[name] != held:

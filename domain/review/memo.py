@@ -279,10 +279,15 @@ class ReviewMemo:
         self.walks[key] = found
         return found
 
-    def treasury(self, game: Game, walk_token: str, make: Callable[[], TreasuryWalk]) -> TreasuryWalk:
+    def treasury(self, game: Game, walk_token: str,
+                 make: Callable[[Sequence[TreasuryWalk] | None], TreasuryWalk]) -> TreasuryWalk:
         """Each power's IPCs on one walk of the board: made from the records :func:`audit_key`
-        counts and the walk (``walk_token``), so made again only when one of them changed."""
-        return self._get(self.treasuries, (self._stamp_of(game), walk_token), make)
+        counts and the walk (``walk_token``), so made again only when one of them changed;
+        ``make`` is given the treasuries of the same stamp this memo holds, to resume one from
+        the first record whose step reads something new (domain.record.treasury_resume)."""
+        stamp = self._stamp_of(game)
+        return self._get(self.treasuries, (stamp, walk_token), lambda: make(
+            [money for (other, _), money in self.treasuries.items() if other == stamp]))
 
     def game_parts(self, game: Game, make: Callable[[Callable[[BattleRecord], Any], Any], _T],
                    records: Callable[[Game], Any], roles: Callable[[BattleRecord], Any]) -> _T:
@@ -515,6 +520,11 @@ class NoMemo(ReviewMemo):
              make: Callable[[Sequence[BoardWalk] | None], BoardWalk]) -> BoardWalk:
         """Walked from the start (no earlier walk kept)."""
         return make(None)  # (no memo: no later walk resumes it)
+
+    def treasury(self, game: Game, walk_token: str,
+                 make: Callable[[Sequence[TreasuryWalk] | None], TreasuryWalk]) -> TreasuryWalk:
+        """Walked from the start (no earlier treasury kept)."""
+        return make(None)  # (no memo: no later treasury resumes it)
 
     def boards(self, stamp: tuple[int, int], walk_token: str,
                make: Callable[[], tuple[tuple[bytes, ...], Sequence[Any]]]) -> Sequence[bytes]:

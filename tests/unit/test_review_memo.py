@@ -226,7 +226,8 @@ def test_a_turn_part_or_board_key_under_the_same_key_reads_the_same() -> None:
             for name, results in (("a", outcomes), ("b", {**outcomes, changed.key: None})):
                 walk = memo.walk(game, name, lambda since, game=game, results=results:
                                  walk_board(game, results, since=since))
-                treasury = memo.treasury(game, name, lambda game=game, walk=walk: walk_treasury(game, walk))
+                treasury = memo.treasury(game, name, lambda since, game=game, walk=walk:
+                                         walk_treasury(game, walk, since))
                 lineages = memo.lineage(game, 0, name, walk, treasury)
                 assert lineages is not None
                 walks.append((walk, treasury, lineages, memo.turn_keys(game, lineages)))
