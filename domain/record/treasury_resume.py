@@ -29,14 +29,34 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
 if TYPE_CHECKING:
     from domain.record.board_walk import BoardWalk
     from domain.record.game import Game
-    from domain.record.treasury import TreasuryWalk
+
+
+class EarlierTreasury(Protocol):
+    """What a resume reads of an earlier treasury (domain.record.treasury.TreasuryWalk; named
+    by its parts, not imported: the treasury imports this module)."""
+
+    @property
+    def known(self) -> bool: ...
+    @property
+    def inputs(self) -> TreasuryInputs | None: ...
+    @property
+    def history(self) -> dict[str, list[tuple[int, int]]]: ...
+    @property
+    def spends(self) -> list[Any]: ...
+    @property
+    def incomes(self) -> list[Any]: ...
+    @property
+    def captures(self) -> list[Any]: ...
+
+
+_T = TypeVar("_T", bound=EarlierTreasury)
 
 #: No change found (a record number after every record).
 NOWHERE = 1 << 62
@@ -139,11 +159,10 @@ def _first_change(old: Sequence[tuple[Any, ...]], new: Sequence[tuple[Any, ...]]
     return int(pick((old if len(old) > shorter else new)[shorter]))
 
 
-def resume_point(since: Sequence[TreasuryWalk], now: TreasuryInputs,
-                 game: Game) -> tuple[TreasuryWalk, int] | None:
+def resume_point(since: Sequence[_T], now: TreasuryInputs, game: Game) -> tuple[_T, int] | None:
     """The earlier treasury to resume from and the record number to walk again from, the
     latest found (None: none)."""
-    best: tuple[TreasuryWalk, int] | None = None
+    best: tuple[_T, int] | None = None
     for earlier in since:
         inputs = earlier.inputs
         if inputs is None or not earlier.known:
@@ -154,7 +173,7 @@ def resume_point(since: Sequence[TreasuryWalk], now: TreasuryInputs,
     return best
 
 
-def cut(earlier: TreasuryWalk, seq: int, starting: Container[str]) -> tuple[
+def cut(earlier: EarlierTreasury, seq: int, starting: Container[str]) -> tuple[
         dict[str, list[tuple[int, int]]], list[Any], list[Any], list[Any],
         list[tuple[int, str | None, bool]]]:
     """The earlier treasury's ledger, spends, incomes, captures and turns before record ``seq``
