@@ -319,9 +319,25 @@ class ReviewMemo:
             self.reused += 1
             return found
         self.computed += 1
-        # (The table also keeps each walk's lineage, under keys of their own: not walks.)
-        made = self.walks[key] = make([walk for name, walk in self.walks.items() if name[0] != _LINEAGE])
+        made = self.walks[key] = make([self.walks[name] for name in self._resumable()])
         return made
+
+    def _resumable(self) -> list[Any]:
+        """The keys of the walks a new walk may resume from: the latest walk of each role (by
+        their lineages, the latest walk of a role is the next one's parent), or every walk when
+        none has a lineage. A stored memo reads a walk back only when asked for (memo_codec):
+        the walks the dice events since it was written whole superseded are not read."""
+        walks = self.walks
+        latest: dict[Any, tuple[int, Any]] = {}
+        for name, value in dict.items(walks):
+            if name[0] == _LINEAGE and (name[1], name[3]) in walks:
+                role = name[2]
+                if role not in latest or value.seq > latest[role][0]:
+                    latest[role] = (value.seq, (name[1], name[3]))
+        if latest:
+            return list(dict.fromkeys(found for _, found in latest.values()))
+        # (The table also keeps each walk's lineage, under keys of their own: not walks.)
+        return [name for name in walks if name[0] != _LINEAGE]
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
