@@ -118,9 +118,11 @@ LAZY = ("reads", "audits", "corrections")
 #: Tables of few, big parts: a part an added chunk would pickle again is named instead
 #: (:func:`added_chunk`; the chunk's :data:`_SAME` entry: table -> new key -> earlier key).
 _SHARED = ("walks", "turn_audits", "treasuries", "board_keys", "game_views")
-#: Tables whose parts are pickled together, chunk by chunk, and read back when one of them is
-#: first asked for (:class:`PackedTable`): a refresh after dice events never reads the walks,
-#: turn audits, board keys and game views the chunks appended since supersede.
+#: Tables whose parts an appended chunk pickles together, and which are read back when one of
+#: them is first asked for (:class:`PackedTable`): a refresh after dice events never reads the
+#: walks, turn audits, board keys and game views the chunks appended since supersede. (The whole
+#: memo keeps them as they are: a refresh reads them all, and pickled with the rest of the memo
+#: they share what they share in memory, stored and read once.)
 PACKED = _SHARED
 _SAME = "same"
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
@@ -242,14 +244,14 @@ MAX_CHUNKS = 16
 MEMO_HEADER = b"minister-memo:%d\n" % _LAYOUT
 
 
-def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
+def _chunk(parts: dict[str, dict[Any, Any]], *, pack: bool = False) -> bytes:
     # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had),
     # each compressed on its own. The chunk itself is not compressed: the rest (the keys and the
     # parts every refresh reads) is read back without inflating the lazy parts, and even a zlib
     # wrapper at level 0 costs tens of milliseconds on a big game's megabytes.
     parts = {name: {key: value if type(value) is bytes else zlib.compress(_pickled(value), 1)
                     for key, value in dict.items(table)} if name in LAZY else
-             _packed(table) if name in PACKED else table
+             _packed(table) if pack and name in PACKED else table
              for name, table in parts.items()}
     return MEMO_HEADER + _pickled(parts)
 
@@ -367,4 +369,4 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
             delta = delta_of(part, earlier_walks)
             if delta is not None:
                 added["walks"][key] = delta
-    return _chunk({**added, _SAME: same} if same else added)
+    return _chunk({**added, _SAME: same} if same else added, pack=True)
