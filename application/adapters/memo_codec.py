@@ -32,7 +32,8 @@ import dataclasses
 import io
 import pickle
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from application.adapters.walk_delta import WalkDelta, delta_of
@@ -337,17 +338,28 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
     return memo
 
 
-def known_keys(memo: ReviewMemo) -> dict[str, set[Any]]:
-    """The keys a memo holds now (what :func:`extend_memo` leaves out)."""
-    return {name: set(getattr(memo, name)) for name in TABLES}
+def known_keys(memo: ReviewMemo) -> dict[str, int]:
+    """How many keys each table of a memo holds now (what :func:`added_chunk` leaves out): a
+    review only adds keys (a dict keeps them in the order added, so the new ones come last)
+    and deletes none (only :meth:`ReviewMemo.prune` does, when the memo is written whole)."""
+    return {name: len(getattr(memo, name)) for name in TABLES}
 
 
-def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
-    """The parts added to ``memo`` since ``known``, as one chunk to store after the others
-    (None: nothing was added): writing a memo costs what the last review computed, not the
-    whole game."""
-    added = {name: {key: part for key, part in getattr(memo, name).items() if key not in known[name]}
-             for name in TABLES}
+def _known(table: dict[Any, Any], count: int) -> Iterator[tuple[Any, Any]]:
+    """The first ``count`` items of a table, as stored (a part not read back yet as it is)."""
+    return islice(dict.items(table), count)
+
+
+def added_chunk(memo: ReviewMemo, known: dict[str, int]) -> bytes | None:
+    """The parts added to ``memo`` since ``known`` (:func:`known_keys`), as one chunk to store
+    after the others (None: nothing was added): writing a memo costs what the last review
+    computed, not the whole game."""
+    added: dict[str, dict[Any, Any]] = {}
+    for name in TABLES:
+        table = getattr(memo, name)
+        if len(table) < known[name]:
+            raise ValueError(f"the memo's {name} lost parts since it was read: it is written whole")
+        added[name] = dict(islice(dict.items(table), known[name], None))
     if not any(added.values()):
         return None
     added["quiet_battles"] = _one_view_each(memo, added["quiet_battles"])
@@ -356,14 +368,14 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
     same: dict[str, dict[Any, Any]] = {}
     for name in _SHARED:
         table = getattr(memo, name)
-        earlier = {id(dict.get(table, key)): key for key in known[name]}
+        earlier = {id(part): key for key, part in _known(table, known[name])}
         for key, part in list(added[name].items()):
             if id(part) in earlier:
                 same.setdefault(name, {})[key] = earlier[id(part)]
                 del added[name][key]
     # A walk resumed from an earlier one: what it adds to it (application/adapters/walk_delta.py).
     walks = memo.walks
-    earlier_walks = {key: dict.get(walks, key) for key in known["walks"]}
+    earlier_walks = dict(_known(walks, known["walks"]))
     for key, part in list(added["walks"].items()):
         if isinstance(part, BoardWalk):
             delta = delta_of(part, earlier_walks)
