@@ -304,3 +304,45 @@ def test_a_refresh_reads_back_only_the_walks_it_asks_for() -> None:
     walks = [key for key in memo.walks if key[0] != "lineage"]
     unread = [key for key in walks if type(dict.__getitem__(memo.walks, key)) is Packed]
     assert len(walks) > 5 and unread  # the superseded walks were never read back
+
+
+def test_the_memo_written_whole_after_the_most_chunks_keeps_the_parts_its_review_used() -> None:
+    """The refresh that writes the memo whole again notes the parts it uses (the ones before it,
+    which only append, note none) and prunes only the others: the memo it writes still holds
+    the game's battles and walk, and a refresh from it reuses them."""
+    from application.adapters.memo_codec import known_keys
+
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    whole = known_keys(load_memo(load_chunks(app, replay.game_id, MEMO, head_of(app, replay.game_id)).data))
+    for minutes in range(MAX_CHUNKS):
+        game = app.game(replay.game_id)
+        app.record([_event(game, ("supplied", 0, 0, 0, 5 + minutes, [minutes % 6 + 1]))])
+        keep(app, replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    chunks = load_chunks(app, replay.game_id, MEMO, head)
+    assert chunks is not None and len(chunks.data) == 1  # written whole again
+    memo = load_memo(chunks.data)
+    kept = known_keys(memo)
+    assert kept["quiet_battles"] == whole["quiet_battles"] and kept["walks"] and kept["reads"]
+    game = app.game(replay.game_id)
+    assert review(game, memo=memo) == review(game) and memo.reused
+
+
+def test_a_memo_that_notes_no_use_prunes_nothing() -> None:
+    """A refresh that appends its chunk does not note the parts it uses: were its memo pruned,
+    nothing would be lost."""
+    from application.adapters.memo_codec import known_keys
+    from domain.review.memo import ReviewMemo
+
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
+    game = app.game(replay.game_id)
+    memo = ReviewMemo()
+    memo.track_use = False
+    review(game, memo=memo)
+    before = known_keys(memo)
+    memo.prune()
+    assert known_keys(memo) == before and before["quiet_battles"]
