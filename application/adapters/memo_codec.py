@@ -213,9 +213,13 @@ class PackedTable(dict[Any, Any]):
         return value
 
     def read_all(self) -> None:
-        """Every part read back (before the table is written whole again)."""
+        """Every part read back (before the table is written whole again); a part that
+        cannot be read is left out (a later review makes it again)."""
         for key in list(self):
-            self[key]
+            try:
+                self[key]
+            except MemoUnreadable:
+                del self[key]
 
 
 _UNREAD = (Packed, Same, WalkDelta)

@@ -346,3 +346,21 @@ def test_a_memo_that_notes_no_use_prunes_nothing() -> None:
     before = known_keys(memo)
     memo.prune()
     assert known_keys(memo) == before and before["quiet_battles"]
+
+
+def test_a_packed_part_that_cannot_be_read_is_left_out_when_the_memo_is_written_whole() -> None:
+    """Writing the memo whole reads back every packed part; one that is not a part (a broken
+    row) is left out, not a failed desk command: the next review makes it again."""
+    from application.adapters.memo_codec import Packed, PackedTable, dump_memo
+
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
+    game = app.game(replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    chunks = load_chunks(app, replay.game_id, MEMO, head)
+    assert chunks is not None
+    memo = load_memo(chunks.data)
+    assert isinstance(memo.walks, PackedTable)
+    dict.__setitem__(memo.walks, ("broken",), Packed(b"not a pickle", (("broken",),)))
+    assert ("broken",) not in load_memo([dump_memo(memo)]).walks
+    assert review(game, memo=load_memo([dump_memo(memo)])) == review(game)
