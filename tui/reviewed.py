@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -206,8 +206,9 @@ class Reviewed:
     #: The memo's chunks as stored before this review (None: none could be read, the memo is
     #: written whole).
     earlier: Chunks | None = None
-    #: The memo's keys before this review (what storing it again appends to ``earlier``).
-    known: dict[str, set[Any]] | None = None
+    #: How many keys the memo's tables held before this review (memo_codec.known_keys: what
+    #: storing it again appends to ``earlier`` comes after them).
+    known: dict[str, int] | None = None
 
     def memo_write(self) -> ChunkWrite | None:
         """What storing the memo writes: one chunk of what this review added after the earlier
@@ -278,6 +279,8 @@ def _review_now(app: MinisterApplication, game_id: str) -> tuple[Head, Reviewed]
         memo = ReviewMemo()
         return head, Reviewed(review_histories(game, memo), memo)
     known = known_keys(memo)
+    # Appending what this review adds prunes nothing: the parts it uses need not be noted.
+    memo.track_use = len(earlier.data) >= MAX_CHUNKS
     try:
         return head, Reviewed(review_histories(game, memo), memo, earlier, known)
     except MemoUnreadable:  # a part read back only now (memo_codec.LAZY) was not one

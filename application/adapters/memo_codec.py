@@ -32,12 +32,13 @@ import dataclasses
 import io
 import pickle
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from application.adapters.walk_delta import WalkDelta, delta_of
 from domain.record.board_state import BoardWalk
-from domain.review.memo import ReviewMemo
+from domain.review.memo import Lineages, ReviewMemo
 from domain.rules.board import Board
 
 #: Modules whose classes a stored memo may name (anything else is refused on reading).
@@ -118,9 +119,15 @@ LAZY = ("reads", "audits", "corrections")
 #: Tables of few, big parts: a part an added chunk would pickle again is named instead
 #: (:func:`added_chunk`; the chunk's :data:`_SAME` entry: table -> new key -> earlier key).
 _SHARED = ("walks", "turn_audits", "treasuries", "board_keys", "game_views")
+#: Tables whose parts an appended chunk pickles together, and which are read back when one of
+#: them is first asked for (:class:`PackedTable`): a refresh after dice events never reads the
+#: walks, turn audits, board keys and game views the chunks appended since supersede. (The whole
+#: memo keeps them as they are: a refresh reads them all, and pickled with the rest of the memo
+#: they share what they share in memory, stored and read once.)
+PACKED = _SHARED
 _SAME = "same"
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
-_LAYOUT = 6
+_LAYOUT = 7
 
 
 class LazyTable(dict[Any, Any]):
@@ -143,6 +150,79 @@ class LazyTable(dict[Any, Any]):
             value = _read_part(value)
             self[key] = value
         return value
+
+
+class Packed:
+    """Parts of a :data:`PACKED` table not read back yet, read on the first ask for any of them
+    (:class:`PackedTable`)."""
+
+    __slots__ = ("data", "keys")
+
+    def __init__(self, data: bytes, keys: tuple[Any, ...]) -> None:
+        #: The parts' pickle (a list, in the order of ``keys``: the keys are pickled once, with
+        #: the table, not again with the parts).
+        self.data, self.keys = data, keys
+
+    def __reduce__(self) -> Any:
+        return Packed, (self.data, self.keys)
+
+
+class Same:
+    """A part an appended chunk names as the earlier part under ``key`` (the same object)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+
+class PackedTable(dict[Any, Any]):
+    """A memo table whose big parts are read back when first asked for (:data:`PACKED`).
+
+    A value not read back yet is a :class:`Packed` (shared by the keys it holds), a
+    :class:`Same` or a :class:`~application.adapters.walk_delta.WalkDelta` (a walk stored as
+    what it adds to an earlier one); the review reaches parts only through ``get`` and ``[]``,
+    so a refresh pays only for the parts it asks for: after dice events, the superseded walks,
+    turn audits and board keys of the chunks appended since are never read."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """The part under ``key`` (read back now if it is not yet)."""
+        value = dict.get(self, key, default)
+        return self._open(key, value) if type(value) in _UNREAD else value
+
+    def __getitem__(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        return self._open(key, value) if type(value) in _UNREAD else value
+
+    def _open(self, key: Any, value: Any) -> Any:
+        try:
+            if type(value) is Packed:
+                for held, part in zip(value.keys, _unpickle(value.data), strict=True):
+                    if dict.get(self, held) is value:
+                        dict.__setitem__(self, held, part)
+                value = dict.__getitem__(self, key)
+            if type(value) is Same:
+                value = self[value.key]
+            elif type(value) is WalkDelta:
+                value = value.walk(self)
+        except MemoUnreadable:
+            raise
+        except Exception as error:  # parts of another layout: review in full
+            raise MemoUnreadable(f"a part of the stored review memo cannot be read: {error}") from error
+        dict.__setitem__(self, key, value)
+        return value
+
+    def read_all(self) -> None:
+        """Every part read back (before the table is written whole again); a part that
+        cannot be read is left out (a later review makes it again)."""
+        for key in list(self):
+            try:
+                self[key]
+            except MemoUnreadable:
+                del self[key]
+
+
+_UNREAD = (Packed, Same, WalkDelta)
 
 
 def _read_part(data: bytes) -> Any:
@@ -169,21 +249,46 @@ MAX_CHUNKS = 16
 MEMO_HEADER = b"minister-memo:%d\n" % _LAYOUT
 
 
-def _chunk(parts: dict[str, dict[Any, Any]]) -> bytes:
+def _chunk(parts: dict[str, dict[Any, Any]], *, pack: bool = False) -> bytes:
     # Lazy tables: each part its own bytes (a part not read back yet keeps the bytes it had),
     # each compressed on its own. The chunk itself is not compressed: the rest (the keys and the
     # parts every refresh reads) is read back without inflating the lazy parts, and even a zlib
     # wrapper at level 0 costs tens of milliseconds on a big game's megabytes.
     parts = {name: {key: value if type(value) is bytes else zlib.compress(_pickled(value), 1)
-                    for key, value in dict.items(table)} if name in LAZY else table
+                    for key, value in dict.items(table)} if name in LAZY else
+             _packed(table) if pack and name in PACKED else table
              for name, table in parts.items()}
     return MEMO_HEADER + _pickled(parts)
+
+
+def _packed(table: dict[Any, Any]) -> dict[Any, Any]:
+    """A :data:`PACKED` table as it is stored: its parts in one :class:`Packed` (pickled
+    together, they share what they share in memory), but for the few small ones every refresh
+    reads (the lineages are scanned); every part given is read back already."""
+    stored: dict[Any, Any] = {}
+    packed: dict[Any, Any] = {}
+    for key, part in dict.items(table):
+        if type(part) in (Lineages, int, list):
+            stored[key] = part
+        else:
+            packed[key] = part
+    if packed:
+        group = Packed(_pickled(list(packed.values())), tuple(packed))
+        stored.update(dict.fromkeys(packed, group))
+    return stored
 
 
 def dump_memo(memo: ReviewMemo) -> bytes:
     """The whole memo as one chunk: the parts the last review used (the others are superseded:
     :meth:`ReviewMemo.prune`)."""
+    walks = memo.walks
+    if isinstance(walks, PackedTable):  # a walk stored as what it adds needs the earlier one
+        walks.read_all()
     memo.prune()
+    for name in PACKED:
+        table = getattr(memo, name)
+        if isinstance(table, PackedTable):
+            table.read_all()
     parts = {name: getattr(memo, name) for name in TABLES}
     parts["quiet_battles"] = _one_view_each(memo, parts["quiet_battles"])
     return _chunk(parts)
@@ -210,6 +315,8 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
     memo = ReviewMemo()
     for name in LAZY:
         setattr(memo, name, LazyTable())
+    for name in PACKED:
+        setattr(memo, name, PackedTable())
     try:
         for chunk in chunks:
             if not chunk.startswith(MEMO_HEADER):
@@ -222,15 +329,12 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
                 if name in LAZY and not set(map(type, found.values())) <= {bytes}:
                     raise MemoUnreadable("the stored review memo is not a memo")
                 getattr(memo, name).update(found)
-            for key, part in parts.get("walks", {}).items():
-                if type(part) is WalkDelta:
-                    memo.walks[key] = part.walk(memo.walks)
             for name, keys in parts.get(_SAME, {}).items():
                 if name not in _SHARED:
                     raise MemoUnreadable(f"the stored review memo shares parts of {name!r}")
                 table = getattr(memo, name)
                 for key, earlier in keys.items():
-                    table[key] = dict.__getitem__(table, earlier)
+                    table[key] = Same(earlier)
     except MemoUnreadable:
         raise
     except Exception as error:  # a truncated row, another Python's pickle: review in full
@@ -238,17 +342,28 @@ def load_memo(chunks: Sequence[bytes]) -> ReviewMemo:
     return memo
 
 
-def known_keys(memo: ReviewMemo) -> dict[str, set[Any]]:
-    """The keys a memo holds now (what :func:`extend_memo` leaves out)."""
-    return {name: set(getattr(memo, name)) for name in TABLES}
+def known_keys(memo: ReviewMemo) -> dict[str, int]:
+    """How many keys each table of a memo holds now (what :func:`added_chunk` leaves out): a
+    review only adds keys (a dict keeps them in the order added, so the new ones come last)
+    and deletes none (only :meth:`ReviewMemo.prune` does, when the memo is written whole)."""
+    return {name: len(getattr(memo, name)) for name in TABLES}
 
 
-def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
-    """The parts added to ``memo`` since ``known``, as one chunk to store after the others
-    (None: nothing was added): writing a memo costs what the last review computed, not the
-    whole game."""
-    added = {name: {key: part for key, part in getattr(memo, name).items() if key not in known[name]}
-             for name in TABLES}
+def _known(table: dict[Any, Any], count: int) -> Iterator[tuple[Any, Any]]:
+    """The first ``count`` items of a table, as stored (a part not read back yet as it is)."""
+    return islice(dict.items(table), count)
+
+
+def added_chunk(memo: ReviewMemo, known: dict[str, int]) -> bytes | None:
+    """The parts added to ``memo`` since ``known`` (:func:`known_keys`), as one chunk to store
+    after the others (None: nothing was added): writing a memo costs what the last review
+    computed, not the whole game."""
+    added: dict[str, dict[Any, Any]] = {}
+    for name in TABLES:
+        table = getattr(memo, name)
+        if len(table) < known[name]:
+            raise ValueError(f"the memo's {name} lost parts since it was read: it is written whole")
+        added[name] = dict(islice(dict.items(table), known[name], None))
     if not any(added.values()):
         return None
     added["quiet_battles"] = _one_view_each(memo, added["quiet_battles"])
@@ -257,17 +372,17 @@ def added_chunk(memo: ReviewMemo, known: dict[str, set[Any]]) -> bytes | None:
     same: dict[str, dict[Any, Any]] = {}
     for name in _SHARED:
         table = getattr(memo, name)
-        earlier = {id(dict.get(table, key)): key for key in known[name]}
+        earlier = {id(part): key for key, part in _known(table, known[name])}
         for key, part in list(added[name].items()):
             if id(part) in earlier:
                 same.setdefault(name, {})[key] = earlier[id(part)]
                 del added[name][key]
     # A walk resumed from an earlier one: what it adds to it (application/adapters/walk_delta.py).
     walks = memo.walks
-    earlier_walks = {key: dict.get(walks, key) for key in known["walks"]}
+    earlier_walks = dict(_known(walks, known["walks"]))
     for key, part in list(added["walks"].items()):
         if isinstance(part, BoardWalk):
             delta = delta_of(part, earlier_walks)
             if delta is not None:
                 added["walks"][key] = delta
-    return _chunk({**added, _SAME: same} if same else added)
+    return _chunk({**added, _SAME: same} if same else added, pack=True)

@@ -149,6 +149,10 @@ class ReviewMemo:
         self.computed = 0
         self.reused = 0
         self._used: set[tuple[int, Any]] = set()
+        #: Whether the parts a review uses are noted (:meth:`prune` needs them). A refresh that
+        #: only appends what it added to the stored memo never prunes: it notes none (noting
+        #: costs a tuple and a set entry per battle and table; without them, prune keeps all).
+        self.track_use = True
         #: The game under review and what every key names it by (:meth:`begin`): worked out once
         #: per review, not once per table (each a pass over every battle of the game).
         self._game: Game | None = None
@@ -196,7 +200,8 @@ class ReviewMemo:
         they only decide findings, and such a battle has none (its findings come from the
         record, the turn audit and the forces, all in the key).
         """
-        self._used.add((id(self.quiet_battles), key))
+        if self.track_use:
+            self._used.add((id(self.quiet_battles), key))
         found = self.quiet_battles.get(key)
         if found is not None:
             self.reused += 1
@@ -305,7 +310,7 @@ class ReviewMemo:
 
         before = self.computed
         found = self._get(self.game_views, (stamp, digest.hexdigest()), made)
-        if self.computed == before:  # reused whole: its parts are used too (else they were asked)
+        if self.computed == before and self.track_use:  # reused whole: its parts are used too
             self._used.add((id(self.game_views), ("board_records", stamp)))
             self._keep(self.game_views, [("roles", key) for key in self._keys] if game is self._game
                        else [("roles", record_key(b)) for b in game.battles])
@@ -318,15 +323,32 @@ class ReviewMemo:
         memo holds, to resume one from where its steps read something new (dice added to a
         battle move its result: domain.record.board_resume)."""
         key = (self._stamp_of(game), walk_token)
-        self._used.add((id(self.walks), key))
+        if self.track_use:
+            self._used.add((id(self.walks), key))
         found: BoardWalk | None = self.walks.get(key)
         if found is not None:
             self.reused += 1
             return found
         self.computed += 1
-        # (The table also keeps each walk's lineage, under keys of their own: not walks.)
-        made = self.walks[key] = make([walk for name, walk in self.walks.items() if name[0] != _LINEAGE])
+        made = self.walks[key] = make([self.walks[name] for name in self._resumable()])
         return made
+
+    def _resumable(self) -> list[Any]:
+        """The keys of the walks a new walk may resume from: the latest walk of each role (by
+        their lineages, the latest walk of a role is the next one's parent), or every walk when
+        none has a lineage. A stored memo reads a walk back only when asked for (memo_codec):
+        the walks the dice events since it was written whole superseded are not read."""
+        walks = self.walks
+        latest: dict[Any, tuple[int, Any]] = {}
+        for name, value in dict.items(walks):
+            if name[0] == _LINEAGE and (name[1], name[3]) in walks:
+                role = name[2]
+                if role not in latest or value.seq > latest[role][0]:
+                    latest[role] = (value.seq, (name[1], name[3]))
+        if latest:
+            return list(dict.fromkeys(found for _, found in latest.values()))
+        # (The table also keeps each walk's lineage, under keys of their own: not walks.)
+        return [name for name in walks if name[0] != _LINEAGE]
 
     def walk_token(self, game: Game, outcomes: Mapping[str, BattleResult],
                    rolled: Mapping[str, BattleResult] | None) -> str:
@@ -396,15 +418,17 @@ class ReviewMemo:
                 len(self._rolled[1]) == len(reads.records):
             return self._rolled[1]  # the other history of the same game: the same results
         found: dict[str, BattleResult] = {}
+        track, used = self.track_use, self._used
         for index, record in enumerate(reads.records):
             key = self.key_of(index, record)
-            self._used.add((id(self.outcomes), key))
+            if track:
+                used.add((id(self.outcomes), key))
             known = self.outcomes.get(key)
             if known is None:
                 known = next(iter(outcomes_of([reads[index][1]]).items()))
                 self.outcomes[key] = known
-            else:
-                self._used.add((id(self.reads), key))  # the read stays with its outcome
+            elif track:
+                used.add((id(self.reads), key))  # the read stays with its outcome
             found[known[0]] = known[1]
         self._rolled = (reads.records, found)
         return found
@@ -418,7 +442,10 @@ class ReviewMemo:
         return self._get(self.corrections, key, make)
 
     def prune(self) -> None:
-        """Forget the parts no review used since the last prune (superseded by newer events)."""
+        """Forget the parts no review used since the last prune (superseded by newer events);
+        nothing when the use was not noted (:attr:`track_use`)."""
+        if not self.track_use:
+            return
         for table in (self.walks, self.turn_audits, self.treasuries, self.board_keys, self.reads,
                       self.outcomes, self.audits, self.corrections, self.quiet_battles,
                       self.game_views):
@@ -430,12 +457,15 @@ class ReviewMemo:
 
     def _keep(self, table: dict[Any, Any], keys: Sequence[Any]) -> None:
         """The parts under ``keys`` are used (a whole made of them was reused)."""
+        if not self.track_use:
+            return
         used, name = self._used, id(table)
         for key in keys:
             used.add((name, key))
 
     def _get(self, table: dict[Any, Any], key: Any, make: Callable[[], _T]) -> _T:
-        self._used.add((id(table), key))
+        if self.track_use:
+            self._used.add((id(table), key))
         found: _T | None = table.get(key)
         if found is not None:
             self.reused += 1

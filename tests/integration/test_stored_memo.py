@@ -265,3 +265,102 @@ def test_a_part_taken_as_it_was_under_a_new_key_is_stored_as_that_key() -> None:
     assert chunk is not None and len(chunk) < 1000 < len(whole)
     read = load_memo([whole, chunk])
     assert read.treasuries[moved] is read.treasuries[key] and read.treasuries[key] == treasury
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(REPLAYS), st.lists(desk_event, min_size=MAX_CHUNKS - 2, max_size=MAX_CHUNKS + 2))
+def test_refreshes_across_every_chunk_and_a_whole_rewrite_equal_the_full_review(
+        path: str, specs: list[tuple[Any, ...]]) -> None:
+    """Parts read back only when asked for (memo_codec.PackedTable, LazyTable) are never lost:
+    through as many chunks as a memo keeps, its whole rewrite (which reads every part left
+    unread, then prunes) and the chunks after it, every refresh is the full review."""
+    _check_desk_commands(_memory, path, specs)
+
+
+def test_a_refresh_reads_back_only_the_walks_it_asks_for() -> None:
+    """After dice events, the walks the appended chunks supersede stay unread (their bytes):
+    a refresh reads the latest walk of each role, and is the full review."""
+    from application.adapters.memo_codec import Packed, PackedTable
+
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    for minutes in range(4):
+        game = app.game(replay.game_id)
+        app.record([_event(game, ("supplied", 0, 0, 0, 5 + minutes, [minutes % 6 + 1]))])
+        keep(app, replay.game_id)
+    game = app.game(replay.game_id)
+    app.record([_event(game, ("supplied", 0, 0, 0, 20, [3]))])
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    earlier = load_chunks(app, replay.game_id, MEMO, head)
+    assert earlier is not None and len(earlier.data) == 5
+    memo = load_memo(earlier.data)
+    assert isinstance(memo.walks, PackedTable)
+    game = app.game(replay.game_id)
+    assert review(game, memo=memo) == review(game)
+    walks = [key for key in memo.walks if key[0] != "lineage"]
+    unread = [key for key in walks if type(dict.__getitem__(memo.walks, key)) is Packed]
+    assert len(walks) > 5 and unread  # the superseded walks were never read back
+
+
+def test_the_memo_written_whole_after_the_most_chunks_keeps_the_parts_its_review_used() -> None:
+    """The refresh that writes the memo whole again notes the parts it uses (the ones before it,
+    which only append, note none) and prunes only the others: the memo it writes still holds
+    the game's battles and walk, and a refresh from it reuses them."""
+    from application.adapters.memo_codec import known_keys
+
+    replay = load_replay(ROOT / "replays" / "consequences" / "corrected-result-flows-2008.toml")
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    whole = known_keys(load_memo(load_chunks(app, replay.game_id, MEMO, head_of(app, replay.game_id)).data))
+    for minutes in range(MAX_CHUNKS):
+        game = app.game(replay.game_id)
+        app.record([_event(game, ("supplied", 0, 0, 0, 5 + minutes, [minutes % 6 + 1]))])
+        keep(app, replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    chunks = load_chunks(app, replay.game_id, MEMO, head)
+    assert chunks is not None and len(chunks.data) == 1  # written whole again
+    memo = load_memo(chunks.data)
+    kept = known_keys(memo)
+    assert kept["quiet_battles"] == whole["quiet_battles"] and kept["walks"] and kept["reads"]
+    game = app.game(replay.game_id)
+    assert review(game, memo=memo) == review(game) and memo.reused
+
+
+def test_a_memo_that_notes_no_use_prunes_nothing() -> None:
+    """A refresh that appends its chunk does not note the parts it uses: were its memo pruned,
+    nothing would be lost."""
+    from application.adapters.memo_codec import known_keys
+    from domain.review.memo import ReviewMemo
+
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
+    game = app.game(replay.game_id)
+    memo = ReviewMemo()
+    memo.track_use = False
+    review(game, memo=memo)
+    before = known_keys(memo)
+    memo.prune()
+    assert known_keys(memo) == before and before["quiet_battles"]
+
+
+def test_a_packed_part_that_cannot_be_read_is_left_out_when_the_memo_is_written_whole() -> None:
+    """Writing the memo whole reads back every packed part; one that is not a part (a broken
+    row) is left out, not a failed desk command: the next review makes it again."""
+    from application.adapters.memo_codec import Packed, PackedTable, dump_memo
+
+    app, replay = _kept("games", "full-game-three-rounds-2008.toml")
+    game = app.game(replay.game_id)
+    head = head_of(app, replay.game_id)
+    assert head is not None
+    chunks = load_chunks(app, replay.game_id, MEMO, head)
+    assert chunks is not None
+    memo = load_memo(chunks.data)
+    assert isinstance(memo.walks, PackedTable)
+    dict.__setitem__(memo.walks, ("broken",), Packed(b"not a pickle", (("broken",),)))
+    assert ("broken",) not in load_memo([dump_memo(memo)]).walks
+    assert review(game, memo=load_memo([dump_memo(memo)])) == review(game)
