@@ -291,8 +291,11 @@ class ReviewMemo:
         ``make`` is given the treasuries of the same stamp this memo holds, to resume one from
         the first record whose step reads something new (domain.record.treasury_resume)."""
         stamp = self._stamp_of(game)
-        return self._get(self.treasuries, (stamp, walk_token), lambda: make(
-            [money for (other, _), money in self.treasuries.items() if other == stamp]))
+        # The treasuries of the walks a new walk may resume from (read back through ``[]``: a
+        # stored memo's table holds parts not read yet, application/adapters/memo_codec.py).
+        treasuries = self.treasuries
+        return self._get(treasuries, (stamp, walk_token), lambda: make(
+            [treasuries[key] for key in self._resumable() if key[0] == stamp and key in treasuries]))
 
     def game_parts(self, game: Game, make: Callable[[Callable[[BattleRecord], Any], Any], _T],
                    records: Callable[[Game], Any], roles: Callable[[BattleRecord], Any]) -> _T:
