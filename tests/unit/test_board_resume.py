@@ -22,6 +22,7 @@ from application.intake.replayfile import load_replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record import board_resume
 from domain.record.board_state import BattleResult, BoardWalk, walk_board
+from domain.record.entries import BattleRecord
 from domain.record.events import GameEvent
 from domain.record.game import Game, project_game
 from domain.review.board_review import outcomes_of
@@ -37,6 +38,50 @@ def _events(source: str) -> tuple[GameEvent, ...]:
     if source == GENERATED:
         return tuple(parse_replay(generate_replay(120, 3)).events)
     return tuple(load_replay(ROOT / source).events)
+
+
+def grown(events: tuple[GameEvent, ...], first: float, more: float, specs: list[tuple[Any, ...]]
+          ) -> tuple[tuple[BoardWalk, BoardWalk], Game]:
+    """The first part (``first``) of a game's events walked (as rolled, as corrected), and the
+    game grown on: part (``more``) of its later events, then the desk events ``specs`` (a battle
+    pick of -1: the last battle)."""
+    cut = max(1, int(len(events) * first))
+    game = project_game(None, events[:cut])
+    assert game is not None
+    rolled_outcomes, corrected_outcomes = _outcomes(game)
+    rolled = walk_board(game, rolled_outcomes)
+    corrected = walk_board(game, corrected_outcomes, rolled=rolled)
+    later = events[cut:cut + int((len(events) - cut) * more)]
+    if later:
+        game = project_game(game, list(later))
+        assert game is not None
+    for spec in specs:
+        grew = project_game(game, [_event(game, spec)])
+        assert grew is not None
+        game = grew
+    return (rolled, corrected), game
+
+
+def dice_for(events: tuple[GameEvent, ...], pick: str, dice: list[int]) -> tuple[BattleRecord, Game]:
+    """Dice supplied for the battle nearest the middle of the game (``pick`` "middle": the
+    nearest that takes them, a battle named by its territory being the latest one there) or for
+    the last: (the battle as it was, the game after the dice)."""
+    whole = project_game(None, events)
+    assert whole is not None
+    count = len(whole.battles)
+    picks = sorted(range(count), key=lambda i: abs(i - count // 2)) if pick == "middle" else [count - 1]
+    for index in picks:  # (a game is projected in place: each try from a fresh copy)
+        before = project_game(None, events)
+        assert before is not None
+        records = list(before.battles)
+        after = project_game(before, [_event(before, ("supplied", index, 0, 0, 5, dice))])
+        assert after is not None
+        moved = [k for k, (old, new) in enumerate(zip(records, after.battles, strict=True))
+                 if old.last_seq != new.last_seq]
+        if moved:
+            break
+    assert moved and (pick == "last" or 0 < moved[0] < count - 1)
+    return records[moved[0]], after
 
 
 def _outcomes(game: Game) -> tuple[dict[str, BattleResult], dict[str, BattleResult]]:
@@ -73,20 +118,8 @@ def _marks_everywhere() -> Iterator[None]:
 @example(FLOWS, 1.0, 0.0, [("supplied", 0, 0, 0, 5, [6, 6, 6, 6])])
 def test_a_resumed_walk_is_the_full_walk(source: str, first: float, more: float,
                                          specs: list[tuple[Any, ...]]) -> None:
-    events = _events(source)
-    cut = max(1, int(len(events) * first))
-    game = project_game(None, events[:cut])
-    assert game is not None
-    rolled_outcomes, corrected_outcomes = _outcomes(game)
-    rolled = walk_board(game, rolled_outcomes)
-    corrected = walk_board(game, corrected_outcomes, rolled=rolled)
-    later = events[cut:cut + int((len(events) - cut) * more)]
-    if later:
-        game = project_game(game, list(later))
-        assert game is not None
-    for spec in specs:  # (a battle pick of -1: the last battle)
-        game = project_game(game, [_event(game, spec)])
-        assert game is not None
+    earlier, game = grown(_events(source), first, more, specs)
+    rolled, corrected = earlier
     rolled_outcomes, corrected_outcomes = _outcomes(game)
     full_rolled = walk_board(game, rolled_outcomes)
     resumed_rolled = walk_board(game, rolled_outcomes, since=[corrected, rolled])
@@ -107,22 +140,7 @@ def test_dice_for_a_battle_resume_the_walk_at_that_battle(pick: str) -> None:
     earlier = walk_board(game, outcomes)
     # The battle nearest the middle (or the last) that takes the dice (a battle named by its
     # territory is the latest one there).
-    count = len(game.battles)
-    picks = sorted(range(count), key=lambda i: abs(i - count // 2)) if pick == "middle" else [count - 1]
-    events = _events(GENERATED)
-    for index in picks:  # (a game is projected in place: each try from a fresh copy)
-        before = project_game(None, events)
-        assert before is not None
-        records = list(before.battles)
-        after = project_game(before, [_event(before, ("supplied", index, 0, 0, 5, [3, 5]))])
-        assert after is not None
-        moved = [k for k, (old, new) in enumerate(zip(records, after.battles, strict=True))
-                 if old.last_seq != new.last_seq]
-        if moved:
-            break
-    assert moved and (pick == "last" or 0 < moved[0] < count - 1)
-    battle = records[moved[0]]
-    game = after
+    battle, game = dice_for(_events(GENERATED), pick, [3, 5])
     outcomes = _outcomes(game)[0]
     resumed: list[int] = []
     real = board_resume.rebuild

@@ -26,8 +26,8 @@ from domain.record.game import project_game
 from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.treasury_review import purses
 from tests.unit import test_board_resume
-from tests.unit.test_board_resume import FLOWS, GENERATED, _outcomes
-from tests.unit.test_review_memo import REPLAYS, _event, desk_event
+from tests.unit.test_board_resume import FLOWS, GENERATED, _outcomes, dice_for, grown
+from tests.unit.test_review_memo import REPLAYS, desk_event
 from tests.unit.test_treasury import CAPTURE, HEAD
 
 #: Games whose treasury is known (from the setup): purchases, tech, void turns, a capital taken
@@ -88,19 +88,10 @@ def test_a_resumed_treasury_of_a_game_from_the_setup(source: str, first: float, 
 def _check(source: str, first: float, more: float, specs: list[tuple[Any, ...]]) -> None:
     events = _events(source)
     cut = max(1, int(len(events) * first))
-    game = project_game(None, events[:cut])
-    assert game is not None
-    rolled_outcomes, corrected_outcomes = _outcomes(game)
-    rolled = walk_board(game, rolled_outcomes)
-    corrected = walk_board(game, corrected_outcomes, rolled=rolled)
-    earlier = [walk_treasury(game, rolled, []), walk_treasury(game, corrected, [])]
-    later = events[cut:cut + int((len(events) - cut) * more)]
-    if later:
-        game = project_game(game, list(later))
-        assert game is not None
-    for spec in specs:  # (a battle pick of -1: the last battle)
-        game = project_game(game, [_event(game, spec)])
-        assert game is not None
+    start = project_game(None, events[:cut])
+    assert start is not None
+    (rolled, corrected), game = grown(events, first, more, specs)
+    earlier = [walk_treasury(start, rolled, []), walk_treasury(start, corrected, [])]
     rolled_outcomes, corrected_outcomes = _outcomes(game)
     walks = [walk_board(game, rolled_outcomes, since=[rolled, corrected])]
     walks.append(walk_board(game, corrected_outcomes, rolled=walks[0], since=[rolled, corrected]))
@@ -126,20 +117,7 @@ def test_dice_for_a_battle_resume_the_treasury_at_that_battle(pick: str) -> None
     walk = walk_board(game, outcomes)
     earlier = walk_treasury(game, walk, [])
     assert earlier.known and earlier.inputs is not None
-    count = len(game.battles)
-    picks = sorted(range(count), key=lambda i: abs(i - count // 2)) if pick == "middle" else [count - 1]
-    for index in picks:  # (a game is projected in place: each try from a fresh copy)
-        before = project_game(None, events)
-        assert before is not None
-        records = list(before.battles)
-        after = project_game(before, [_event(before, ("supplied", index, 0, 0, 5, [6, 6, 6, 6, 6, 6]))])
-        assert after is not None
-        moved = [k for k, (old, new) in enumerate(zip(records, after.battles, strict=True))
-                 if old.last_seq != new.last_seq]
-        if moved:
-            break
-    assert moved and (pick == "last" or 0 < moved[0] < count - 1)
-    battle = records[moved[0]]
+    battle, after = dice_for(events, pick, [6, 6, 6, 6, 6, 6])
     outcomes = _outcomes(after)[0]
     walk = walk_board(after, outcomes)
     resumed: list[int] = []
