@@ -214,12 +214,15 @@ class Reviewed:
         """What storing the memo writes: one chunk of what this review added after the earlier
         ones, or the whole memo (none earlier, or as many chunks as a memo keeps: written whole
         again, superseded parts pruned); None when the review added nothing."""
-        from application.adapters.memo_codec import added_chunk, dump_memo
+        from application.adapters.memo_codec import MemoShrank, added_chunk, dump_memo
 
         earlier = self.earlier
         if earlier is None or self.known is None or len(earlier.data) >= MAX_CHUNKS:
             return ChunkWrite(0, dump_memo(self.memo))
-        added = added_chunk(self.memo, self.known)
+        try:
+            added = added_chunk(self.memo, self.known)
+        except MemoShrank:  # a chunk only adds: a memo that lost parts is stored whole
+            return ChunkWrite(0, dump_memo(self.memo))
         return None if added is None else ChunkWrite(len(earlier.data), added, earlier.last_id)
 
 

@@ -56,6 +56,11 @@ class MemoUnreadable(Exception):
     """The stored memo cannot be read back (another version, or not a memo): review in full."""
 
 
+class MemoShrank(Exception):
+    """A memo table lost parts since it was read: no chunk can carry that, so the memo is
+    written whole (:func:`added_chunk`)."""
+
+
 def classic_board() -> Board:
     """The shared classic board (what a pickled walk names instead of copying it)."""
     return Board.classic()
@@ -357,12 +362,13 @@ def _known(table: dict[Any, Any], count: int) -> Iterator[tuple[Any, Any]]:
 def added_chunk(memo: ReviewMemo, known: dict[str, int]) -> bytes | None:
     """The parts added to ``memo`` since ``known`` (:func:`known_keys`), as one chunk to store
     after the others (None: nothing was added): writing a memo costs what the last review
-    computed, not the whole game."""
+    computed, not the whole game. :class:`MemoShrank` when a table holds fewer keys than it
+    did (only a whole write prunes, so this is never expected): the caller writes it whole."""
     added: dict[str, dict[Any, Any]] = {}
     for name in TABLES:
         table = getattr(memo, name)
         if len(table) < known[name]:
-            raise ValueError(f"the memo's {name} lost parts since it was read: it is written whole")
+            raise MemoShrank(f"the memo's {name} lost parts since it was read")
         added[name] = dict(islice(dict.items(table), known[name], None))
     if not any(added.values()):
         return None

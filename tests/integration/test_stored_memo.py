@@ -37,6 +37,7 @@ from tui.reviewed import (
     VIEW_AS_ROLLED,
     VIEW_CORRECTED,
     VIEW_OPENING,
+    _review_now,
     keep,
     products,
     report_kind,
@@ -364,3 +365,22 @@ def test_a_packed_part_that_cannot_be_read_is_left_out_when_the_memo_is_written_
     dict.__setitem__(memo.walks, ("broken",), Packed(b"not a pickle", (("broken",),)))
     assert ("broken",) not in load_memo([dump_memo(memo)]).walks
     assert review(game, memo=load_memo([dump_memo(memo)])) == review(game)
+
+
+def test_a_memo_that_lost_parts_since_it_was_read_is_written_whole() -> None:
+    """A chunk only adds keys: were a table of the memo to hold fewer parts than when it was
+    read, storing it writes the memo whole (a chunk, index 0), not a warning and no review."""
+    from application.adapters.memo_codec import MemoShrank, added_chunk, known_keys
+
+    app, replay = _kept("consequences", "corrected-result-flows-2008.toml")
+    game = app.game(replay.game_id)
+    app.record([_event(game, ("supplied", 0, 0, 0, 5, [4]))])
+    _, reviewed = _review_now(app, replay.game_id)
+    assert reviewed.earlier is not None and reviewed.known is not None
+    memo = reviewed.memo
+    memo.quiet_battles.clear()
+    with pytest.raises(MemoShrank):
+        added_chunk(memo, reviewed.known)
+    write = reviewed.memo_write()
+    assert write is not None and write.index == 0
+    assert known_keys(load_memo([write.data]))["quiet_battles"] == 0 < reviewed.known["quiet_battles"]
