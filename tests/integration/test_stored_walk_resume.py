@@ -93,3 +93,47 @@ def test_a_resumed_walk_appended_as_what_it_adds_reads_back_whole(specs: list[tu
                             (walk.adopted, walk.control_log, walk.inputs)
     if any(spec[0] in ("supplied", "drawn") for spec in specs):
         assert deltas  # a resumed walk was stored as what it adds
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(desk_event, min_size=1, max_size=4))
+def test_big_parts_appended_as_what_they_change_read_back_equal(specs: list[tuple[Any, ...]]) -> None:
+    """The whole turn audit, every battle's board key and the game view's parts, made again on
+    a resumed walk, are appended as what they change of an earlier part
+    (application/adapters/part_delta.py); read back, each equals the part the review made."""
+    from application.adapters import memo_codec
+    from application.adapters.memo_codec import added_chunk, known_keys
+    from application.adapters.part_delta import PartDelta, part_delta
+
+    made: list[PartDelta] = []
+    real = part_delta
+
+    def spy(part: Any, earlier: Any) -> PartDelta | None:
+        found = real(part, earlier)
+        if found is not None:
+            made.append(found)
+        return found
+
+    with patch.object(board_resume, "EVERY", 4), patch.object(memo_codec, "part_delta", spy):
+        game = project_game(None, parse_replay(generate_replay(120, 5)).events)
+        assert game is not None
+        memo = ReviewMemo()
+        review(game, memo=memo)
+        chunks = [dump_memo(memo)]
+        for spec in specs:
+            memo = load_memo(chunks)
+            known = known_keys(memo)
+            game = project_game(game, [_event(game, spec)])
+            assert game is not None
+            for as_rolled in (False, True):
+                assert review(game, as_rolled=as_rolled, memo=memo) == review(game, as_rolled=as_rolled)
+            chunk = added_chunk(memo, known)
+            if chunk is not None:
+                chunks.append(chunk)
+                read = load_memo(chunks)
+                for name in ("turn_audits", "board_keys", "game_views"):
+                    table = getattr(memo, name)
+                    for key in list(table):
+                        assert getattr(read, name)[key] == table[key]
+    if any(spec[0] in ("supplied", "drawn") for spec in specs):
+        assert made  # a part made again on the resumed walk was stored as what it changes
