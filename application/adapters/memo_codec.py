@@ -36,13 +36,17 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from application.adapters.part_delta import PartDelta, big, part_delta
+from application.adapters.view_sharing import ViewSharing
 from application.adapters.walk_delta import WalkDelta, delta_of
 from domain.record.board_state import BoardWalk
+from domain.review.board_review import GameParts
 from domain.review.memo import Lineages, ReviewMemo
 from domain.rules.board import Board
 
 #: Modules whose classes a stored memo may name (anything else is refused on reading).
-_ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec", "application.adapters.walk_delta")
+_ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec", "application.adapters.walk_delta",
+                    "application.adapters.part_delta")
 _ALLOWED_GLOBALS = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict",
                                                       "getattr", "object")} | {
     ("copyreg", "_reconstructor"), ("copyreg", "__newobj__"), ("datetime", "datetime"),
@@ -130,9 +134,11 @@ _SHARED = ("walks", "turn_audits", "treasuries", "board_keys", "game_views")
 #: memo keeps them as they are: a refresh reads them all, and pickled with the rest of the memo
 #: they share what they share in memory, stored and read once.)
 PACKED = _SHARED
+#: Tables whose big parts an appended chunk stores as what they change of an earlier one.
+_CHANGED = ("turn_audits", "board_keys", "game_views")
 _SAME = "same"
 #: The chunks' layout (a memo of another layout is not read: the review is made in full).
-_LAYOUT = 7
+_LAYOUT = 8
 
 
 class LazyTable(dict[Any, Any]):
@@ -210,6 +216,8 @@ class PackedTable(dict[Any, Any]):
                 value = self[value.key]
             elif type(value) is WalkDelta:
                 value = value.walk(self)
+            elif type(value) is PartDelta:
+                value = value.part(self)
         except MemoUnreadable:
             raise
         except Exception as error:  # parts of another layout: review in full
@@ -227,7 +235,7 @@ class PackedTable(dict[Any, Any]):
                 del self[key]
 
 
-_UNREAD = (Packed, Same, WalkDelta)
+_UNREAD = (Packed, Same, WalkDelta, PartDelta)
 
 
 def _read_part(data: bytes) -> Any:
@@ -296,20 +304,46 @@ def dump_memo(memo: ReviewMemo) -> bytes:
             table.read_all()
     parts = {name: getattr(memo, name) for name in TABLES}
     parts["quiet_battles"] = _one_view_each(memo, parts["quiet_battles"])
+    parts["game_views"] = _one_roles_each(parts["game_views"])
     return _chunk(parts)
+
+
+def _one_roles_each(table: dict[Any, Any]) -> dict[Any, Any]:
+    """The game views' table with equal roles of battles one object (a battle's roles are
+    names only, and a game's 2,700 battles have about 120 different ones; each held twice, by
+    its own key and in the game parts): fewer objects to read back and free."""
+    one: dict[Any, Any] = {}
+    shared: dict[Any, Any] = {}
+    for key, part in dict.items(table):
+        kept = part
+        if type(key) is tuple and key and key[0] == "roles" and type(part) is tuple:
+            kept = one.setdefault(part, part)
+        elif type(part) is GameParts:
+            kept = dataclasses.replace(part, board_roles=tuple([one.setdefault(roles, roles)
+                                                                for roles in part.board_roles]))
+        shared[key] = kept
+    return shared
 
 
 def _one_view_each(memo: ReviewMemo, quiet: dict[Any, Any]) -> dict[Any, Any]:
     """The quiet battles with each view pickled once: a battle without findings has the same
     view in both histories (the same digest: the same bytes in the stored review), made twice
     by the review; as one object, pickle writes it once and reading the memo back makes it once
-    (half of the memo's objects on a big game, most of the time it takes to read)."""
+    (half of the memo's objects on a big game, most of the time it takes to read).
+
+    Their equal parts are made one object too (:mod:`application.adapters.view_sharing`)."""
     digests = memo.view_digests
     seen: dict[bytes, Any] = {}
+    sharing = ViewSharing()
+    made: dict[int, Any] = {}  # by the id of a view given: each is made once
     shared = {}
     for key, (view, flow) in quiet.items():
         digest = digests.get(key)
-        shared[key] = (view if digest is None else seen.setdefault(digest, view), flow)
+        first = view if digest is None else seen.setdefault(digest, view)
+        one = made.get(id(first))
+        if one is None:
+            one = made[id(first)] = sharing.view(first)
+        shared[key] = (one, flow)
     return shared
 
 
@@ -391,4 +425,17 @@ def added_chunk(memo: ReviewMemo, known: dict[str, int]) -> bytes | None:
             delta = delta_of(part, earlier_walks)
             if delta is not None:
                 added["walks"][key] = delta
+    # A big part made again on a new walk (the whole turn audit, every battle's board key): what
+    # it changes of the earlier part it is nearest to (application/adapters/part_delta.py).
+    for name in _CHANGED:
+        table = getattr(memo, name)
+        earlier_parts: dict[Any, Any] | None = None
+        for key, part in list(added[name].items()):
+            if not big(part):
+                continue
+            if earlier_parts is None:  # those read back: an unread one is not opened for this
+                earlier_parts = {k: v for k, v in _known(table, known[name]) if type(v) not in _UNREAD}
+            change = part_delta(part, earlier_parts)
+            if change is not None:
+                added[name][key] = change
     return _chunk({**added, _SAME: same} if same else added, pack=True)
