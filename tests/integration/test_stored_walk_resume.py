@@ -7,6 +7,7 @@ marks are taken every few steps so that the walks of short games are resumed, no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from unittest.mock import patch
 
@@ -50,24 +51,13 @@ def test_a_walk_resumed_from_a_stored_memo_gives_the_full_review(specs: list[tup
         assert resumed  # dice moved a result: the walk was resumed, not made again
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(desk_event, min_size=1, max_size=4))
-def test_a_resumed_walk_appended_as_what_it_adds_reads_back_whole(specs: list[tuple[Any, ...]]) -> None:
-    """As a desk command stores it: the memo whole, then each refresh's chunk appended, a walk
-    resumed from an earlier one stored as what it adds to it (application/adapters/walk_delta.py);
-    read back, every walk equals the one the review made, and the reviews stay the full ones."""
+def _through_chunks(specs: list[tuple[Any, ...]], check: Callable[[ReviewMemo, ReviewMemo], None]) -> None:
+    """As a desk command stores a memo: whole, then each refresh's chunk appended (what
+    added_chunk gives), each refresh equal to the full review; ``check(memo, read)`` after each
+    chunk, with the memo the review used and the one read back from every chunk so far."""
     from application.adapters.memo_codec import added_chunk, known_keys
-    from application.adapters.walk_delta import WalkDelta
 
-    deltas: list[WalkDelta] = []
-    real = WalkDelta.of.__func__  # type: ignore[attr-defined]
-
-    def spy(cls: type[WalkDelta], *args: Any) -> WalkDelta:
-        found: WalkDelta = real(cls, *args)
-        deltas.append(found)
-        return found
-
-    with patch.object(board_resume, "EVERY", 4), patch.object(WalkDelta, "of", classmethod(spy)):
+    with patch.object(board_resume, "EVERY", 4):
         game = project_game(None, parse_replay(generate_replay(120, 5)).events)
         assert game is not None
         memo = ReviewMemo()
@@ -84,13 +74,35 @@ def test_a_resumed_walk_appended_as_what_it_adds_reads_back_whole(specs: list[tu
             chunk = added_chunk(memo, known)
             if chunk is not None:
                 chunks.append(chunk)
-                read = load_memo(chunks)
-                for key, walk in memo.walks.items():
-                    if isinstance(walk, board_state.BoardWalk):
-                        again = read.walks[key]
-                        assert again.same_board(walk) and again == walk
-                        assert (again.adopted, again.control_log, again.inputs) == \
-                            (walk.adopted, walk.control_log, walk.inputs)
+                check(memo, load_memo(chunks))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(desk_event, min_size=1, max_size=4))
+def test_a_resumed_walk_appended_as_what_it_adds_reads_back_whole(specs: list[tuple[Any, ...]]) -> None:
+    """A walk resumed from an earlier one is stored as what it adds to it
+    (application/adapters/walk_delta.py); read back, every walk equals the one the review made,
+    and the reviews stay the full ones."""
+    from application.adapters.walk_delta import WalkDelta
+
+    deltas: list[WalkDelta] = []
+    real = WalkDelta.of.__func__  # type: ignore[attr-defined]
+
+    def spy(cls: type[WalkDelta], *args: Any) -> WalkDelta:
+        found: WalkDelta = real(cls, *args)
+        deltas.append(found)
+        return found
+
+    def check(memo: ReviewMemo, read: ReviewMemo) -> None:
+        for key, walk in memo.walks.items():
+            if isinstance(walk, board_state.BoardWalk):
+                again = read.walks[key]
+                assert again.same_board(walk) and again == walk
+                assert (again.adopted, again.control_log, again.inputs) == \
+                    (walk.adopted, walk.control_log, walk.inputs)
+
+    with patch.object(WalkDelta, "of", classmethod(spy)):
+        _through_chunks(specs, check)
     if any(spec[0] in ("supplied", "drawn") for spec in specs):
         assert deltas  # a resumed walk was stored as what it adds
 
@@ -102,38 +114,23 @@ def test_big_parts_appended_as_what_they_change_read_back_equal(specs: list[tupl
     a resumed walk, are appended as what they change of an earlier part
     (application/adapters/part_delta.py); read back, each equals the part the review made."""
     from application.adapters import memo_codec
-    from application.adapters.memo_codec import added_chunk, known_keys
     from application.adapters.part_delta import PartDelta, part_delta
 
     made: list[PartDelta] = []
-    real = part_delta
 
     def spy(part: Any, earlier: Any) -> PartDelta | None:
-        found = real(part, earlier)
+        found = part_delta(part, earlier)
         if found is not None:
             made.append(found)
         return found
 
-    with patch.object(board_resume, "EVERY", 4), patch.object(memo_codec, "part_delta", spy):
-        game = project_game(None, parse_replay(generate_replay(120, 5)).events)
-        assert game is not None
-        memo = ReviewMemo()
-        review(game, memo=memo)
-        chunks = [dump_memo(memo)]
-        for spec in specs:
-            memo = load_memo(chunks)
-            known = known_keys(memo)
-            game = project_game(game, [_event(game, spec)])
-            assert game is not None
-            for as_rolled in (False, True):
-                assert review(game, as_rolled=as_rolled, memo=memo) == review(game, as_rolled=as_rolled)
-            chunk = added_chunk(memo, known)
-            if chunk is not None:
-                chunks.append(chunk)
-                read = load_memo(chunks)
-                for name in ("turn_audits", "board_keys", "game_views"):
-                    table = getattr(memo, name)
-                    for key in list(table):
-                        assert getattr(read, name)[key] == table[key]
+    def check(memo: ReviewMemo, read: ReviewMemo) -> None:
+        for name in ("turn_audits", "board_keys", "game_views"):
+            table = getattr(memo, name)
+            for key in list(table):
+                assert getattr(read, name)[key] == table[key]
+
+    with patch.object(memo_codec, "part_delta", spy):
+        _through_chunks(specs, check)
     if any(spec[0] in ("supplied", "drawn") for spec in specs):
         assert made  # a part made again on the resumed walk was stored as what it changes
