@@ -277,11 +277,13 @@ def _chunk(parts: dict[str, dict[Any, Any]], *, pack: bool = False) -> bytes:
 def _packed(table: dict[Any, Any]) -> dict[Any, Any]:
     """A :data:`PACKED` table as it is stored: its parts in one :class:`Packed` (pickled
     together, they share what they share in memory), but for the few small ones every refresh
-    reads (the lineages are scanned); every part given is read back already."""
+    reads (the lineages are scanned) and the parts stored as what they change (small, and
+    opened before a whole write prunes their base: :func:`dump_memo`); every part given is read
+    back already."""
     stored: dict[Any, Any] = {}
     packed: dict[Any, Any] = {}
     for key, part in dict.items(table):
-        if type(part) in (Lineages, int, list):
+        if type(part) in (Lineages, int, list, PartDelta):
             stored[key] = part
         else:
             packed[key] = part
@@ -297,6 +299,14 @@ def dump_memo(memo: ReviewMemo) -> bytes:
     walks = memo.walks
     if isinstance(walks, PackedTable):  # a walk stored as what it adds needs the earlier one
         walks.read_all()
+    for name in _CHANGED:  # so does a part stored as what it changes (kept out of the packs)
+        table = getattr(memo, name)
+        if isinstance(table, PackedTable):
+            for key in [key for key, value in dict.items(table) if type(value) is PartDelta]:
+                try:
+                    table.get(key)
+                except MemoUnreadable:  # left out: a later review makes it again
+                    del table[key]
     memo.prune()
     for name in PACKED:
         table = getattr(memo, name)

@@ -331,6 +331,9 @@ def test_the_memo_written_whole_after_the_most_chunks_keeps_the_parts_its_review
     assert kept["quiet_battles"] == whole["quiet_battles"] and kept["walks"] and kept["reads"]
     game = app.game(replay.game_id)
     assert review(game, memo=memo) == review(game) and memo.reused
+    # Every part the last review used was kept, those appended as what they change of an
+    # earlier part too (their base is read before the prune): nothing is made again.
+    assert memo.computed == 0
 
 
 def test_a_memo_that_notes_no_use_prunes_nothing() -> None:
