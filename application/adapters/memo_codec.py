@@ -43,6 +43,7 @@ from domain.record.board_state import BoardWalk
 from domain.review.board_review import GameParts
 from domain.review.memo import Lineages, ReviewMemo
 from domain.rules.board import Board
+from domain.rules.forces import Force
 
 #: Modules whose classes a stored memo may name (anything else is refused on reading).
 _ALLOWED_MODULES = ("domain.", "application.adapters.memo_codec", "application.adapters.walk_delta",
@@ -98,11 +99,23 @@ def _walk(walk: BoardWalk) -> Any:
     return walk_of, (fields,)
 
 
+#: Each force's units as first pickled, by value: equal forces name one tuple (a 10,000-event
+#: game's memo holds tens of thousands of forces and only a few hundred different ones; a tuple
+#: pickled once is read back once, where each force's own would be two or three objects more).
+#: Grows with the different forces pickled by the process, a few thousand at most.
+_FORCE_UNITS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _force(force: Force) -> Any:
+    items = force.items
+    return Force, (_FORCE_UNITS.setdefault(items, items),)
+
+
 #: By type, looked up in C (a ``reducer_override`` would be a Python call per pickled object).
 #: Datetimes by the C type itself: pickle names ``datetime.datetime``, which a frozen clock in a
 #: test (freezegun) replaces with its own class, and pickling then refuses the real ones.
 _DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, Board: _board, BoardWalk: _walk,
-                              _datetime.datetime: _datetime_state}
+                              _datetime.datetime: _datetime_state, Force: _force}
 
 
 class _Pickler(pickle.Pickler):

@@ -387,3 +387,24 @@ def test_a_memo_that_lost_parts_since_it_was_read_is_written_whole() -> None:
     write = reviewed.memo_write()
     assert write is not None and write.index == 0
     assert known_keys(load_memo([write.data]))["quiet_battles"] == 0 < reviewed.known["quiet_battles"]
+
+
+def test_equal_forces_read_back_from_a_memo_share_their_units() -> None:
+    """A memo names each different force's units once (memo_codec._force): read back, equal
+    forces hold one tuple of units, and every force equals the one pickled."""
+    from application.adapters.memo_codec import dump_memo
+    from application.intake.replayfile import parse_replay
+    from benchmarks.gen_game import generate_replay
+    from domain.record.game import project_game
+    from domain.review.memo import ReviewMemo
+    from domain.rules.forces import Force
+
+    memo = ReviewMemo()
+    review(project_game(None, parse_replay(generate_replay(600, seed=2)).events), memo=memo)
+    made = [force for key in memo.audits for force in key if type(force) is Force]
+    read = load_memo([dump_memo(memo)])
+    again = [force for key in read.audits for force in key if type(force) is Force]
+    assert again == made and len(made) > 10
+    units = {force: force.items for force in again}
+    assert all(force.items is units[force] for force in again)
+    assert len({id(force.items) for force in again}) == len(set(again)) < len(again)
