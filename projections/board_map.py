@@ -17,8 +17,10 @@ map is the board as that turn's battles were declared, and "changed" is
 what the records since the last battle changed (the turns before it: non-combat moves,
 placements, turns without battles); at a battle (and its rounds) it is the board once that
 battle is over, and "changed" is measured from the turn's line. A battle still awaiting dice
-leaves its attackers in it beside the defenders: the place is ``contested``. Pure Python: no
-Textual here.
+leaves its attackers in it beside the defenders: the place is ``contested``. A record taken up
+mid-game (not from the setup) knows only the places its positions and battles name
+(``GameView.board_known``): the others are not ``known``, their units and holder not shown.
+Pure Python: no Textual here.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class Square(msgspec.Struct, frozen=True):
     #: Where the square was last seen: "after the battle in Karelia S.S.R. (Germany 1)", "as the
     #: battle in … was declared"; "" while it still shows the Classic setup (no battle touched it).
     seen: str = ""
+    #: Whether the record lets us know what stands here. A record that starts after the setup
+    #: (a game taken up mid-way) knows only what its positions and battles name: elsewhere
+    #: neither units nor holder are shown (never the Classic setup's, as if they were fact).
+    known: bool = True
 
     def same_board(self, other: Square | None) -> bool:
         """Whether the other square has the same holder and units (where it was seen aside)."""
@@ -138,6 +144,12 @@ class HistoryBoard(_Turns):
         self._history = view.board_history
         self._seqs = {territory: [entry[0] for entry in entries]
                       for territory, entries in self._history.items()}
+        #: The places the record does not know from its start (none when it starts from the
+        #: setup), each with the record from which it knows them (None: never), and what they
+        #: show until then.
+        known = view.board_known
+        self._unknown = {name: (known.get(name), Square(name, square.ipc, None, (), known=False))
+                         for name, square in self._setup.items() if known.get(name) != 0}
         names = dict(view.board_records)
         for battle, (declared, last) in zip(view.battles, view.board_points, strict=False):
             names.setdefault(declared, f"{battle.turn}'s combat moves")
@@ -158,6 +170,9 @@ class HistoryBoard(_Turns):
             setup = self._setup.get(territory)
             ipc = setup.ipc if setup is not None else 0
             state[territory] = Square(territory, ipc, holder, tuple(units.items()), seen)
+        for territory, (since, unknown) in self._unknown.items():
+            if since is None or since >= seq:  # (as the walk reads it: board_review._units_at)
+                state[territory] = unknown
         return state
 
     def after(self, count: int) -> dict[str, Square]:
@@ -304,3 +319,9 @@ class BoardMaps:
 def units_text(units: Units) -> str:
     """A square's units as notation, power by power ("USSR 3 INF; Germany 1 ARM"), or "empty"."""
     return "; ".join(f"{power} {force}" for power, force in units if force) or "empty"
+
+
+def square_text(square: Square) -> str:
+    """What stands on a square (:func:`units_text`), or "not known" where the record does not
+    say (:attr:`Square.known`)."""
+    return units_text(square.units) if square.known else "not known"

@@ -110,3 +110,15 @@ def test_the_help_lists_the_map_keys() -> None:
     assert rows["view.map"] == "m"
     assert rows["map.next"] == "]" and rows["map.previous"] == "["
     assert rows["map.next_any"] == "}" and rows["map.previous_any"] == "{"
+
+
+def test_a_place_a_mid_game_record_does_not_name_is_shown_as_not_known() -> None:
+    """Part 14's example starts in USSR 3: Ukraine's units are not in the record, so the map marks
+    it ``?`` and says so, instead of the Classic setup's Germany 3 INF, 2 ARM, 1 FTR."""
+    seen = _run("part14/east-europe-forgotten-armour.toml", "m", "b", "right_curly_bracket")
+    assert seen.focus == "Ukraine S.S.R."
+    assert "Ukraine S.S.R.  $3  not known" in seen.text
+    assert "units not known  (the record starts after the setup and names nothing here yet)" in seen.text
+    assert "Ukr  ?" in seen.text and "? not in the record" in seen.text
+    assert "3 INF, 2 ARM, 1 FTR" not in seen.text
+    assert "not in the record" not in _run(FULL, "m", "b").text  # from the setup: every place known

@@ -214,3 +214,20 @@ def test_a_turn_ends_with_the_board_after_its_records_after_combat() -> None:
         assert _units(point.squares["Karelia S.S.R."]) == "USSR: USSR 2 ARM, 1 FTR, AA, IC"
         assert point.squares["Russia"].seen == "after USSR 1's non-combat moves"
         assert point.squares == _point(timeline, "Germany 1").squares
+
+
+def test_a_record_taken_up_mid_game_shows_only_what_it_names() -> None:
+    """Part 14's example starts in USSR 3 with a position naming three places: the rest of the
+    board is not known (neither units nor holder), never the Classic setup shown as fact; a game
+    recorded from the setup knows every place."""
+    timeline = _timeline("part14/east-europe-forgotten-armour.toml")
+    point = _point(timeline, "USSR 3", "East Europe")
+    ukraine = point.squares["Ukraine S.S.R."]
+    assert not ukraine.known and ukraine.units == () and ukraine.holder is None
+    assert ukraine.ipc == 3
+    assert point.squares["Karelia S.S.R."].known and point.squares["East Europe"].known
+    assert {name for name, square in point.squares.items() if square.known} == {
+        "Karelia S.S.R.", "Caucasus", "East Europe"}  # (Russia, where the aircraft land, is not)
+    full = _point(_timeline("games/full-game-three-rounds-2008.toml"), "USSR 1", "Ukraine S.S.R.")
+    assert all(square.known for square in full.squares.values())
+    assert _units(full.squares["Japan"]) == "Japan: Japan 3 INF, 1 ARM, 1 FTR, 1 BMB, AA, IC"

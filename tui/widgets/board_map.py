@@ -5,7 +5,8 @@ classic-map.toml), a second mark. Land is coloured by its holder; the current ba
 marked ``▶``, the rest of the turn's ``•``, a place where a battle is begun and not resolved
 (enemies side by side, awaiting dice) ``×``; ``*`` marks a place the turn has changed so far (at
 a turn's line: what the records since the last battle changed, non-combat moves and placements
-among them) and ``≠`` one the record as rolled and the game as corrected leave differently. One place has the
+among them) and ``≠`` one the record as rolled and the game as corrected leave differently;
+``?`` and dim, a place a record taken up mid-game does not name (its units are not known). One place has the
 focus (reverse video): its holder, units and IPC value are spelled out under the map. A screen too
 small for the whole grid shows a window around the focus, going round the Pacific as the board does.
 
@@ -20,7 +21,7 @@ from rich.style import Style
 from rich.text import Text
 
 from domain.rules.map_layout import MAX_LABEL, MapLayout
-from projections.board_map import BoardMaps, MapPoint, Square, units_text
+from projections.board_map import BoardMaps, MapPoint, Square, square_text
 from projections.timeline import Timeline
 from tui.widgets.lines import LinesPanel
 from tui.widgets.styles import TAG_STYLES
@@ -38,6 +39,11 @@ POWER_STYLES: dict[str, Style] = {
     "USA": Style(color="white", bgcolor="#2e6b30"),
 }
 NEUTRAL_STYLE = Style(color="#9e9e9e")
+#: A place the record does not let us know (it starts after the setup and names nothing there).
+UNKNOWN_STYLE = Style(color="#6c6c6c", italic=True)
+UNKNOWN_MARK = ("?", Style(color="#9e9e9e"))
+#: The legend's entry for it, shown only on a map that has such places.
+UNKNOWN_LEGEND = (UNKNOWN_MARK[0], UNKNOWN_MARK[1], "not in the record")
 SEA_STYLE = Style(color="#6f9be0")
 FOCUS = Style(reverse=True, bold=True)
 BATTLE_MARK = ("▶", Style(bold=True, color="yellow"))
@@ -56,7 +62,9 @@ LEGEND: tuple[tuple[str, Style, str], ...] = (
 
 
 def square_style(square: Square, *, sea: bool) -> Style:
-    """A cell's colours: its holder's, or the sea's, or a neutral's."""
+    """A cell's colours: its holder's, or the sea's, or a neutral's; dim where not known."""
+    if not square.known:
+        return UNKNOWN_STYLE
     if sea:
         return SEA_STYLE
     return POWER_STYLES.get(square.holder or "", NEUTRAL_STYLE)
@@ -68,7 +76,7 @@ def _cell(point: MapPoint, layout: MapLayout, name: str, focus: str | None) -> T
     left = (BATTLE_MARK if name in point.roles else TURN_MARK if name in point.touched
             else CONTESTED_MARK if name in point.contested else (" ", Style()))
     right = (DIFFERS_MARK if name in point.differs else CHANGED_MARK if name in point.changed
-             else (" ", Style()))
+             else UNKNOWN_MARK if not square.known else (" ", Style()))
     style = square_style(square, sea=place.label.endswith("~"))
     if name == point.battle:
         style += Style(bold=True, underline=True)
@@ -105,7 +113,8 @@ def map_lines(point: MapPoint, layout: MapLayout, focus: str | None, width: int,
         line.rstrip()
         lines.append(line)
     legend = Text(no_wrap=True, overflow="crop")
-    for mark, style, meaning in LEGEND:
+    unknown = any(not square.known for square in point.squares.values())
+    for mark, style, meaning in LEGEND + ((UNKNOWN_LEGEND,) if unknown else ()):
         legend.append(mark, style)
         legend.append(f" {meaning}  ", TAG_STYLES["dim"])
     lines.append(legend)
@@ -121,7 +130,10 @@ def focus_lines(point: MapPoint, focus: str | None) -> list[Text]:
         return []
     square = point.squares[focus]
     head = Text.assemble((focus, "bold"))
-    if square.holder is not None or square.ipc:
+    if not square.known:
+        head.append(f"  ${square.ipc}  " if square.ipc else "  ", TAG_STYLES["dim"])
+        head.append("not known", UNKNOWN_STYLE)
+    elif square.holder is not None or square.ipc:
         head.append(f"  ${square.ipc}  ", TAG_STYLES["dim"])
         head.append(square.holder or "neutral", square_style(square, sea=False))
     roles = point.roles.get(focus)
@@ -131,21 +143,22 @@ def focus_lines(point: MapPoint, focus: str | None) -> list[Text]:
         head.append("  · a battle of this turn", TURN_MARK[1])
     if focus in point.contested:
         head.append("  × a battle here is not resolved (awaiting dice)", CONTESTED_MARK[1])
-    seen = square.seen or "the Classic setup: no record has changed it yet"
-    units = Text.assemble(("  units ", TAG_STYLES["dim"]), units_text(square.units),
+    seen = (square.seen or "the Classic setup: no record has changed it yet") if square.known else \
+        "the record starts after the setup and names nothing here yet"
+    units = Text.assemble(("  units ", TAG_STYLES["dim"]), square_text(square),
                           (f"  ({seen})", TAG_STYLES["dim"]))
     lines = [head, units]
     start = point.start.get(focus)
     if focus in point.changed and start is not None:
-        holder = f" ({start.holder})" if start.holder != square.holder else ""
+        holder = f" ({start.holder})" if start.holder != square.holder and start.known else ""
         lines.append(Text.assemble((f"  * {point.since} ", CHANGED_MARK[1]),
-                                   units_text(start.units) + holder))
+                                   square_text(start) + holder))
     other = point.other.get(focus) if point.other is not None else None
     if focus in point.differs and other is not None:
         name = "as corrected" if point.as_rolled else "as rolled"
-        holder = f" ({other.holder or 'neutral'})" if other.holder != square.holder else ""
+        holder = f" ({other.holder or 'neutral'})" if other.holder != square.holder and other.known else ""
         lines.append(Text.assemble((f"  ≠ {name}: ", DIFFERS_MARK[1]),
-                                   (units_text(other.units) + holder, TAG_STYLES["variation"])))
+                                   (square_text(other) + holder, TAG_STYLES["variation"])))
     return lines
 
 
