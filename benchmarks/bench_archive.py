@@ -89,9 +89,6 @@ class _Archive:
         self.clones = 0
 
     def add(self, number: int) -> None:
-        from application.adapters.review_store import copy_of, head_of, save
-        from application.intake.replayfile import parse_replay
-        from application.usecases.transfer import import_replay
         from tui.reviewed import (
             MEMO_ROWS,
             VIEW_AS_ROLLED,
@@ -101,6 +98,10 @@ class _Archive:
             report_kind,
             stored,
         )
+
+        from application.adapters.review_store import copy_of, head_of, save
+        from application.intake.replayfile import parse_replay
+        from application.usecases.transfer import import_replay
 
         template = 1 + (number - 1) % TEMPLATES
         if template in self.parsed:

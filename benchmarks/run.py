@@ -11,7 +11,7 @@ import sys
 import time
 
 MODULES = ("benchmarks.bench_engine", "benchmarks.bench_odds", "benchmarks.bench_store",
-           "benchmarks.bench_tui", "benchmarks.bench_open", "benchmarks.bench_incremental",
+           "benchmarks.bench_tui", "benchmarks.bench_open", "benchmarks.bench_desk",
            "benchmarks.bench_archive", "benchmarks.bench_roll_log")
 
 

@@ -283,8 +283,9 @@ class MinisterApp(App[None]):
         self.call_from_thread(self._on_complete, rolled, both, record)
 
     def _stored_opening(self, report: ProgressFn) -> GameView | None:
-        """Paint the opening part the store keeps (tui/reviewed.py), before the whole review is
-        read; None when the source keeps none (then the review's own opening is painted)."""
+        """Paint the opening part the store keeps (application/usecases/review_model.py), before
+        the whole review is read; None when the source keeps none (then the review's own opening
+        is painted)."""
         opening = getattr(self._source, "opening", None)
         head: GameView | None = opening(report) if opening is not None else None
         if head is not None:

@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``minister replay FILE [--json] [--as-rolled]``: a stored game's report comes from the store."""
-    from tui.reviewed import is_stored, stored_report
+    from application.usecases.review_model import is_stored, stored_report
 
     if is_stored(args.file):
         report = stored_report(getattr(args, "store", None), args.file, json=args.json,

@@ -14,7 +14,7 @@ import msgspec
 from domain.review.views import GameView
 
 if TYPE_CHECKING:
-    from domain.review.memo import ReviewMemo
+    from domain.review.game_review import GameReview
 
 #: ``progress(stage, fraction done)`` as a source works.
 ProgressFn = Callable[[str, float], None]
@@ -40,11 +40,12 @@ class FileSource:
         self.store = store
         self._game: object | None = None
         self._stored: object | None = None
-        self._memo: object | None = None
+        self._review: GameReview | None = None
 
     def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
         """The stored review of a stored game (None for a replay file): no review to wait for."""
-        from tui.reviewed import StoredGame, is_stored
+        from application.usecases.review_model import is_stored
+        from application.usecases.stored_game import StoredGame
 
         if not is_stored(self.ref):
             return None
@@ -55,14 +56,16 @@ class FileSource:
         assert isinstance(self._stored, StoredGame)
         return self._stored.view(kind)
 
-    def _review_memo(self) -> ReviewMemo:
-        """One memo for both reviews: the record as rolled reuses what the first review read."""
-        from domain.review.memo import ReviewMemo
+    def _reviewer(self, progress: ProgressFn) -> GameReview:
+        """One review for both histories: the record as rolled reuses what the first one read."""
+        from domain.record.game import Game
+        from domain.review.game_review import GameReview
 
-        if self._memo is None:
-            self._memo = ReviewMemo()
-        assert isinstance(self._memo, ReviewMemo)
-        return self._memo
+        if self._review is None:
+            game = self._read(progress)
+            assert isinstance(game, Game)
+            self._review = GameReview(game)
+        return self._review
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
@@ -83,13 +86,9 @@ class FileSource:
         if stored is not None:
             return stored
         # The engine only for a replay file: a stored game's review is read, not made.
-        from domain.record.game import Game
-        from domain.review.game_review import review
-
-        game = self._read(progress)
-        assert isinstance(game, Game)
+        reviewer = self._reviewer(progress)
         progress("Reviewing the record: the history as corrected", 0.5)
-        return review(game, memo=self._review_memo())
+        return reviewer.corrected()
 
     def as_rolled(self, progress: ProgressFn) -> GameView:
         """Review the game as rolled."""
@@ -97,13 +96,9 @@ class FileSource:
         if stored is not None:
             return stored
         # The engine only for a replay file: a stored game's review is read, not made.
-        from domain.record.game import Game
-        from domain.review.game_review import review
-
-        game = self._read(progress)
-        assert isinstance(game, Game)
+        reviewer = self._reviewer(progress)
         progress("Reviewing the record as rolled", 0.0)
-        return review(game, as_rolled=True, memo=self._review_memo())
+        return reviewer.as_rolled()
 
 
 class ViewsSource:

@@ -7,13 +7,14 @@ a dict on the recorder for the in-memory store). Each row is stamped with
 
 - the game's version and hash-chain head when it was made (the events it covers: an event
   appended or edited afterwards makes the row stale), and
-- :func:`engine_stamp`: :data:`REVIEW_VERSION` and a digest of the code that makes the
-  products (``domain/`` and ``projections/``), so a new engine or report never serves an old
-  review.
+- :func:`engine_stamp`: a digest of the code that makes the rows (``domain/``,
+  ``projections/`` and the modules that cut and store them), so a new engine, report or row
+  layout never serves an old review.
 
 A stale row is never served: the reader gets ``None`` and reviews afresh (and may store the
-result). Rows are written with their version, and a row never replaces one of a later version,
-so concurrent writers cannot roll the read model back. Products are compressed (zlib level 1:
+result); so is a row that does not inflate (edited in the database), never a traceback.
+Rows are written with their version, and a row never replaces one of a later version, so
+concurrent writers cannot roll the read model back. Products are compressed (zlib level 1:
 fast, and a 50,000-event game's JSON report shrinks ~20×).
 
 This is minister's own projection rather than eventsourcing's ``ProjectionRunner``: a review is
@@ -27,8 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,16 +50,11 @@ from domain.record.events import game_uuid
 if TYPE_CHECKING:
     from eventsourcing.application import Application
 
-#: Bump when the review's or the reports' results change without a change to the code digested
-#: by :func:`engine_stamp` (data files, a dependency's behaviour): every stored review is then
-#: rebuilt on its next use. Changes to ``domain/`` or ``projections/`` code need no bump.
-#: 2: the reviewed battles stored one row each (``minister_review_battles``): a review stored
-#: whole by an earlier minister is rebuilt on its next use.
-REVIEW_VERSION = 2
-#: The packages whose code makes the products (their sources are digested into the stamp).
+#: What makes the stored rows, digested into :func:`engine_stamp`: the packages whose code makes
+#: the reviewed views and the reports, and the modules that cut them into rows and store them.
 _PRODUCERS = ("domain", "projections")
-
-
+_ROW_MODULES = ("application/usecases/review_model.py", "application/adapters/review_store.py",
+                "application/adapters/review_tables.py")
 #: The producers' files digested (the compiled board data too: the engine reads it).
 _SOURCES = (".py", ".toml", ".json")
 #: Where the stamp is kept beside the code, with the files' sizes and times it was read from.
@@ -74,12 +69,15 @@ def _sources(root: Path) -> list[tuple[str, str]]:
             folders[:] = [name for name in folders if name != "__pycache__"]
             found += [(Path(folder, name).relative_to(root).as_posix(), os.path.join(folder, name))
                       for name in files if name.endswith(_SOURCES)]
+    found += [(name, str(root / name)) for name in _ROW_MODULES]
     return sorted(found)
 
 
 @cache
 def engine_stamp() -> str:
-    """``REVIEW_VERSION`` and a digest of the producing code: what a stored product was made by.
+    """A digest of the code that makes the stored rows: what a stored row was made by. Any
+    change to it (the engine, the reports, the rows' layout) makes every stored review stale;
+    nothing is bumped by hand.
 
     Reading every file is ~10 ms, paid by every desk command's refresh: the stamp is kept in
     ``domain/__pycache__`` with the files' sizes and modification times, and read again only when
@@ -105,7 +103,7 @@ def stamp_of(root: Path) -> str:
     for name, path in sources:
         digest.update(name.encode())
         digest.update(Path(path).read_bytes())
-    stamp = f"{REVIEW_VERSION}:{digest.hexdigest()[:16]}"
+    stamp = digest.hexdigest()[:24]
     try:  # a read-only installation reads the files each time instead
         kept.parent.mkdir(exist_ok=True)
         temporary = kept.with_name(f"{kept.name}.{os.getpid()}")
@@ -137,7 +135,7 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     version, chain, engine, data = row
     if version != head.version or chain != head.chain or engine != engine_stamp():
         return None
-    return zlib.decompress(data)
+    return _inflate(data)
 
 
 def load_latest(app: Application[UUID], game_id: str, kind: str) -> bytes | None:
@@ -146,121 +144,37 @@ def load_latest(app: Application[UUID], game_id: str, kind: str) -> bytes | None
     row = _table(app).get(game_id, kind)
     if row is None or row[2] != engine_stamp():
         return None
-    return zlib.decompress(row[3])
+    return _inflate(row[3])
 
 
-#: The most chunks a product kept in chunks has (the first written whole, then appended ones).
-MAX_CHUNKS = 16
-#: A chunk row's header: its own id and the id of the chunk it follows (zeros for the first).
-_ID_SIZE = 16
+#: The most a stored row inflates to (a 50,000-event game's biggest row is tens of MB): a row
+#: edited into a decompression bomb is refused as stale, not inflated into memory.
+MAX_ROW_BYTES = 1 << 30
 
 
-def chunk_kinds(kind: str) -> tuple[str, ...]:
-    """The rows a product kept in chunks is stored in: ``kind``, then ``kind.1`` ...
-    (see :func:`load_chunks`)."""
-    return (kind, *(f"{kind}.{index}" for index in range(1, MAX_CHUNKS)))
-
-
-@dataclass(frozen=True)
-class Chunks:
-    """A product kept in chunks as stored: the head the last chunk covers, the chunks' data in
-    order, and the last chunk's id (what a chunk appended next names as the one it follows)."""
-
-    head: Head
-    data: list[bytes]
-    last_id: bytes
-
-
-@dataclass(frozen=True)
-class ChunkWrite:
-    """What a refresh writes of a product kept in chunks: ``data`` as chunk number ``index``
-    (0: the product written whole, its other chunks dropped), following ``after`` (the id of
-    chunk ``index - 1`` as read: :attr:`Chunks.last_id`)."""
-
-    index: int
-    data: bytes
-    after: bytes = bytes(_ID_SIZE)
-
-
-def load_chunks(app: Application[UUID], game_id: str, kind: str, head: Head) -> Chunks | None:
-    """A product kept in chunks (the review memo: a desk command appends what its refresh added
-    instead of writing megabytes again): made by this engine from the game's events up to ``head``
-    or an earlier version of the same history (what stays valid as events are added, never a
-    product shown as it is).
-
-    Each chunk row names the chunk it follows: the chunks read are the first row and those that
-    follow it unbroken (a row left by an interleaved or stale writer ends them), and the last
-    one's version and hash-chain link must be the history's. None when nothing can be used."""
-    rows = _table(app).get_many(game_id, chunk_kinds(kind))
-    chain: list[tuple[int, str, bytes]] = []
-    last_id = bytes(_ID_SIZE)
-    for name in chunk_kinds(kind):
-        row = rows.get(name)
-        if row is None:
-            break
-        version, link, engine, data = row
-        if engine != engine_stamp() or version > head.version or data[_ID_SIZE:2 * _ID_SIZE] != last_id \
-                or (chain and version < chain[-1][0]):
-            break
-        last_id = data[:_ID_SIZE]
-        chain.append((version, link, data))
-    if not chain:
+def _inflate(data: bytes) -> bytes | None:
+    """A stored row uncompressed; None when it is not zlib data or inflates past the cap."""
+    try:
+        inflater = zlib.decompressobj()
+        found = inflater.decompress(data, MAX_ROW_BYTES)
+        if inflater.unconsumed_tail or not inflater.eof:
+            return None
+        return found
+    except zlib.error:
         return None
-    version, link, _ = chain[-1]
-    if not _same_history(app, game_id, Head(version, link), head):
-        return None
-    return Chunks(Head(version, link), [data[2 * _ID_SIZE:] for _, _, data in chain], last_id)
-
-
-def _same_history(app: Application[UUID], game_id: str, covered: Head, head: Head) -> bool:
-    """Whether what covers the events up to ``covered`` covers a part of the history ``head``
-    ends (its hash-chain link at that version unchanged)."""
-    if covered.version != head.version:
-        at = read_events(app, game_uuid(game_id), gt=covered.version - 1, lte=covered.version)
-        return len(at) == 1 and (at[0].chain or "") == covered.chain
-    return covered.chain == head.chain
 
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
-         battles: Mapping[str, HistoryRows] | None = None, packed: frozenset[str] = frozenset(),
-         chunks: Mapping[str, ChunkWrite] | None = None, drop: Sequence[str] = ()) -> None:
-    """Store a game's products, and the battle rows of each history that changed (``battles``:
-    history -> its battle count and the rows to write, parts not yet compressed), as made from
-    its events up to ``head`` (one transaction). ``packed``: products stored as they are given
-    (the memo, whose parts are compressed one by one: a zlib wrapper around its megabytes would
-    cost more to make and undo than the rest of a desk command's refresh). ``chunks``: products
-    kept in chunks, one chunk each, stored as they are (see :func:`load_chunks`). ``drop``:
-    products deleted in the same transaction (rows no longer named)."""
-    rows = {kind: data if kind in packed else zlib.compress(data, 1) for kind, data in products.items()}
-    drop = list(drop)
-    for kind, write in (chunks or {}).items():
-        if not 0 <= write.index < MAX_CHUNKS:
-            raise ValueError(f"a product kept in chunks has {MAX_CHUNKS} at most, not chunk {write.index}")
-        names = chunk_kinds(kind)
-        # Its own id (fresh: never one an earlier chunk had), the one it follows, its data.
-        rows[names[write.index]] = os.urandom(_ID_SIZE) + write.after + write.data
-        drop += names[write.index + 1:]
+         battles: Mapping[str, HistoryRows] | None = None) -> None:
+    """Store a game's game-level rows (``products``: kind -> bytes) and the battle rows of each
+    history that changed (``battles``: history -> its battle count and the rows to write), as
+    made from its events up to ``head``, compressed, in one transaction."""
+    rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}
     compressed = {history: HistoryRows(written.count, {
         position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
                                          zlib.compress(row.parts[2], 1)))
         for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
-    _table(app).put(game_id, head, engine_stamp(), rows, compressed, drop)
-
-
-def load_named(app: Application[UUID], game_id: str, kinds: Sequence[str]) -> dict[str, bytes] | None:
-    """Products named by their content (``kinds``), made by this engine, whatever the events
-    they were first stored with: a row named by the digest of its bytes is the same row at any
-    version. None when one of them is not stored."""
-    rows = _table(app).get_many(game_id, kinds)
-    stamp = engine_stamp()
-    if len(rows) != len(set(kinds)) or any(row[2] != stamp for row in rows.values()):
-        return None
-    return {kind: zlib.decompress(row[3]) for kind, row in rows.items()}
-
-
-def stored_kinds(app: Application[UUID], game_id: str, prefix: str) -> set[str]:
-    """The products of a game whose kind starts with ``prefix``, made by this engine."""
-    return _table(app).kinds(game_id, prefix, engine_stamp())
+    _table(app).put(game_id, head, engine_stamp(), rows, compressed)
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:
@@ -281,16 +195,15 @@ def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
         return None
     if any(digest != want for (digest, _), want in zip(found, digests, strict=True)):
         return None
-    decompress = zlib.decompress
-    return [decompress(data) for _, data in found]
+    parts = [_inflate(data) for _, data in found]
+    return None if any(part is None for part in parts) else [part for part in parts if part is not None]
 
 
-def copy_of(app: Application[UUID], game_id: str, packed: frozenset[str] = frozenset()
-            ) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
+def copy_of(app: Application[UUID], game_id: str) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
     """Every stored row of a game's review, uncompressed, as :func:`save` takes them (what a
-    benchmark stores again under another game's id; ``packed`` as :func:`save` was given)."""
+    benchmark stores again under another game's id)."""
     products, battles = _table(app).everything(game_id)
-    return ({kind: data if kind in packed else zlib.decompress(data) for kind, data in products.items()},
+    return ({kind: zlib.decompress(data) for kind, data in products.items()},
             {history: HistoryRows(len(rows), {position: BattleRow(row.digest, (
                 zlib.decompress(row.parts[0]), zlib.decompress(row.parts[1]), zlib.decompress(row.parts[2])))
                 for position, row in rows.items()}) for history, rows in battles.items()})

@@ -4,12 +4,12 @@ Two tables beside the events (SQLite and PostgreSQL; dicts on the recorder for t
 store), written together in one transaction:
 
 - ``minister_reviews``: (game, kind) -> (version, chain head, engine stamp, data): the game-level
-  products (each history's findings, papers, report heads; the review memo).
+  rows (each history's part and findings, the opening part).
 - ``minister_review_battles``: (game, history, position) -> (version, engine stamp, digest,
   view, json, text): one reviewed battle of one history, its msgpack view and its JSON and text
   report fragments. ``digest`` names what the row was made from (a hash of the battle's
   reviewed view, every input of its fragments), so a refresh rewrites only the rows whose
-  battle changed (:mod:`tui.reviewed`).
+  battle changed (:mod:`application.usecases.review_model`).
 
 A row never replaces one of a later version (concurrent writers cannot roll the read model
 back); storing a game's review drops its products made by another engine (a review stored by an
@@ -65,18 +65,11 @@ class Table:
         """The product ``kind`` of a game: (version, chain head, engine stamp, data)."""
         raise NotImplementedError
 
-    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
-        """The products of a game among ``kinds`` (those stored), by kind."""
-        raise NotImplementedError
 
-    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
-        """The kinds of a game's products made by ``engine`` that start with ``prefix``."""
-        raise NotImplementedError
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
-        """Products and battle rows, in one transaction; the products ``drop`` names are
-        deleted first (whatever their version: a product kept in chunks written whole again)."""
+            battles: Mapping[str, HistoryRows]) -> None:
+        """Products and battle rows, in one transaction."""
         raise NotImplementedError
 
     def digests(self, game_id: str, history: str, engine: str) -> dict[int, bytes]:
@@ -107,19 +100,12 @@ class MemoryTable(Table):
     def get(self, game_id: str, kind: str) -> Row | None:
         return self.rows.get((game_id, kind))
 
-    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
-        return {kind: row for kind in kinds if (row := self.rows.get((game_id, kind))) is not None}
 
-    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
-        return {kind for (game, kind), row in self.rows.items()
-                if game == game_id and kind.startswith(prefix) and row[2] == engine}
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
+            battles: Mapping[str, HistoryRows]) -> None:
         for key in [key for key, row in self.rows.items() if key[0] == game_id and row[2] != engine]:
             del self.rows[key]  # made by another engine: never served again
-        for kind in drop:
-            self.rows.pop((game_id, kind), None)
         for kind, data in rows.items():
             old = self.rows.get((game_id, kind))
             if old is None or old[0] <= head.version:
@@ -183,18 +169,7 @@ class SQLiteTable(Table):
         row = found[0]
         return int(row[0]), str(row[1]), str(row[2]), bytes(row[3])
 
-    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
-        marks = ", ".join("?" * len(kinds))
-        found = self._read(f"SELECT kind, version, head, engine, data FROM {TABLE} WHERE game_id=? AND "
-                           f"kind IN ({marks})", (game_id, *kinds))
-        return {str(kind): (int(version), str(head), str(engine), bytes(data))
-                for kind, version, head, engine, data in found}
 
-    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
-        # Not LIKE: a prefix's own "%" or "_" would be wildcards.
-        found = self._read(f"SELECT kind FROM {TABLE} WHERE game_id=? AND substr(kind, 1, ?)=? AND engine=?",
-                           (game_id, len(prefix), prefix, engine))
-        return {str(kind) for (kind,) in found}
 
     def _create(self, cursor: Any) -> None:
         if not self.created:
@@ -208,14 +183,11 @@ class SQLiteTable(Table):
             self.created = True
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
+            battles: Mapping[str, HistoryRows]) -> None:
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
             # Rows made by another engine (an earlier minister's layout) are never served again.
             cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=? AND engine<>?", (game_id, engine))
-            if drop:
-                marks = ", ".join("?" * len(drop))
-                cursor.execute(f"DELETE FROM {TABLE} WHERE game_id=? AND kind IN ({marks})", (game_id, *drop))
             for kind, data in rows.items():
                 cursor.execute(
                     f"INSERT INTO {TABLE} (game_id, kind, version, head, engine, data) "
@@ -297,21 +269,7 @@ class PostgresTable(Table):
         row = found[0]
         return int(row["version"]), str(row["head"]), str(row["engine"]), bytes(row["data"])
 
-    def get_many(self, game_id: str, kinds: Sequence[str]) -> dict[str, Row]:
-        from psycopg import sql
 
-        found = self._read(sql.SQL("SELECT kind, version, head, engine, data FROM {} WHERE game_id = %s "
-                                   "AND kind = ANY(%s)").format(self.name), (game_id, list(kinds)))
-        return {str(row["kind"]): (int(row["version"]), str(row["head"]), str(row["engine"]),
-                                   bytes(row["data"])) for row in found}
-
-    def kinds(self, game_id: str, prefix: str, engine: str) -> set[str]:
-        from psycopg import sql
-
-        # Not LIKE (wildcards) nor a range (a collation may order punctuation as it likes).
-        found = self._read(sql.SQL("SELECT kind FROM {} WHERE game_id = %s AND starts_with(kind, %s) "
-                                   "AND engine = %s").format(self.name), (game_id, prefix, engine))
-        return {str(row["kind"]) for row in found}
 
     def _create(self, cursor: Any) -> None:
         from psycopg import sql
@@ -329,7 +287,7 @@ class PostgresTable(Table):
             self.created = True
 
     def put(self, game_id: str, head: Head, engine: str, rows: Mapping[str, bytes],
-            battles: Mapping[str, HistoryRows], drop: Sequence[str] = ()) -> None:
+            battles: Mapping[str, HistoryRows]) -> None:
         from psycopg import sql
 
         product = sql.SQL(
@@ -346,13 +304,10 @@ class PostgresTable(Table):
         cut = sql.SQL("DELETE FROM {} WHERE game_id = %s AND history = %s AND position >= %s AND "
                       "version <= %s").format(self.battles)
         stale = sql.SQL("DELETE FROM {} WHERE game_id = %s AND engine <> %s").format(self.name)
-        dropped = sql.SQL("DELETE FROM {} WHERE game_id = %s AND kind = ANY(%s)").format(self.name)
         with self.datastore.transaction(commit=True) as cursor:
             self._create(cursor)
             # Rows made by another engine (an earlier minister's layout) are never served again.
             cursor.execute(stale, (game_id, engine))
-            if drop:
-                cursor.execute(dropped, (game_id, list(drop)))
             for kind, data in rows.items():
                 cursor.execute(product, (game_id, kind, head.version, head.chain, engine, data))
             for history, written in battles.items():

@@ -25,11 +25,9 @@ Everything here is a pure function of a Game's records and the battle results, s
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from domain.record import board_resume
-from domain.record.board_resume import battles_of, inputs_of, rebuild, resume_point, take_mark
 from domain.record.board_start import BoardState, start
 from domain.record.board_steps import first_round_of, walk_steps
 from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
@@ -42,7 +40,6 @@ from domain.record.walk_inputs import (
     bid_drop_key,
     void_turn_key,
 )
-from domain.record.walk_marks import Mark
 from domain.rules.board import Board
 
 if TYPE_CHECKING:
@@ -56,39 +53,27 @@ __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "Bo
 
 # -- the walk -------------------------------------------------------------------------------------
 def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | None = None, *,
-               rolled: BoardWalk | None = None, since: Sequence[BoardWalk] | None = ()) -> BoardWalk:
+               rolled: BoardWalk | None = None) -> BoardWalk:
     """The board after each record of ``game``; ``outcomes`` gives each battle's result (by key),
-    ``rolled`` the walk as rolled when this one is as corrected. ``since``: earlier walks of the
-    same game's history, to resume from where the first of its steps reads something new
-    (domain.record.board_resume); the result is the same. None: no later walk will resume this
-    one (a review without a memo): it keeps no marks nor what its steps read."""
+    ``rolled`` the walk as rolled when this one is as corrected."""
     board = board or Board.classic()
     first_round = first_round_of(game)
     state = start(board, full=first_round == 1)
     walker = Walker(game, board, state, outcomes, from_setup=first_round == 1)
     walker.rolled = rolled
-    keep = since is not None
-    battles = battles_of(game, outcomes) if keep else None
-    resumed = resume_point(since, walker, game, battles) if since and battles is not None else None
-    # (Resumed: the walker as it stood at the earlier walk's mark, and that walk's marks so far.)
-    marks: list[Mark] = rebuild(walker, *resumed) if resumed is not None else []
-    steps = walk_steps(game, walker, walker.seq)
+    steps = walk_steps(game, walker)
     # The walk makes many small objects and no reference cycles: the cycle collector would only
     # walk a big game's millions of live objects again and again meanwhile (4/5 of its time).
     paused = gc.isenabled()
     gc.disable()
     try:
         dirty, flush, current = walker.dirty, walker.flush, walker.seq
-        due = every = board_resume.EVERY if keep else len(steps)
-        for index, (place, step, item) in enumerate(steps):
+        for place, step, item in steps:
             seq = place >> 2
             if seq != current:
                 if dirty:
                     flush()  # the record before is over: log what it changed
                 walker.seq = current = seq
-                if index >= due and seq:
-                    marks.append(take_mark(walker))  # where a later walk may resume
-                    due = index + every
             step(item)
         flush()
     finally:
@@ -97,7 +82,4 @@ def walk_board(game: Game, outcomes: Mapping[str, BattleResult], board: Board | 
     if walker.updated:
         walker.seq += 1  # the board after every record
         walker.end_turn(None, None)  # the last turn's map update is in: that turn is over
-    walk = walker.result()
-    if battles is not None:
-        walk.inputs = inputs_of(walker, game, battles, marks)
-    return walk
+    return walker.result()

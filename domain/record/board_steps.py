@@ -25,22 +25,19 @@ def first_round_of(game: Game) -> int | None:
 Step = tuple[int, Callable[[Any], None], object]
 
 
-def walk_steps(game: Game, walker: Walker, since: int = 0) -> list[Step]:
+def walk_steps(game: Game, walker: Walker) -> list[Step]:
     """Every record that moves the board, in record order (declarations before results), with
     the walker's method that walks it: each step's place is one number, its record number times
     4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
-    on ints, no key tuples). ``since``: only the steps of that record and after (in the same
-    order: the sort is stable)."""
+    on ints, no key tuples)."""
     note, declare, resolve = walker.note, walker.declare_step, walker.resolve
     steps: list[Step] = [
-        (n.seq << 2, note, n) for n in game.board_log if n.seq >= since]
+        (n.seq << 2, note, n) for n in game.board_log]
     for record in game.battles:
-        if record.declared_seq >= since:
-            steps.append(((record.declared_seq << 2) + 1, declare, record))
-        if record.last_seq >= since:
-            steps.append(((record.last_seq << 2) + 2, resolve, record))
+        steps.append(((record.declared_seq << 2) + 1, declare, record))
+        steps.append(((record.last_seq << 2) + 2, resolve, record))
     noncombat = walker.noncombat
-    steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat if entry.seq >= since]
+    steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)
     return steps
 

@@ -13,15 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from domain.record.entries import BattleRecord
 from domain.record.events import MapCount
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import EMPTY, Force
-
-if TYPE_CHECKING:
-    from domain.record.walk_marks import WalkInputs
 
 
 @dataclass(frozen=True)
@@ -140,16 +136,13 @@ class BoardWalk:
     #: their moves are undone on this board, their purchases in the treasury walked beside it.
     void: frozenset[str] = frozenset()
     #: (record number, land territory, new holder) at every change of control, in record order
-    #: (the treasury's income steps read it; None: not logged, the history tells).
-    control_log: list[tuple[int, str, str]] | None = field(default=None, compare=False)
+    #: (the treasury's income steps read it).
+    control_log: list[tuple[int, str, str]] = field(default_factory=list, compare=False)
     #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
     boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
     #: territory -> the record numbers of its history's entries (bisected without a key function:
     #: every look at the board before a record is one bisection).
     seqs: dict[str, list[int]] = field(init=False, compare=False, repr=False)
-    #: What the walk's steps read and where a later walk may resume it (None: not kept):
-    #: see domain.record.board_resume.
-    inputs: WalkInputs | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.seqs = {territory: list(map(_SEQ, entries)) for territory, entries in self.history.items()}

@@ -1,8 +1,7 @@
 """The walker of the board: one pass over a game's records, each step one method.
 
 :func:`domain.record.board_state.walk_board` builds the steps (domain.record.board_steps) and
-drives a :class:`Walker` over them, taking marks where a later walk may resume
-(domain.record.board_resume); what each step does to the board is here. The rules each step
+drives a :class:`Walker` over them; what each step does to the board is here. The rules each step
 follows are stated in domain.record.board_state's docstring.
 """
 
@@ -54,7 +53,7 @@ class Walker:
         self.round_ends: list[tuple[str, datetime | None, int]] = []
         self.history: dict[str, list[Entry]] = {}
         # In board order, not the set's (its order changes from process to process, and the
-        # stored review is compared byte for byte: tui.reviewed, the incremental refresh).
+        # stored review's rows are compared by their digests).
         self.known_since: dict[str, int] = dict.fromkeys(
             (place.name for place in board if place.name in state.known), 0)
         for territory, here in state.units.items():
@@ -73,14 +72,8 @@ class Walker:
         self.adopted: dict[tuple[int, str, str], Force] = {}
         self.rolled: BoardWalk | None = None
         self.bid_seq: int | None = None
-        #: (bid record, key, whether ruled off) for every bid placement asked (what a resumed
-        #: walk compares: domain.record.board_resume).
-        self.asked: list[tuple[int, str, bool]] = []
         #: (power, battle territory) -> where aircraft without a stated landing were put back
-        #: (tuples, replaced on change: a mark keeps them as they are, see board_resume).
-        self.unlanded: dict[tuple[str, str], tuple[tuple[str, Force], ...]] = {}
-        #: The keys of ``unlanded`` changed since the last mark.
-        self.relanded: set[tuple[str, str]] = set()
+        self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
         #: (record, land territory, new holder) at every change of control, in record order.
         self.control_log: list[tuple[int, str, str]] = []
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
@@ -308,9 +301,7 @@ class Walker:
         self.bid_seq = note.seq
         for entry in note.holdings:
             key = bid_drop_key(entry.territory, entry.power)
-            dropped = key in self.outcomes
-            self.asked.append((note.seq, key, dropped))
-            if dropped:
+            if key in self.outcomes:
                 continue  # ruled off the board (see BID_DROPPED)
             self._add(note.seq, entry.territory, entry.power, entry.units)
         for entry in note.removed:
@@ -339,15 +330,13 @@ class Walker:
 
     def _land_late(self, seq: int, power: str, battle: str, short: Force) -> None:
         key = (power, battle)
-        put = self.unlanded.get(key, ())
+        put = self.unlanded.get(key, [])
         for index, (where, units) in enumerate(put):
             lift = capped(units, short)
             if lift:
                 self._take(seq, where, power, lift)
                 short = short.minus_available(lift)
-                left = self.unlanded[key]
-                self.unlanded[key] = (*left[:index], (where, units.minus_available(lift)), *left[index + 1:])
-                self.relanded.add(key)
+                put[index] = (where, units.minus_available(lift))
 
     # -- battles ----------------------------------------------------------------------------------
     def declare(self, record: BattleRecord) -> None:
@@ -498,8 +487,7 @@ class Walker:
             self._add(record.last_seq, where, power, lift)
             if move.landing is None:
                 key = (power, record.territory)
-                self.unlanded[key] = (*self.unlanded.get(key, ()), (where, lift))
-                self.relanded.add(key)
+                self.unlanded.setdefault(key, []).append((where, lift))
 
 
 def _withdrawal_zone(record: BattleRecord) -> str | None:

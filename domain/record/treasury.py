@@ -26,7 +26,6 @@ battles' results, so the treasury of ``game.at(v)`` is the treasury at version `
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -34,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
-from domain.record.treasury_resume import TreasuryInputs, cut, inputs_of, resume_point
 from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
@@ -129,9 +127,6 @@ class TreasuryWalk:
     #: (review.treasury_review.purses).
     purses: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _marks: list[int] | None = field(default=None, compare=False, repr=False)
-    #: What its steps read, for a later treasury to resume from (None: not kept): see
-    #: domain.record.treasury_resume.
-    inputs: TreasuryInputs | None = field(default=None, compare=False, repr=False)
 
     def marks(self) -> list[int]:
         """The record numbers at which some power's IPCs or income change, in order: the
@@ -141,17 +136,6 @@ class TreasuryWalk:
             found.update(seq for seq, _ in self.income_steps)
             self._marks = sorted(found)
         return self._marks
-
-    def take_caches(self, other: TreasuryWalk) -> bool:
-        """Take the marks and purses an equal treasury made (they are made from the entries
-        compared) rather than make them again; False, nothing taken, when the two differ."""
-        if self is other or self != other:
-            return self is other
-        if self._marks is None:
-            self._marks = other._marks
-        for key, value in other.purses.items():
-            self.purses.setdefault(key, value)
-        return True
 
     def income_before(self, seq: int) -> dict[str, int]:
         """Every power's income on the board just before record ``seq`` (see :func:`income_of`)."""
@@ -199,11 +183,8 @@ def turn_marks(game: Game) -> list[tuple[int, str]]:
     return marks
 
 
-def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | None = None) -> TreasuryWalk:
-    """Each power's IPCs through the game's records, on the board ``walk`` moved on. ``since``:
-    earlier treasuries of the same game's history, to resume from the first record whose step
-    reads something new (domain.record.treasury_resume); the result is the same. None: no later
-    treasury will resume this one (it keeps no inputs)."""
+def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
+    """Each power's IPCs through the game's records, on the board ``walk`` moved on."""
     board = walk.board
     marks = turn_marks(game)
     starts: dict[str, int] = {}
@@ -213,10 +194,7 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
         return TreasuryWalk(False, {}, turn_starts=starts)
     capitals = {power: board.capital_of(power).name for power in board.powers}
     owners = set(capitals.values())
-    turns: list[tuple[int, str | None, bool]] = []
-    inputs = inputs_of(game, walk, capitals, turns) if since is not None else None
-    resumed = resume_point(since, inputs, game) if since and inputs is not None else None
-    income_steps = _income_steps(walk, *(resumed or ()))
+    income_steps = _income_steps(walk)
     # A turn begins where the marks' turn changes (a mark of the turn under way changes
     # nothing); only a capital's battle can move IPCs (see _captures).
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
@@ -227,30 +205,15 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
-    if resumed is None:
-        purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
-        treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=income_steps,
-                                inputs=inputs)
-        first = 0
-    else:
-        # The earlier treasury's entries before the first record read anew, and the turn then.
-        earlier, seq = resumed
-        ledger, spends, incomes, captures, kept = cut(earlier, seq, board.starting_ipcs)
-        purse = _Purse(ledger)
-        treasury = TreasuryWalk(True, ledger, spends, incomes, captures, starts, income_steps,
-                                inputs=inputs)
-        turns += kept
-        if kept:
-            current, collected = kept[-1][1], kept[-1][2]
-        first = bisect_left(steps, (seq,))  # (seq,) sorts before every step of record seq
-    for seq, order, item in steps[first:]:
+    purse = _Purse({power: [(0, ipcs)] for power, ipcs in board.starting_ipcs.items()})
+    treasury = TreasuryWalk(True, purse.ledger, turn_starts=starts, income_steps=income_steps)
+    for seq, order, item in steps:
         if order == 0:
             assert isinstance(item, str)
             if item != current:
                 if current is not None and not collected:
                     _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 current, collected = item, False
-                turns.append((seq, current, collected))
         elif order == 2:  # a capital's battle
             _captures(treasury, purse, walk, item, capitals)
         else:
@@ -258,7 +221,6 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
             if kind == "map_update" and current is not None and not collected:
                 _collect(treasury, purse, walk.before(seq), current, seq, capitals)
                 collected = True
-                turns.append((seq, current, collected))
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
                     purse.add(seq, power, extra)
@@ -267,23 +229,15 @@ def walk_treasury(game: Game, walk: BoardWalk, since: Sequence[TreasuryWalk] | N
     return treasury
 
 
-def _income_steps(walk: BoardWalk, earlier: TreasuryWalk | None = None,
-                  since: int = 0) -> list[tuple[int, dict[str, int]]]:
+def _income_steps(walk: BoardWalk) -> list[tuple[int, dict[str, int]]]:
     """Every power's income after each record that changed who holds a territory, from the
     walk's log of control changes once (so reading it at a battle is a bisection, not a count of
-    the board). A record that changes a holder and changes it back makes no step. ``earlier``:
-    a treasury whose steps before record ``since`` are this walk's (domain.record.treasury_resume),
-    kept, the log read on from that record."""
+    the board). A record that changes a holder and changes it back makes no step."""
     board = walk.board
     holder = {t.name: (t.owner if t.owner in board.powers else None) for t in board.land}
     ipc = {t.name: t.ipc for t in board.land}
     capitals = {board.capital_of(power).name: power for power in board.powers}
-    log = walk.control_log if walk.control_log is not None else _history_changes(walk, holder)
-    start = 0
-    if earlier is not None:
-        start = bisect_left(log, (since,))  # (since,) sorts before every entry of record since
-        for _, territory, now in log[:start]:
-            holder[territory] = now
+    log = walk.control_log
     totals = dict.fromkeys(board.powers, 0)
     for name, power in holder.items():
         if power in totals:
@@ -291,11 +245,10 @@ def _income_steps(walk: BoardWalk, earlier: TreasuryWalk | None = None,
     #: Powers whose capital an enemy holds (their income is 0): changed only by a capital's change.
     lost = {power for capital, power in capitals.items()
             if (held := holder[capital]) is not None and not allied(held, power)}
-    steps = ([(0, _incomes(totals, lost))] if earlier is None else
-             earlier.income_steps[:bisect_left(earlier.income_steps, (since,))])
+    steps = [(0, _incomes(totals, lost))]
     seq = -2  # (no record yet; -1 marks the end of the log)
     before: dict[str, str | None] = {}  # the record being read: territory -> its holder before it
-    for at, territory, now in [*log[start:], (-1, "", None)]:
+    for at, territory, now in [*log, (-1, "", None)]:
         if at != seq:
             for name, held in before.items():  # (a loop, not any(): asked at every record)
                 if holder[name] != held:
@@ -324,23 +277,6 @@ def _income_steps(walk: BoardWalk, earlier: TreasuryWalk | None = None,
             else:
                 lost.discard(owner)
     return steps
-
-
-def _history_changes(walk: BoardWalk, holder: dict[str, str | None]) -> list[tuple[int, str, str | None]]:
-    """(record number, territory, new holder) at each change of a land territory's holder in
-    the walk's history, in record order (a walk whose changes were not logged: read from a memo
-    stored before they were)."""
-    changes: list[tuple[int, str, str | None]] = []
-    for territory, entries in walk.history.items():
-        if territory not in holder:
-            continue  # a sea zone
-        was = holder[territory]
-        for seq, _units, now in entries:
-            if now != was:
-                changes.append((seq, territory, now))
-                was = now
-    changes.sort(key=_SEQ)
-    return changes
 
 
 def _incomes(totals: dict[str, int], lost: set[str]) -> dict[str, int]:

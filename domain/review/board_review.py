@@ -10,7 +10,7 @@ board as moved on by the record, not only the last ``position``.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from msgspec.structs import replace
@@ -165,8 +165,7 @@ class GameParts:
     turn_records: tuple[TurnRecords, ...]
 
 
-def game_parts(game: Game, roles_of: Callable[[BattleRecord], tuple[tuple[str, tuple[str, ...]], ...]],
-               records: tuple[tuple[int, str], ...]) -> GameParts:
-    """The parts, each battle's roles by ``roles_of`` (board_review.roles, or its part kept)."""
-    return GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), records,
-                     tuple(roles_of(b) for b in game.battles), turn_records(game))
+def game_parts(game: Game) -> GameParts:
+    """The game view's parts made from the records alone."""
+    return GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), board_records(game),
+                     tuple(roles(b) for b in game.battles), turn_records(game))

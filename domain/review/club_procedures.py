@@ -8,11 +8,8 @@ the loser, the game is annulled) and are never remedies of their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from functools import partial
 from itertools import pairwise
-from typing import Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import BoardNote, allied
@@ -34,25 +31,15 @@ LOSER_MAY_POST_AFTER = timedelta(days=7)
 MUTUAL = ("both", "mutual")
 
 
-#: Keeps a part of the procedures' audit: (what it is, the record it reads the board before, make).
-Kept = Callable[[str, int, Callable[[], Any]], Any]
-
-
-def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None,
-                     kept: Kept | None = None) -> list[tuple[str, Issue]]:
-    """Every club-procedure finding of the game, each with the turn it belongs to.
-
-    ``kept`` (the review's memo) may reuse the parts that read only the records other than
-    reports, rulings and dice ("forfeits") or the board before one record ("axis", Magic 84's
-    count after a round)."""
+def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) -> list[tuple[str, Issue]]:
+    """Every club-procedure finding of the game, each with the turn it belongs to."""
     board = board or Board.classic()
-    keep: Kept = kept if kept is not None else (lambda kind, seq, make: make())
     found: list[tuple[str, Issue]] = []
     for note in game.board_log:
         if note.kind == "bid":
             found += [("USSR 1", issue) for issue in _bid(note, walk.before(note.seq), board)]
-    ended = _magic_84(walk, board, found, keep)
-    found += keep("forfeits", 0, lambda: _forfeits(game))
+    ended = _magic_84(walk, board, found)
+    found += _forfeits(game)
     for note in game.board_log:
         if note.kind == "finish":
             found += _finish(note, ended, game)
@@ -98,14 +85,13 @@ def _misplaced(power: str, territory: str, units: Force, state: BoardAt, board: 
 
 
 # -- Magic 84 -------------------------------------------------------------------------------------
-def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]],
-              keep: Kept) -> datetime | None:
+def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> datetime | None:
     """2008 Rules Clarifications, Magic 84: counted immediately after the United States' turn.
     Returns when the game ended by it (None: it did not)."""
     if not walk.from_setup:
         return None  # a record that starts mid-game does not know every territory's holder
     for turn, at, seq in walk.round_ends:
-        axis: int = keep("axis", seq, partial(_axis_ipcs, walk, seq))
+        axis = _axis_ipcs(walk, seq)
         if axis >= MAGIC_84:
             found.append((turn, Issue(FindingKind.MAGIC_84, f"after {turn} the Axis IPC count is {axis} "
                                       f"(at least {MAGIC_84}): the game is over, won by the Axis "

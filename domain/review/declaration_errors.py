@@ -9,7 +9,6 @@ record named is taken as it was declared.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -19,7 +18,7 @@ from domain.record.board_state import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.board_review import on_board
-from domain.review.club_procedures import Kept, audit_procedures
+from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
 from domain.rules.board import Board
@@ -45,11 +44,6 @@ class TurnAudit:
     intent_clear: dict[str, str] = field(default_factory=dict)
 
 
-#: What makes one turn's part of the audit (:func:`audit_turn`), given the turn and its battles:
-#: the review passes one that reuses a part whose inputs are unchanged (ReviewMemo.turn_part).
-TurnParts = Callable[[str, list[BattleRecord], Callable[[], "TurnPart"]], "TurnPart"]
-
-
 @dataclass(frozen=True)
 class TurnPart:
     """One turn's findings on its battles (by key) and the battles whose intent is clear."""
@@ -60,14 +54,11 @@ class TurnPart:
 
 def audit_declarations(game: Game, edition: Edition, board: Board | None = None, *,
                        walk: BoardWalk | None = None, rolled_walk: BoardWalk | None = None,
-                       treasury: TreasuryWalk | None = None,
-                       turn_parts: TurnParts | None = None, kept: Kept | None = None) -> TurnAudit:
+                       treasury: TreasuryWalk | None = None) -> TurnAudit:
     """Every declaration error and turn-wide finding of the game.
 
     With a ``walk``, declarations are checked against the board as the record moved it on
-    (:mod:`domain.record.board_state`); without one, against the last map update only. Each
-    turn's part (:func:`audit_turn`) is made by ``turn_parts`` when given (else afresh), the
-    club procedures' parts by ``kept`` (club_procedures.audit_procedures).
+    (:mod:`domain.record.board_state`); without one, against the last map update only.
     """
     board = board or Board.classic()
     found = TurnAudit()
@@ -76,8 +67,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
         by_turn.setdefault(record.turn, []).append(record)
     for turn in game.turns:
         records = by_turn.get(turn, [])
-        make = _turn_maker(game, records, edition, board, walk)
-        part = make() if turn_parts is None else turn_parts(turn, records, make)
+        part = audit_turn(game, records, edition, board, walk)
         # A battle's key names its turn: the turns' parts never share one (their order is kept).
         found.battles.update(part.battles)
         found.intent_clear.update(part.intent_clear)
@@ -85,7 +75,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     flagged = _map_updates(game, edition, found)
     if walk is not None:
         _board_checks(walk, rolled_walk or walk, edition, flagged, found)
-        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board, kept)
+        found.turn += [(turn, issue) for turn, issue in audit_procedures(game, walk, board)
                        if edition.defines(issue.kind)]
         money = treasury if treasury is not None else walk_treasury(game, walk)
         found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)
@@ -98,10 +88,6 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
                 "valid and the original declaration stands", at=entry.at, effective=False)))
     return found
 
-
-def _turn_maker(game: Game, records: list[BattleRecord], edition: Edition, board: Board,
-                walk: BoardWalk | None) -> Callable[[], TurnPart]:
-    return lambda: audit_turn(game, records, edition, board, walk)
 
 
 def audit_turn(game: Game, records: list[BattleRecord], edition: Edition, board: Board,

@@ -8,9 +8,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, partial
 
 from msgspec.structs import replace as with_fields
 
@@ -20,15 +18,14 @@ from domain.record.board_state import BID_DROPPED, BattleResult, BoardWalk, bid_
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game
 from domain.record.recorded_battle import RecordedBattle, read_record
-from domain.record.treasury import walk_treasury
+from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
-from domain.review.board_review import board_knows, board_records, game_parts, on_board, outcomes_of, roles
+from domain.review.board_review import board_knows, game_parts, on_board, outcomes_of
 from domain.review.correction_dice import CorrectionDice
 from domain.review.corrections import correct
 from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
-from domain.review.declaration_errors import TurnAudit, TurnPart, audit_declarations
+from domain.review.declaration_errors import TurnAudit, audit_declarations
 from domain.review.impact import has_impact, impact
-from domain.review.memo import Lineages, NoMemo, ReviewMemo, record_key
 from domain.review.papers import papers_of
 from domain.review.refight import Context, Plan, aa_order_of, setup_of
 from domain.review.result_flow import Flow
@@ -46,7 +43,6 @@ from domain.review.views import (
     VoidedDice,
     awaiting_note,
 )
-from domain.review.walk_prefix import name_before
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
@@ -73,46 +69,118 @@ class _Judged:
 _PROMOTE_OVER = 50_000
 
 
-def review(game: Game, *, as_rolled: bool = False, memo: ReviewMemo | None = None) -> GameView:
-    """Analyse every declared battle of the game, in declaration order.
+def review(game: Game, *, as_rolled: bool = False) -> GameView:
+    """Analyse every declared battle of the game, in declaration order: the game as corrected,
+    or (``as_rolled``) the record untouched with its findings listed.
 
     The board moves on with the battles' results: first as rolled; as corrected, when a
     correction changes the board, every battle is reviewed again on the corrected board (a
     corrected result flows into every later check; rules matrix, Consequences).
-
-    With a ``memo`` of an earlier review of the same game, parts whose inputs are unchanged are
-    reused (domain/review/memo.py): the result is the same, made faster.
     """
-    # A review makes many small objects and no reference cycles; a big one is promoted whole
-    # rather than scanned by the young collection that re-enabling the collector triggers.
-    with no_gc(promote_over=_PROMOTE_OVER):
-        return _review(game, as_rolled, memo if memo is not None else NoMemo())
+    reviewer = GameReview(game)
+    return reviewer.as_rolled() if as_rolled else reviewer.corrected()
 
 
-def _review(game: Game, as_rolled: bool, memo: ReviewMemo) -> GameView:
-    """The review, the board walked as rolled and then as corrected until it settles."""
-    policy = edition(game.edition)
-    memo.begin(game)
-    read = memo.reads_of(game.battles, partial(_read, readings=readings_of(policy)))
-    outcomes = memo.rolled_outcomes(read)
-    rolled_outcomes, rolled_token = outcomes, memo.walk_token(game, outcomes, None)
-    rolled_walk = memo.walk(game, rolled_token, partial(_walk_on, game, outcomes, None))
-    state = _Review(game, as_rolled, memo, read, rolled_walk, rolled_walk, rolled_token, 0)
+def review_both(game: Game) -> tuple[GameView, GameView]:
+    """Both histories of the game: (as corrected, as rolled), made as :class:`GameReview` makes
+    them (what they read alike, made once)."""
+    reviewer = GameReview(game)
+    rolled = reviewer.as_rolled()
+    return reviewer.corrected(), rolled
+
+
+class GameReview:
+    """One game's review, each history made when first asked for. The two histories share
+    what they read alike (:class:`_Shared`): each battle's record read and analysed as rolled,
+    the board walked on the results as rolled with its treasury and turn audit, and each
+    rolling audit on that board; the second history asked for costs what it does not share."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._shared: _Shared | None = None
+        self._views: dict[bool, GameView] = {}
+
+    def corrected(self) -> GameView:
+        """The game as corrected."""
+        return self._view(as_rolled=False)
+
+    def as_rolled(self) -> GameView:
+        """The record as rolled, its findings listed beside it."""
+        return self._view(as_rolled=True)
+
+    def _view(self, *, as_rolled: bool) -> GameView:
+        view = self._views.get(as_rolled)
+        if view is None:
+            # A review makes many small objects and no reference cycles; a big one is promoted
+            # whole rather than scanned by the young collection re-enabling the collector triggers.
+            with no_gc(promote_over=_PROMOTE_OVER):
+                if self._shared is None:
+                    self._shared = _Shared(self.game)
+                view = (_review_rolled if as_rolled else _review_corrected)(self._shared)
+            self._views[as_rolled] = view
+        return view
+
+
+def _review_rolled(shared: _Shared) -> GameView:
+    """The record as rolled: every battle on the board the record's own results give."""
+    return _review_on(_Review(shared, shared.rolled_board, as_rolled=True))
+
+
+def _review_corrected(shared: _Shared) -> GameView:
+    """The game as corrected: the board walked again on the corrected results until it settles."""
+    game = shared.game
+    state = _Review(shared, shared.rolled_board, as_rolled=False)
     view = _review_on(state)
-    walk = rolled_walk
-    for role in range(1, 4):  # a correction changes the board, which may change another battle
+    outcomes, board = shared.rolled_outcomes, shared.rolled_board
+    for _ in range(3):  # a correction changes the board, which may change another battle
         corrected = outcomes_of(view.battles, view.void_turns) | state.bid_drops
-        if as_rolled or corrected == outcomes:
+        if corrected == outcomes:
             break
-        token = memo.walk_token(game, corrected, rolled_outcomes)
-        again = memo.walk(game, token, partial(_walk_on, game, corrected, rolled_walk))
+        again = walk_board(game, corrected, rolled=shared.rolled_board.walk)
         outcomes = corrected
-        if again.same_board(walk):
+        if again.same_board(board.walk):
             break
-        walk = again
-        state = _Review(game, as_rolled, memo, read, walk, rolled_walk, token, role)
+        board = _Board.of(shared, again)
+        state = _Review(shared, board, as_rolled=False)
         view = _review_on(state)
     return view
+
+
+@dataclass
+class _Board:
+    """One walk of the board and what reads it whole: the treasury walked beside it, the turn
+    audit (declarations, map updates, club procedures) on it, and each battle's rolling audit
+    on it (by the battle's index and the forces it was audited with), made once for both
+    histories when they read this board."""
+
+    walk: BoardWalk
+    treasury: TreasuryWalk
+    turn_audit: TurnAudit
+    audits: dict[tuple[int, Force, Force], BattleAudit]
+
+    @classmethod
+    def of(cls, shared: _Shared, walk: BoardWalk) -> _Board:
+        """The walk read whole."""
+        treasury = walk_treasury(shared.game, walk)
+        audit = audit_declarations(shared.game, shared.policy, walk=walk, rolled_walk=shared.rolled_walk,
+                                   treasury=treasury)
+        return cls(walk, treasury, audit, {})
+
+
+class _Shared:
+    """What both histories of one game's review read alike: the edition, each battle's record
+    read and analysed as rolled, the results as rolled, the board walked on them, and the game
+    view's parts made from the records alone."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.policy = edition(game.edition)
+        readings = readings_of(self.policy)
+        self.read = [_read(record, readings) for record in game.battles]
+        self.rolled_outcomes = outcomes_of(rolled for _, rolled in self.read)
+        self.rolled_walk = walk_board(game, self.rolled_outcomes)
+        self.rolled_board = _Board.of(self, self.rolled_walk)
+        self.parts = game_parts(game)
 
 
 def _review_on(state: _Review) -> GameView:
@@ -139,7 +207,7 @@ def _review_on(state: _Review) -> GameView:
     if not as_rolled:
         battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
         findings = [_moot_in_void_turn(finding, voided_turns) for finding in findings]
-    parts = state.memo.game_parts(game, partial(game_parts, game), board_records, roles)
+    parts = state.shared.parts
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
                     drawn=tuple(state.from_source), papers=papers_of(game),
@@ -152,50 +220,15 @@ def _review_on(state: _Review) -> GameView:
                     board_roles=parts.board_roles, turn_records=parts.turn_records)
 
 
-def _walk_on(game: Game, outcomes: Mapping[str, BattleResult], rolled: BoardWalk | None,
-             since: Sequence[BoardWalk] | None) -> BoardWalk:
-    """The board walked on ``outcomes`` (as corrected: ``rolled`` the walk as rolled), resumed
-    from one of the earlier walks ``since`` where it can be (domain.record.board_resume)."""
-    return walk_board(game, outcomes, rolled=rolled, since=since)
-
-
 class _Review:
     """What reviewing a game carries from battle to battle: finding numbers, the dice source,
     units already sent from each origin, and corrected results that flow into later battles."""
 
-    def __init__(self, game: Game, as_rolled: bool, memo: ReviewMemo,
-                 read: Sequence[tuple[RecordedBattle, BattleView]], walk: BoardWalk,
-                 rolled_walk: BoardWalk, walk_token: str, role: int) -> None:
-        self.game = game
+    def __init__(self, shared: _Shared, board: _Board, *, as_rolled: bool) -> None:
+        self.shared, self.game, self.policy = shared, shared.game, shared.policy
         self.as_rolled = as_rolled
-        self.policy = edition(game.edition)
-        self.memo = memo
-        self.read, self.walk = read, walk
-        # The whole turn audit and the treasury are keyed by the walk's inputs (memo.walk_token);
-        # each turn's part of the audit by the board before the turn's declarations and each
-        # battle's parts by what it reads (memo.board_key), named through the walk's lineage
-        # (domain/review/walk_prefix.py): a walk made again for a later record keeps them.
-        self.stamp = memo.stamp(game)
-        self.treasury = memo.treasury(game, walk_token, partial(walk_treasury, game, walk))
-        lineages = memo.lineage(game, role, walk_token, walk, self.treasury)
-        # The turns' keys, worked out only if a part is made (a refresh after a report or a
-        # ruling reuses the whole audit and board keys, which keep the keys they were made under).
-        turn_keys = cache(lambda: memo.turn_keys(game, lineages) if lineages is not None else {})
-
-        def turn_part(turn: str, records: list[BattleRecord], make: Callable[[], TurnPart]) -> TurnPart:
-            key = turn_keys().get(turn)
-            return make() if key is None else memo.turn_part(key, make)
-
-        game_keys: list[object] = []
-
-        def kept(kind: str, seq: int, make: Callable[[], object]) -> object:
-            return make() if lineages is None else memo.game_part(game, lineages, kind, seq, make, game_keys)
-
-        self.turn_audit = memo.turn_audit(game, walk_token, partial(
-            audit_declarations, game, self.policy, walk=walk, rolled_walk=rolled_walk,
-            treasury=self.treasury, turn_parts=turn_part if lineages is not None else None, kept=kept),
-            lambda: (*turn_keys().values(), *game_keys))
-        self.boards = memo.boards(self.stamp, walk_token, lambda: self._board_keys(turn_keys(), lineages))
+        self.board = board
+        self.walk, self.treasury, self.turn_audit = board.walk, board.treasury, board.turn_audit
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
@@ -211,51 +244,10 @@ class _Review:
     def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
         corrected, on the board as the record moved it on."""
-        # What the battle reads of the board (memo.board_key): its parts are keyed by it, not by
-        # the whole walk, so a walk made again for another battle leaves this one as it was.
-        board = (self.stamp, self.boards[index])
-        # A battle that had no finding under the same inputs has none now: reuse it whole.
-        quiet_key = (self.as_rolled, self.memo.key_of(index, filed), board,
-                     None if self.as_rolled else self.flows.get(filed.territory))
-        quiet = self.memo.quiet(quiet_key)
-        if quiet is not None:
-            if quiet[1] is not None:
-                self.flows[filed.territory] = quiet[1]
-            return quiet[0], []
-        view, judged_list, flow, drew = self._battle(index, filed, board)
-        if not judged_list and not drew:
-            self.memo.keep_quiet(quiet_key, (view, flow))
-        return view, judged_list
-
-    def _board_keys(self, turn_keys: dict[str, tuple[object, ...]],
-                    lineages: Lineages | None) -> tuple[tuple[bytes, ...], tuple[object, ...]]:
-        """Every battle's board key, and the keys each was made under (memo.battle_board): its
-        turn's part's key, its record and the treasury's name before the record after its last."""
-        game, memo = self.game, self.memo
-        if lineages is None:
-            return tuple(self._board_key(record) for record in game.battles), ()
-        treasury = lineages.treasury
-        keys = tuple(("battle", turn_keys[record.turn], memo.key_of(index, record),
-                      name_before(treasury, record.last_seq + 1))
-                     for index, record in enumerate(game.battles))
-        return tuple(memo.battle_board(key, partial(self._board_key, record))
-                     for key, record in zip(keys, game.battles, strict=True)), keys
-
-    def _board_key(self, filed: BattleRecord) -> bytes:
-        """What the battle reads of the walk, the turn audit and the treasury (memo.board_key)."""
-        audit = self.turn_audit
-        return self.memo.board_key(on_board(filed, self.walk), board_knows(filed, self.walk),
-                                   audit.battles.get(filed.key, ()), filed.key in audit.intent_clear,
-                                   purses(self.treasury, self.walk, filed.last_seq + 1))
-
-    def _battle(self, index: int, filed: BattleRecord,
-                board: tuple[object, ...]) -> tuple[BattleView, list[_Judged], Flow | None, bool]:
-        """One battle reviewed: (view, findings judged, the result it flows on, whether it drew);
-        ``board`` is what it reads of the board (the key of its parts)."""
         known = board_knows(filed, self.walk)
         record = on_board(filed, self.walk)
         purse = purses(self.treasury, self.walk, record.last_seq + 1)
-        recorded, rolled = self.read[index]
+        recorded, rolled = self.shared.read[index]
         # The record as rolled reads the map only for defenders neither declared nor typed.
         if record.declared_defenders is None and record.position != filed.position \
                 and recorded.typed_defenders is None:
@@ -263,9 +255,11 @@ class _Review:
         attackers, defenders = correct_forces(record, recorded, self.turn_audit)
         if not self.as_rolled and record.territory in self.flows and not known:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audit_key = (record_key(record), board, self.game.edition, attackers, defenders)
-        audit = self.memo.audit(audit_key, partial(
-            audit_rolls, record, recorded, rolled, self.policy, attackers, defenders))
+        audits = self.board.audits
+        audit = audits.get((index, attackers, defenders))
+        if audit is None:
+            audit = audits[index, attackers, defenders] = audit_rolls(
+                record, recorded, rolled, self.policy, attackers, defenders)
         issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
                               *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
         judged_list = []
@@ -275,9 +269,7 @@ class _Review:
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
-                                treasury=purse),
-                    judged_list, None, False)
-        audited = attackers
+                                treasury=purse), judged_list)
         if judged_list and any(j.issue.kind in DECLARATION_ERRORS and j.decision.election == Election.REROLL
                                for j in judged_list):
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
@@ -289,10 +281,7 @@ class _Review:
                           # Only recorded dice count: entered from the dice server or drawn by the
                           # Minister (a clear dice_seed never draws one: anyone could predict it).
                           CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-            key = (record_key(record), board, self.game.edition, audited, attackers, defenders,
-                   tuple((j.issue, j.decision, j.finding_id) for j in judged_list))
-            view, judged_list, draws, effect = self.memo.correction(
-                key, partial(_correction, ctx, judged_list))
+            view, judged_list, draws, effect = _correction(ctx, judged_list)
         else:
             # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
             # odds to give (what _correction makes of no findings, without the plan).
@@ -305,7 +294,7 @@ class _Review:
             self.flows[record.territory] = flow
         view = with_fields(view, finding_ids=tuple([j.finding_id for j in judged_list]), impact=effect,
                            treasury=purse)
-        return view, judged_list, flow, bool(draws)
+        return view, judged_list
 
 
 def _read(record: BattleRecord, readings: Readings) -> tuple[RecordedBattle, BattleView]:

@@ -11,12 +11,12 @@ import pytest
 from freezegun import freeze_time
 
 from application.adapters.stores import open_store
+from application.usecases.review_model import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind, stored
 from domain.review.game_review import review
 from tests.e2e.test_ministry import GAME
 from tests.integration.store_helpers import generated_text
 from tui.cli import main
 from tui.loading import FileSource
-from tui.reviewed import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind, stored
 
 
 def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
@@ -95,9 +95,9 @@ def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Pa
 
 def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corrected_history(
         tmp_path: Path) -> None:
-    """tui/reviewed.py StoredGame: a battle the correction did not change is one object in both
-    histories (the timeline's memory), a changed one is read on its own; both views are what a
-    review makes."""
+    """application/usecases/stored_game.py StoredGame: a battle the correction did not change is
+    one object in both histories (the timeline's memory), a changed one is read on its own; both
+    views are what a review makes."""
     root = Path(__file__).resolve().parents[2]
     from application.intake.replayfile import load_replay
 
@@ -118,8 +118,9 @@ def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corre
 
 def test_the_record_as_rolled_shares_the_board_history_it_has_in_common_with_the_corrected_one(
         tmp_path: Path) -> None:
-    """tui/reviewed.py StoredGame: a territory whose board history the correction did not change
-    is one list in both histories, a changed one is read on its own; both are what a review makes."""
+    """application/usecases/stored_game.py StoredGame: a territory whose board history the
+    correction did not change is one list in both histories, a changed one is read on its own;
+    both are what a review makes."""
     root = Path(__file__).resolve().parents[2]
     from application.intake.replayfile import load_replay
 

@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from benchmarks import bench_incremental, bench_odds, bench_open, bench_roll_log, bench_store, bench_tui
+from benchmarks import bench_desk, bench_odds, bench_open, bench_roll_log, bench_store, bench_tui
 
 SMALL: dict[str, Callable[[], Iterable[str]]] = {
     "store": bench_store.run,
-    "incremental": lambda: bench_incremental.run((300,)),
+    "desk": lambda: bench_desk.run((300,)),
     "open": lambda: bench_open.run((300,)),
     "roll_log": lambda: bench_roll_log.run((200, 400)),
     "tui": lambda: bench_tui.run(300, rounds=2),

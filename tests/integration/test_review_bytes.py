@@ -1,6 +1,6 @@
-"""A stored review is compared byte for byte (the incremental refresh against the full one,
-tui/reviewed.py): the same game must encode to the same bytes in every process, whatever
-the order Python's hash seed gives its sets."""
+"""A stored review's battle rows are compared by the digests of their bytes (a refresh rewrites
+only those that changed: application/usecases/review_model.py): the same game must encode to the
+same bytes in every process, whatever the order Python's hash seed gives its sets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The stored review (application/adapters/review_store.py, tui/reviewed.py), one contract on every store:
+"""The stored review (application/adapters/review_store.py, application/usecases/review_model.py), one
+contract on every store:
 a product is served only while it covers the game's events and was made by this engine."""
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import pytest
 
 from application.adapters.app import MinisterApplication
 from application.adapters.archive import list_games_at_once
-from application.adapters.review_store import REVIEW_VERSION, Head, engine_stamp, forget, head_of, load, save
+from application.adapters.review_store import Head, engine_stamp, forget, head_of, load, save
 from application.adapters.stores import list_games, open_store
+from application.usecases.review_model import VIEW_CORRECTED, product, report_kind, stored, stored_view
+from application.usecases.review_model import refresh as keep
 from domain.record.events import ReportFiled
 from domain.review.game_review import review
 from projections.report import report_json
 from tests.integration.store_helpers import MemorySpec, PostgresSpec, SQLiteSpec, generated
-from tui.reviewed import VIEW_CORRECTED, keep, product, report_kind, stored, stored_view
 
 
 class ReviewStoreContract:
@@ -112,8 +114,17 @@ class ReviewStoreContract:
             assert [g.events for g in at_once] == [28, 27, 27]
 
 
-def test_the_engine_stamp_names_the_review_version() -> None:
-    assert engine_stamp().startswith(f"{REVIEW_VERSION}:") and len(engine_stamp()) > 10
+def test_the_engine_stamp_digests_the_modules_that_make_the_rows() -> None:
+    """No version is bumped by hand: the modules that cut the review into rows and store them
+    are digested with the engine and the reports."""
+    from application.adapters.review_store import _sources
+
+    root = Path(__file__).resolve().parents[2]
+    names = {name for name, _ in _sources(root)}
+    assert {"application/usecases/review_model.py", "application/adapters/review_store.py",
+            "application/adapters/review_tables.py", "domain/review/game_review.py",
+            "projections/report.py"} <= names
+    assert len(engine_stamp()) == 24
 
 
 class TestMemoryReviews(MemorySpec, ReviewStoreContract):
@@ -138,9 +149,14 @@ def test_the_engine_stamp_follows_the_code_and_is_kept_beside_it(tmp_path: Path)
     rule.write_text("HITS = 3\n")
     (tmp_path / "domain" / "data" / "board.json").write_text("{}")
     (tmp_path / "projections" / "report.py").write_text("WIDTH = 80\n")
+    rows = tmp_path / "application" / "usecases" / "review_model.py"
+    for name in ("application/usecases/review_model.py", "application/adapters/review_store.py",
+                 "application/adapters/review_tables.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("ROWS = 1\n")
     first = stamp_of(tmp_path)
     kept = tmp_path / "domain" / "__pycache__" / "minister-engine-stamp"
-    assert first.startswith(f"{REVIEW_VERSION}:") and first in kept.read_text()
+    assert first in kept.read_text()
     assert stamp_of(tmp_path) == first  # read back from what was kept
     rule.write_text("HITS = 4\n")  # the same size: the modification time tells
     os.utime(rule, ns=(rule.stat().st_atime_ns, rule.stat().st_mtime_ns + 1_000_000))
@@ -151,3 +167,5 @@ def test_the_engine_stamp_follows_the_code_and_is_kept_beside_it(tmp_path: Path)
     kept.write_text("not a stamp")  # a broken keeping: the files are read again
     third = stamp_of(tmp_path)
     assert third not in (first, second) and stamp_of(tmp_path) == third
+    rows.write_text("ROWS = 22\n")  # the rows' layout: a new stamp, no version bumped by hand
+    assert stamp_of(tmp_path) not in (first, second, third)

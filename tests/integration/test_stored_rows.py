@@ -1,4 +1,4 @@
-"""The stored review's battle rows (tui/reviewed.py, application/adapters/review_store.py): what a
+"""The stored review's battle rows (application/usecases/review_model.py, review_store.py): what a
 refresh rewrites, and readers putting the rows back together byte for byte.
 
 A correction of an early battle that changes its result moves the board on from there, so a
@@ -20,11 +20,19 @@ from application.adapters import review_store
 from application.adapters.review_store import HistoryRows, forget
 from application.adapters.stores import open_store
 from application.intake.replayfile import load_replay
+from application.usecases.review_model import (
+    AS_ROLLED,
+    CORRECTED,
+    KINDS,
+    product,
+    products,
+    stored,
+    stored_view,
+)
+from application.usecases.review_model import refresh as keep
 from domain.record.events import ReportFiled, RulingIssued
 from projections.board_map import battle_places
-from tests.integration.store_helpers import generated, postgres_schema
-from tests.integration.test_stored_memo import KINDS
-from tui.reviewed import AS_ROLLED, CORRECTED, MEMO_ROWS, keep, products, stored, stored_view
+from tests.integration.store_helpers import generated
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,11 +42,11 @@ def _written(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, HistoryRows]]:
     saves: list[dict[str, HistoryRows]] = []
     real = review_store.save
 
-    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None, **rest: Any) -> None:
+    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None) -> None:
         saves.append(dict(battles or {}))
-        real(app, game_id, head, made, battles, **rest)
+        real(app, game_id, head, made, battles)
 
-    monkeypatch.setattr("tui.reviewed.save", spy)
+    monkeypatch.setattr("application.usecases.review_model.save", spy)
     return saves
 
 
@@ -112,8 +120,8 @@ def test_rows_missing_or_of_another_engine_are_never_served(monkeypatch: pytest.
     assert stored(app, replay.game_id, "json:as_rolled") is not None
     monkeypatch.setattr("application.adapters.review_store.engine_stamp", lambda: "a later engine")
     assert stored(app, replay.game_id, "json:as_rolled") is None
-    with pytest.raises(ValueError, match="no product 'memo'"):
-        stored(app, replay.game_id, "memo")
+    with pytest.raises(ValueError, match="no product 'findings'"):
+        stored(app, replay.game_id, "findings")
     forget(app, replay.game_id)
     assert table.battles == {} or all(key[0] != replay.game_id for key in table.battles)
 
@@ -130,69 +138,9 @@ def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
         review_store.save(app, replay.game_id, head, {"json": b"the whole report"})
     assert review_store.load(app, replay.game_id, "json") is None  # never served: another engine
     keep(app, replay.game_id)
-    products_now, battles = review_store.copy_of(app, replay.game_id, MEMO_ROWS)
+    products_now, battles = review_store.copy_of(app, replay.game_id)
     assert "json" not in products_now and set(battles) == {CORRECTED, AS_ROLLED}
     assert stored(app, replay.game_id, "json") == products(app.game(replay.game_id))["json"]
-
-
-@pytest.mark.parametrize("store", ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def test_the_board_history_is_one_row_shared_by_both_histories_and_kept_while_unchanged(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store: str) -> None:
-    if store == "postgres":
-        with postgres_schema() as spec:
-            _check_board_history_rows(monkeypatch, spec)
-    else:
-        _check_board_history_rows(monkeypatch, "memory:" if store == "memory"
-                                  else f"sqlite:{tmp_path / 'store.sqlite3'}")
-
-
-def _check_board_history_rows(monkeypatch: pytest.MonkeyPatch, spec: str) -> None:
-    """A view's big fields (the board's history above all) are rows of their own, named by
-    their digest: one row for both histories, written once and left while the board does not
-    move; a refresh that moves the board drops the row no longer named; a missing row makes the
-    stored review stale (made again), never a view without its board."""
-    import hashlib
-
-    from application.adapters.review_store import stored_kinds
-    from tests.unit.test_review_memo import _event
-    from tui.reviewed import product
-
-    replay = generated(300, 11)
-    app = open_store(spec)
-    app.record(replay.events)
-    keep(app, replay.game_id)
-    first = stored_kinds(app, replay.game_id, "part:")
-    history = msgspec.msgpack.encode(stored_view(app, replay.game_id).board_history)
-    assert len(history) >= 16_384  # big enough for a row of its own
-    assert f"part:{hashlib.blake2b(history, digest_size=16).hexdigest()}" in first
-    written: list[set[str]] = []
-    real = review_store.save
-
-    def spy(app: Any, game_id: str, head: Any, made: Any, battles: Any = None, **rest: Any) -> None:
-        written.append({kind for kind in made if kind.startswith("part:")})
-        real(app, game_id, head, made, battles, **rest)
-
-    monkeypatch.setattr("tui.reviewed.save", spy)
-    game = app.game(replay.game_id)
-    app.record([_event(game, ("report", 0, 0, 0, 5, [1]))])  # a report: the board does not move
-    keep(app, replay.game_id)
-    assert written == [set()] and stored_kinds(app, replay.game_id, "part:") == first
-    for kind in KINDS:
-        assert stored(app, replay.game_id, kind) == products(app.game(replay.game_id))[kind], kind
-    game = app.game(replay.game_id)
-    app.record([_event(game, ("supplied", len(game.battles) - 1, 0, 0, 6, [6, 6]))])  # moves it
-    keep(app, replay.game_id)
-    now = stored_kinds(app, replay.game_id, "part:")
-    assert written[-1] == now - first and now != first  # only the new rows written, the old dropped
-    for kind in KINDS:
-        assert stored(app, replay.game_id, kind) == products(app.game(replay.game_id))[kind], kind
-    head = review_store.head_of(app, replay.game_id)
-    assert head is not None
-    review_store.save(app, replay.game_id, head, {}, drop=sorted(now))  # the rows lost
-    assert stored(app, replay.game_id, "view:corrected") is None  # stale: not a view without its board
-    full = products(app.game(replay.game_id))
-    assert product(app, replay.game_id, "view:corrected") == full["view:corrected"]  # made again
-    assert stored(app, replay.game_id, "view:corrected") == full["view:corrected"]  # and stored
 
 
 def test_a_battle_row_out_of_step_with_its_list_is_written_again_by_the_next_reader(tmp_path: Path) -> None:
@@ -201,7 +149,6 @@ def test_a_battle_row_out_of_step_with_its_list_is_written_again_by_the_next_rea
     stored review stale for readers, and the reader that finds it so writes it again: the next
     reader gets the stored review whole."""
     from application.adapters.review_tables import BattleRow
-    from tui.reviewed import product
 
     replay = generated(120, 5)
     app = open_store(f"sqlite:{tmp_path / 'store.sqlite3'}")

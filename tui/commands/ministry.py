@@ -153,12 +153,12 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 @contextmanager
 def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
     from application.adapters.stores import open_store
-    from tui.reviewed import keep_quietly
+    from application.usecases.review_model import refresh_quietly
 
     app = open_store(getattr(args, "store", None))
     try:
         yield app
-        keep_quietly(app, args.game)  # the stored review follows the new events
+        refresh_quietly(app, args.game)  # the stored review follows the new events
     finally:
         app.close()
 

@@ -106,9 +106,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         for replay in replays:
             result = import_replay(app, replay, if_new=args.if_new)
             if result.outcome is Outcome.IMPORTED:
-                from tui.reviewed import keep_quietly
+                from application.usecases.review_model import refresh_quietly
 
-                keep_quietly(app, result.game_id)  # opening the game will not have to review it
+                refresh_quietly(app, result.game_id)  # opening the game will not have to review it
                 print(f"imported {result.game_id}: {result.events} events, head {result.head}")
             else:
                 later = f"; the store also holds {result.later} later events" if result.later else ""
