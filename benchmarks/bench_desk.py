@@ -87,7 +87,8 @@ def measure(n_events: int, seed: int = 1) -> list[str]:
         lines = [f"{n_events:,}-event stored game (SQLite), each command from process start:",
                  f"  minister import: {imported:.2f} s, {rate:,.0f} events/s (target >= "
                  f"{TARGET_IMPORT_RATE:,.0f}: {_verdict(rate >= TARGET_IMPORT_RATE)}), peak RSS "
-                 f"{import_rss:.0f} MB (target {TARGET_RSS_MB:.0f} MB: {_verdict(import_rss <= TARGET_RSS_MB)})"]
+                 f"{import_rss:.0f} MB (target {TARGET_RSS_MB:.0f} MB: "
+                 f"{_verdict(import_rss <= TARGET_RSS_MB)})"]
         for name, args in commands.items():
             try:
                 elapsed, rss, _ = _run([*MINISTER, *args, "--store", store])

@@ -3,11 +3,11 @@
 Reviewing a big game takes seconds; opening it should not. What a review produces (the two
 histories, the reports the commands print) is stored as *products*: opaque bytes, one row per
 game and kind, in a table beside the events (``minister_reviews``: SQLite and PostgreSQL;
-a dict on the recorder for the in-memory store). Each row is stamped with
+a dict on the recorder for the in-memory store). Each row is written with
 
 - the game's version and hash-chain head when it was made (the events it covers: an event
   appended or edited afterwards makes the row stale), and
-- :func:`engine_stamp`: a digest of the code that makes the rows (``domain/``,
+- :func:`engine_version`: a digest of the code that makes the rows (``domain/``,
   ``projections/`` and the modules that cut and store them), so a new engine, report or row
   layout never serves an old review.
 
@@ -50,15 +50,15 @@ from domain.record.events import game_uuid
 if TYPE_CHECKING:
     from eventsourcing.application import Application
 
-#: What makes the stored rows, digested into :func:`engine_stamp`: the packages whose code makes
+#: What makes the stored rows, digested into :func:`engine_version`: the packages whose code makes
 #: the reviewed views and the reports, and the modules that cut them into rows and store them.
 _PRODUCERS = ("domain", "projections")
 _ROW_MODULES = ("application/usecases/review_model.py", "application/adapters/review_store.py",
                 "application/adapters/review_tables.py")
 #: The producers' files digested (the compiled board data too: the engine reads it).
 _SOURCES = (".py", ".toml", ".json")
-#: Where the stamp is kept beside the code, with the files' sizes and times it was read from.
-_STAMP_CACHE = Path("domain") / "__pycache__" / "minister-engine-stamp"
+#: Where the engine version is kept beside the code, with the files' sizes and times it was read from.
+_VERSION_CACHE = Path("domain") / "__pycache__" / "minister-engine-version"
 
 
 def _sources(root: Path) -> list[tuple[str, str]]:
@@ -74,25 +74,25 @@ def _sources(root: Path) -> list[tuple[str, str]]:
 
 
 @cache
-def engine_stamp() -> str:
+def engine_version() -> str:
     """A digest of the code that makes the stored rows: what a stored row was made by. Any
     change to it (the engine, the reports, the rows' layout) makes every stored review stale;
     nothing is bumped by hand.
 
-    Reading every file is ~10 ms, paid by every desk command's refresh: the stamp is kept in
+    Reading every file is ~10 ms, paid by every desk command's refresh: the version is kept in
     ``domain/__pycache__`` with the files' sizes and modification times, and read again only when
     one of them changed (the rule Python's own bytecode cache goes by)."""
-    return stamp_of(Path(__file__).resolve().parents[2])
+    return version_of(Path(__file__).resolve().parents[2])
 
 
-def stamp_of(root: Path) -> str:
-    """:func:`engine_stamp` of the code under ``root`` (not kept in this process)."""
+def version_of(root: Path) -> str:
+    """:func:`engine_version` of the code under ``root`` (not kept in this process)."""
     sources = _sources(root)
     signature = hashlib.sha256()
     for name, path in sources:
         status = os.stat(path)
         signature.update(f"{name}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
-    kept = root / _STAMP_CACHE
+    kept = root / _VERSION_CACHE
     try:
         cached = kept.read_text(encoding="ascii").split()
         if len(cached) == 2 and cached[0] == signature.hexdigest():
@@ -103,15 +103,15 @@ def stamp_of(root: Path) -> str:
     for name, path in sources:
         digest.update(name.encode())
         digest.update(Path(path).read_bytes())
-    stamp = digest.hexdigest()[:24]
+    version = digest.hexdigest()[:24]
     try:  # a read-only installation reads the files each time instead
         kept.parent.mkdir(exist_ok=True)
         temporary = kept.with_name(f"{kept.name}.{os.getpid()}")
-        temporary.write_text(f"{signature.hexdigest()} {stamp}\n", encoding="ascii")
+        temporary.write_text(f"{signature.hexdigest()} {version}\n", encoding="ascii")
         os.replace(temporary, kept)
     except OSError:
         pass
-    return stamp
+    return version
 
 
 def head_of(app: Application[UUID], game_id: str) -> Head | None:
@@ -133,7 +133,7 @@ def load(app: Application[UUID], game_id: str, kind: str, head: Head | None = No
     if row is None:
         return None
     version, chain, engine, data = row
-    if version != head.version or chain != head.chain or engine != engine_stamp():
+    if version != head.version or chain != head.chain or engine != engine_version():
         return None
     return _inflate(data)
 
@@ -142,7 +142,7 @@ def load_latest(app: Application[UUID], game_id: str, kind: str) -> bytes | None
     """The stored product ``kind`` of a game made by this engine, whatever events it covers
     (None: none): never shown as it is, only read for what a refresh can reuse of it."""
     row = _table(app).get(game_id, kind)
-    if row is None or row[2] != engine_stamp():
+    if row is None or row[2] != engine_version():
         return None
     return _inflate(row[3])
 
@@ -174,13 +174,13 @@ def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str
         position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
                                          zlib.compress(row.parts[2], 1)))
         for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
-    _table(app).put(game_id, head, engine_stamp(), rows, compressed)
+    _table(app).put(game_id, head, engine_version(), rows, compressed)
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:
     """Position -> digest of each stored battle row of a history made by this engine (what a
     refresh compares its battles with, to write only those that changed)."""
-    return _table(app).digests(game_id, history, engine_stamp())
+    return _table(app).digests(game_id, history, engine_version())
 
 
 def load_parts(app: Application[UUID], game_id: str, history: str, part: str,

@@ -3,9 +3,9 @@
 Two tables beside the events (SQLite and PostgreSQL; dicts on the recorder for the in-memory
 store), written together in one transaction:
 
-- ``minister_reviews``: (game, kind) -> (version, chain head, engine stamp, data): the game-level
+- ``minister_reviews``: (game, kind) -> (version, chain head, engine version, data): the game-level
   rows (each history's part and findings, the opening part).
-- ``minister_review_battles``: (game, history, position) -> (version, engine stamp, digest,
+- ``minister_review_battles``: (game, history, position) -> (version, engine version, digest,
   view, json, text): one reviewed battle of one history, its msgpack view and its JSON and text
   report fragments. ``digest`` names what the row was made from (a hash of the battle's
   reviewed view, every input of its fragments), so a refresh rewrites only the rows whose
@@ -62,7 +62,7 @@ class Table:
     """Both tables of one store."""
 
     def get(self, game_id: str, kind: str) -> Row | None:
-        """The product ``kind`` of a game: (version, chain head, engine stamp, data)."""
+        """The product ``kind`` of a game: (version, chain head, engine version, data)."""
         raise NotImplementedError
 
 

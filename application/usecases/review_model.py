@@ -16,7 +16,7 @@ msgspec (never pickled):
   to its first battles (their rows are the corrected history's first rows).
 
 Every row is written with the version and hash-chain link of the game's last event it covers and
-the engine that made it (:func:`~application.adapters.review_store.engine_stamp`: a digest of
+the engine that made it (:func:`~application.adapters.review_store.engine_version`: a digest of
 every module that shapes the rows); a reader serves them only when both match what the store
 gives now, and a battle row only with the digest its history part lists. Anything missing,
 stale or undecodable is made again from the events: the rows are a cache, never evidence.

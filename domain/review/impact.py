@@ -8,6 +8,8 @@ force; luck is the mid-rank percentile of the hits a side scored given the dice 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from domain.battle.columns import hit_value
 from domain.battle.model import BattleSetup
 from domain.odds.distributions import expected_hits, luck_percentile
@@ -86,7 +88,15 @@ def side_luck(side: SideRound) -> float | None:
         hits += sum(entry.hits)
     if not columns:
         return None
-    return round(luck_percentile(list(columns.items()), hits), 1)
+    return _percentile(tuple(columns.items()), hits)
+
+
+@lru_cache(maxsize=4096)
+def _percentile(columns: tuple[tuple[int, int], ...], hits: int) -> float:
+    """:func:`luck_percentile` rounded, once per volley shape: a pure function of a few small
+    numbers (a big game throws the same few volleys thousands of times; each exact distribution
+    is a numpy convolution)."""
+    return round(luck_percentile(columns, hits), 1)
 
 
 def side_expected(side: SideRound) -> float:

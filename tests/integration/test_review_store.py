@@ -13,7 +13,7 @@ import pytest
 
 from application.adapters.app import MinisterApplication
 from application.adapters.archive import list_games_at_once
-from application.adapters.review_store import Head, engine_stamp, forget, head_of, load, save
+from application.adapters.review_store import Head, engine_version, forget, head_of, load, save
 from application.adapters.stores import list_games, open_store
 from application.usecases.review_model import VIEW_CORRECTED, product, report_kind, stored, stored_view
 from application.usecases.review_model import refresh as keep
@@ -67,7 +67,7 @@ class ReviewStoreContract:
         assert load(app, replay.game_id, "json") is None
         save(app, replay.game_id, head, {"json": b"fresh"})
         assert load(app, replay.game_id, "json") == b"fresh"
-        monkeypatch.setattr("application.adapters.review_store.engine_stamp", lambda: "a later engine")
+        monkeypatch.setattr("application.adapters.review_store.engine_version", lambda: "a later engine")
         assert load(app, replay.game_id, "json") is None
 
     def test_an_older_version_never_replaces_a_newer(self, app: MinisterApplication) -> None:
@@ -114,7 +114,7 @@ class ReviewStoreContract:
             assert [g.events for g in at_once] == [28, 27, 27]
 
 
-def test_the_engine_stamp_digests_the_modules_that_make_the_rows() -> None:
+def test_the_engine_version_digests_the_modules_that_make_the_rows() -> None:
     """No version is bumped by hand: the modules that cut the review into rows and store them
     are digested with the engine and the reports."""
     from application.adapters.review_store import _sources
@@ -124,7 +124,7 @@ def test_the_engine_stamp_digests_the_modules_that_make_the_rows() -> None:
     assert {"application/usecases/review_model.py", "application/adapters/review_store.py",
             "application/adapters/review_tables.py", "domain/review/game_review.py",
             "projections/report.py"} <= names
-    assert len(engine_stamp()) == 24
+    assert len(engine_version()) == 24
 
 
 class TestMemoryReviews(MemorySpec, ReviewStoreContract):
@@ -140,8 +140,8 @@ class TestPostgresReviews(PostgresSpec, ReviewStoreContract):
     """PostgreSQL, in a schema of its own per test."""
 
 
-def test_the_engine_stamp_follows_the_code_and_is_kept_beside_it(tmp_path: Path) -> None:
-    from application.adapters.review_store import stamp_of
+def test_the_engine_version_follows_the_code_and_is_kept_beside_it(tmp_path: Path) -> None:
+    from application.adapters.review_store import version_of
 
     (tmp_path / "domain" / "data").mkdir(parents=True)
     (tmp_path / "projections").mkdir()
@@ -154,18 +154,18 @@ def test_the_engine_stamp_follows_the_code_and_is_kept_beside_it(tmp_path: Path)
                  "application/adapters/review_tables.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("ROWS = 1\n")
-    first = stamp_of(tmp_path)
-    kept = tmp_path / "domain" / "__pycache__" / "minister-engine-stamp"
+    first = version_of(tmp_path)
+    kept = tmp_path / "domain" / "__pycache__" / "minister-engine-version"
     assert first in kept.read_text()
-    assert stamp_of(tmp_path) == first  # read back from what was kept
+    assert version_of(tmp_path) == first  # read back from what was kept
     rule.write_text("HITS = 4\n")  # the same size: the modification time tells
     os.utime(rule, ns=(rule.stat().st_atime_ns, rule.stat().st_mtime_ns + 1_000_000))
-    second = stamp_of(tmp_path)
+    second = version_of(tmp_path)
     assert second != first
     (tmp_path / "domain" / "data" / "board.json").write_text('{"a": 1}')  # data the engine reads
-    assert stamp_of(tmp_path) not in (first, second)
+    assert version_of(tmp_path) not in (first, second)
     kept.write_text("not a stamp")  # a broken keeping: the files are read again
-    third = stamp_of(tmp_path)
-    assert third not in (first, second) and stamp_of(tmp_path) == third
+    third = version_of(tmp_path)
+    assert third not in (first, second) and version_of(tmp_path) == third
     rows.write_text("ROWS = 22\n")  # the rows' layout: a new stamp, no version bumped by hand
-    assert stamp_of(tmp_path) not in (first, second, third)
+    assert version_of(tmp_path) not in (first, second, third)

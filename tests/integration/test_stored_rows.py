@@ -118,7 +118,7 @@ def test_rows_missing_or_of_another_engine_are_never_served(monkeypatch: pytest.
     del rows[max(rows)]  # a battle row lost: the stored history no longer adds up
     assert stored(app, replay.game_id, "json") is None
     assert stored(app, replay.game_id, "json:as_rolled") is not None
-    monkeypatch.setattr("application.adapters.review_store.engine_stamp", lambda: "a later engine")
+    monkeypatch.setattr("application.adapters.review_store.engine_version", lambda: "a later engine")
     assert stored(app, replay.game_id, "json:as_rolled") is None
     with pytest.raises(ValueError, match="no product 'findings'"):
         stored(app, replay.game_id, "findings")
@@ -134,7 +134,7 @@ def test_rows_of_an_earlier_engine_are_dropped_when_the_review_is_stored_again(
     head = review_store.head_of(app, replay.game_id)
     assert head is not None
     with monkeypatch.context() as patched:  # minister 1 kept the report whole, as one row
-        patched.setattr("application.adapters.review_store.engine_stamp", lambda: "1:an earlier engine")
+        patched.setattr("application.adapters.review_store.engine_version", lambda: "1:an earlier engine")
         review_store.save(app, replay.game_id, head, {"json": b"the whole report"})
     assert review_store.load(app, replay.game_id, "json") is None  # never served: another engine
     keep(app, replay.game_id)

@@ -26,6 +26,7 @@ from domain.record.events import (
 from domain.record.game import Game
 from domain.review.decisions import offered
 from domain.review.game_review import review
+from domain.review.views import Finding
 from domain.rules.findings import finding_ref
 
 DECISIONS = tuple(r.value for r in Ruling)
@@ -54,16 +55,27 @@ def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: s
     return event
 
 
-def _ruling_checks(game: Game, finding: str, decision: str, election: str | None) -> None:
+def _findings_now(app: MinisterApplication, game: Game) -> tuple[Finding, ...]:
+    """The game's findings as corrected at its current events: the stored review's when it covers
+    them (a ruling is checked without reviewing the game: the refresh after it is the command's
+    one review), else a review."""
+    from application.usecases.review_model import stored_findings
+
+    found = stored_findings(app, game.game_id)
+    return found if found is not None else review(game).findings
+
+
+def _ruling_checks(game: Game, findings_now: tuple[Finding, ...], finding: str, decision: str,
+                   election: str | None) -> None:
     if decision not in DECISIONS:
         raise MinisterError(f"expected --decision one of {', '.join(DECISIONS)}, found {decision!r}")
     try:
         ref = finding_ref(finding)
     except ValueError as error:
         raise MinisterError(f"--finding {error}") from None
-    findings = [f for f in review(game).findings if ref in (f.id, f.kind)]
+    findings = [f for f in findings_now if ref in (f.id, f.kind)]
     if not findings:
-        known = ", ".join(f"{f.id} ({f.kind})" for f in review(game).findings) or "none"
+        known = ", ".join(f"{f.id} ({f.kind})" for f in findings_now) or "none"
         raise MinisterError(f"--finding {finding!r}: game {game.game_id!r} has no such finding "
                             f"(its findings: {known})")
     if election is None:
@@ -84,7 +96,7 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
     def build(game: Game) -> list[GameEvent]:
         if amends is not None:
             _live(game, amends, RulingEntry)
-        _ruling_checks(game, finding, decision, election)
+        _ruling_checks(game, _findings_now(app, game), finding, decision, election)
         recorded, claimed = checked_time(game, at, now)
         return [RulingGiven(originator_id=game.id, originator_version=game.version + 1,
                             timestamp=recorded, at=claimed, finding=finding, decision=decision,
