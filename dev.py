@@ -55,13 +55,14 @@ def run(*command: str) -> int:
 
 
 def job_test(extra: list[str]) -> int:
-    """ruff, mypy --strict, the import contracts, then pytest (which also verifies every replay)."""
+    """ruff, mypy --strict, the import contracts, then pytest on every core (which also
+    verifies every replay)."""
     for step in (("ruff", "check", "."), ("mypy",), ("lint-imports",)):
         print(f"dev.py: {' '.join(step)}", flush=True)
         code = run(*step)
         if code:
             return code
-    return run("pytest", *extra)
+    return run("pytest", "-n", "auto", *extra)
 
 
 def job_show(extra: list[str]) -> int:

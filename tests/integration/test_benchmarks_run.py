@@ -22,7 +22,13 @@ SMALL: dict[str, Callable[[], Iterable[str]]] = {
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_the_benchmark_runs_to_its_end(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Small and few: every step runs once, on a small game (the figures are not looked at).
     monkeypatch.setattr(bench_store, "N_EVENTS", 300)
+    monkeypatch.setattr(bench_store, "INTERVALS", (100,))
+    monkeypatch.setattr(bench_store, "SNAPSHOT_INTERVAL", 100)
+    monkeypatch.setattr(bench_store, "ROUNDS", 1)
+    monkeypatch.setattr(bench_store, "POINTS", 5)
+    monkeypatch.setattr(bench_store, "TABLE_POINTS", 3)
     lines = list(SMALL[name]())
     assert lines, f"bench_{name} printed nothing"
     assert all(isinstance(line, str) for line in lines)

@@ -11,7 +11,7 @@ on checking and must be equal. The record itself is only as trustworthy as its h
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from application.adapters.integrity import head_of
 from application.intake.replayfile import parse_replay
 from application.usecases.desk.common import event_dict
 from application.usecases.desk.dice import check_events
-from application.usecases.transfer import export_game
+from application.usecases.transfer import write_replay
 from domain.errors import MinisterError
 from domain.record.events import (
     DiceCommitted,
@@ -54,16 +54,26 @@ _PARTS: dict[str, tuple[type[GameEvent], ...]] = {
 def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> dict[str, Any]:
     """The bundle for a game's exported record (every part derived from it)."""
     replay = parse_replay(record, source)
-    events = replay.events
+    return _bundle(replay.game_id, replay.game, replay.events, record, letter_of)
+
+
+def _bundle(game_id: str, game: Game, events: Sequence[GameEvent], record: str,
+            letter_of: LetterWriter) -> dict[str, Any]:
     parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
-    letter = letter_of(replay.game, review(replay.game))
-    return {"format": FORMAT, "game": replay.game_id, "events": len(events), "head": head_of(events),
+    letter = letter_of(game, review(game))
+    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events),
             **parts, "letter": letter, "record": record}
 
 
 def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter) -> dict[str, Any]:
-    """The evidence bundle of a stored game."""
-    return bundle_of(export_game(app, game_id), letter_of, f"game {game_id}")
+    """The evidence bundle of a stored game: its events as stored (their chain checked when the
+    game is opened), exported as the record; the record is what ``verify`` derives every part
+    from again, and an export reads back as the same events (tests/integration/test_import_export.py)."""
+    game = app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
+    events = app.game_events(game_id)
+    if len(events) != game.version:
+        game = app.game(game_id, version=len(events))  # an event recorded meanwhile
+    return _bundle(game_id, game, events, write_replay(events), letter_of)
 
 
 def write_bundle(bundle: dict[str, Any], path: str) -> None:
