@@ -35,7 +35,7 @@ def walk_steps(game: Game, walker: Walker) -> list[Step]:
         (n.seq << 2, note, n) for n in game.board_log]
     for record in game.battles:
         steps.append(((record.declared_seq << 2) + 1, declare, record))
-        steps.append(((record.last_seq << 2) + 2, resolve, record))
+        steps.append(((record.fought_seq << 2) + 2, resolve, record))
     noncombat = walker.noncombat
     steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)

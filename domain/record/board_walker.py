@@ -387,11 +387,11 @@ class Walker:
         land = record.kind != "sea"
         for move in record.moves:
             units = move.units.where(_not_battleship) if land else move.units
-            self._add(record.last_seq, record.territory, record.attacker_power, units)
+            self._add(record.fought_seq, record.territory, record.attacker_power, units)
 
     def _back_home(self, record: BattleRecord) -> None:
         for move in record.moves:
-            self._add(record.last_seq, move.origin, record.attacker_power, move.units)
+            self._add(record.fought_seq, move.origin, record.attacker_power, move.units)
 
     def _support_ships(self, record: BattleRecord) -> None:
         if record.kind == "sea":
@@ -400,10 +400,10 @@ class Walker:
             ships = battleships(move.units)
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
-                self._add(record.last_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
+                self._add(record.fought_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
-        seq, territory, power = record.last_seq, record.territory, record.attacker_power
+        seq, territory, power = record.fought_seq, record.territory, record.attacker_power
         if territory not in self.known:
             self._know(seq, territory)
         sea = record.kind == "sea"
@@ -448,7 +448,7 @@ class Walker:
         for enemy, units in enemies.items():
             keep = capped_part(units.combatants(), left)
             left = left.minus_available(keep)
-            self._set(record.last_seq, record.territory, enemy,
+            self._set(record.fought_seq, record.territory, enemy,
                       only(units, NOT_COMBATANT) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
@@ -460,7 +460,7 @@ class Walker:
                 return
             gone = capped(units.where(lambda u: u.is_sub), withdrew)
             withdrew = withdrew.minus_available(gone)
-            self._add(record.last_seq, zone, enemy, gone)
+            self._add(record.fought_seq, zone, enemy, gone)
 
     def _retreat(self, record: BattleRecord, outcome: Outcome) -> None:
         assert record.retreat is not None
@@ -469,7 +469,7 @@ class Walker:
         if to is None:
             return
         units = (outcome.attacker_retreated or outcome.attacker_left).where(lambda u: not u.is_air)
-        self._add(record.last_seq, to, record.attacker_power, units)
+        self._add(record.fought_seq, to, record.attacker_power, units)
 
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
@@ -484,7 +484,7 @@ class Walker:
                 continue
             air = air.minus_available(lift)
             where = move.landing or move.origin
-            self._add(record.last_seq, where, power, lift)
+            self._add(record.fought_seq, where, power, lift)
             if move.landing is None:
                 key = (power, record.territory)
                 self.unlanded.setdefault(key, []).append((where, lift))

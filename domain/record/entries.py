@@ -139,6 +139,12 @@ class BattleRecord(msgspec.Struct, frozen=True):
     defenders_seq: int = 0
     #: The record number of the last record filed under the battle (its declaration at first).
     last_seq: int = 0
+    #: The record number of the last record of the battle as fought (its declaration, rolls,
+    #: orders, casualties, retreats; not the dice of a correction entered later): where the
+    #: battle is over in the order of play, and where the board walk puts its result, as rolled
+    #: or as corrected (a correction is of the battle where it was fought; rules matrix,
+    #: Consequences: the corrected result flows into the positions after it).
+    fought_seq: int = 0
     #: The record number of the amendment that replaced the battle (0: in force).
     withdrawn_seq: int = 0
 
@@ -235,7 +241,9 @@ class BattleRecord(msgspec.Struct, frozen=True):
         if self.last_seq > seq:
             filed = {name: upto(getattr(self, name), seq) for name in _FILED}
             changed.update(filed, last_seq=max((entries[-1].seq for entries in filed.values() if entries),
-                                               default=self.declared_seq))
+                                               default=self.declared_seq),
+                           fought_seq=max((filed[name][-1].seq for name in _FOUGHT if filed[name]),
+                                          default=self.declared_seq))
         if self.withdrawn_seq > seq:
             changed["withdrawn_seq"] = 0
         if not changed:
@@ -246,6 +254,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
 
 #: The fields of a BattleRecord that grow as records are filed under it.
 _FILED = ("rolls", "orders", "casualties", "retreats", "supplied", "draws")
+#: The records of the battle as fought (:attr:`BattleRecord.fought_seq`).
+_FOUGHT = ("rolls", "orders", "casualties", "retreats")
 
 
 class TechEntry(msgspec.Struct, frozen=True):

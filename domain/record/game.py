@@ -347,7 +347,7 @@ class Game(msgspec.Struct):
             turn, name, battle.written, kind, power, battle.number, moves, battle.defenders,
             {} if here is None else dict(here), available, event.at, battle.line, typos=battle.typos,
             defenders_known=here is not None, declared_seq=seq,
-            defenders_seq=self.stated.get(name, 0), last_seq=seq)
+            defenders_seq=self.stated.get(name, 0), last_seq=seq, fought_seq=seq)
 
 
 # -- filing each kind of record --------------------------------------------------------------
@@ -417,7 +417,7 @@ def _file_roll(game: Game, event: RollRecorded) -> None:
         game.first_roll_seq[record.turn] = seq
     # Events recorded by minister carry the log read; older stored ones are read here, once.
     parsed = event.parsed if event.parsed is not None else battle_log(event.log, event.source_line)
-    game.battles[index] = replace(record, last_seq=seq, rolls=(*record.rolls, RollEntry(
+    game.battles[index] = replace(record, last_seq=seq, fought_seq=seq, rolls=(*record.rolls, RollEntry(
         seq, event.log, event.at, event.source_line, event.game_number, event.turn_number,
         event.round_number, event.country, parsed)))
 
@@ -427,22 +427,25 @@ def _file_orders(game: Game, event: OrdersRecorded) -> None:
     record = game.battles[index]
     parsed = event.parsed if event.parsed is not None else special_orders(event.text, event.source_line)
     zone = known_territory(parsed.withdraw_to) if parsed.withdraw_to else None
-    game.battles[index] = replace(record, last_seq=game.seq, orders=(*record.orders, OrdersEntry(
-        game.seq, _SIDES[event.side], event.text, event.at, event.source_line, parsed, zone)))
+    entry = OrdersEntry(game.seq, _SIDES[event.side], event.text, event.at, event.source_line, parsed, zone)
+    game.battles[index] = replace(record, last_seq=game.seq, fought_seq=game.seq,
+                                  orders=(*record.orders, entry))
 
 
 def _file_casualties(game: Game, event: CasualtiesChosen) -> None:
     index = game._battle_index(event.battle, event.source_line, territory=event.territory)
     record = game.battles[index]
-    game.battles[index] = replace(record, last_seq=game.seq, casualties=(*record.casualties, CasualtyEntry(
-        game.seq, event.round, _SIDES[event.side], event.units)))
+    entry = CasualtyEntry(game.seq, event.round, _SIDES[event.side], event.units)
+    game.battles[index] = replace(record, last_seq=game.seq, fought_seq=game.seq,
+                                  casualties=(*record.casualties, entry))
 
 
 def _file_retreat(game: Game, event: RetreatDeclared) -> None:
     index = game._battle_index(event.battle, event.source_line, territory=event.territory)
     record = game.battles[index]
-    game.battles[index] = replace(record, last_seq=game.seq, retreats=(*record.retreats, RetreatEntry(
-        game.seq, event.after_round, event.to, event.at, known_territory(event.to))))
+    entry = RetreatEntry(game.seq, event.after_round, event.to, event.at, known_territory(event.to))
+    game.battles[index] = replace(record, last_seq=game.seq, fought_seq=game.seq,
+                                  retreats=(*record.retreats, entry))
 
 
 def _file_dice(game: Game, event: DiceSupplied) -> None:

@@ -201,7 +201,7 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
                                             if index == 0 or marks[index - 1][1] != turn]
     steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
     steps += [(t.seq, 1, t) for t in game.tech]
-    steps += [(b.last_seq, 2, b) for b in game.battles if b.territory in owners]
+    steps += [(b.fought_seq, 2, b) for b in game.battles if b.territory in owners]
     steps.sort(key=_SEQ_ORDER)
     current: str | None = None
     collected = True
@@ -348,7 +348,7 @@ def _spend(treasury: TreasuryWalk, purse: _Purse, board: BoardAt, item: object,
 def _captures(treasury: TreasuryWalk, purse: _Purse, walk: BoardWalk, record: object,
               capitals: dict[str, str]) -> None:
     """:data:`CAPITAL_RULE`: the captor of an enemy capital takes the owner's IPCs on hand."""
-    seq: int = getattr(record, "last_seq", 0)
+    seq: int = getattr(record, "fought_seq", 0)
     territory: str = getattr(record, "territory", "")
     for owner, capital in capitals.items():
         if capital != territory:

@@ -135,7 +135,7 @@ def turn_records(game: Game) -> tuple[TurnRecords, ...]:
     marks += [(entry.seq, entry.turn, "non-combat moves") for entry in game.noncombat]
     marks += [(entry.seq, entry.turn, "weapons development") for entry in game.tech]
     marks += [(record.declared_seq, record.turn, "") for record in game.battles]
-    marks += [(record.last_seq, record.turn, "") for record in game.battles]
+    marks += [(record.fought_seq, record.turn, "") for record in game.battles]
     marks.sort(key=lambda mark: mark[0])
     found: dict[str, tuple[int, int, list[str]]] = {}
     combat_end: dict[str, int] = {}
@@ -167,5 +167,5 @@ class GameParts:
 
 def game_parts(game: Game) -> GameParts:
     """The game view's parts made from the records alone."""
-    return GameParts(tuple((b.declared_seq, b.last_seq) for b in game.battles), board_records(game),
+    return GameParts(tuple((b.declared_seq, b.fought_seq) for b in game.battles), board_records(game),
                      tuple(roles(b) for b in game.battles), turn_records(game))

@@ -246,7 +246,7 @@ class _Review:
         corrected, on the board as the record moved it on."""
         known = board_knows(filed, self.walk)
         record = on_board(filed, self.walk)
-        purse = purses(self.treasury, self.walk, record.last_seq + 1)
+        purse = purses(self.treasury, self.walk, record.fought_seq + 1)
         recorded, rolled = self.shared.read[index]
         # The record as rolled reads the map only for defenders neither declared nor typed.
         if record.declared_defenders is None and record.position != filed.position \
