@@ -433,11 +433,15 @@ class Walker:
 
     def _liberator(self, territory: str, power: str) -> str:
         """Who controls a territory a power takes: its original owner if liberated (the
-        owner is an ally whose capital its side holds), else the power."""
+        owner is an ally whose capital its side holds, or the territory is that capital),
+        else the power. 2008 Rules Clarifications, Placement of New Units: "if you liberate
+        their capital ... it has now reverted back to your Ally's control"."""
         owner = self.owners.get(territory) or self.board.territory(territory).owner
         if owner == power or (owner in AXIS) is not (power in AXIS) or owner not in self.powers:
             return power
         capital = self.capitals.get(owner) or self.board.capital_of(owner).name
+        if capital == territory:
+            return owner
         holder = self.control.get(capital, owner)
         return owner if allied(holder, owner) else power
 

@@ -236,3 +236,36 @@ def test_a_void_turns_purchase_is_not_paid_in_the_treasury_as_corrected() -> Non
     assert not any(s.void for s in rolled.spends)
     assert germany_2(rolled) == 32 - 11 + 34
     assert "treasury_wrong" in [f.kind for f in review(game, as_rolled=True).findings]
+
+
+LIBERATION = [
+    _event("position", "08:00", units=["USSR Russia: 1 INF, AA, IC", "Germany Karelia: 3 INF",
+                                       "UK Caucasus: 4 INF"]),
+    *CAPTURE[1:3],
+    map_update("Germany 1", at="09:35", units=("Germany Russia: 3 INF",)),
+    _event("declaration", "10:00", turn="UK 1",
+           text="\nCombat Moves:\nAttack #1 - Russia (3 INF)\nCaucasus 4 INF\n"),
+    _event("roll", "10:05", battle="Russia", log="\nRussia(3 INF)\n4 INF from Caucasus\nR1\n"
+           "A(4 INF) 1*1*1*5 = 3 hits\nD(3 INF) 666 = 0 hits\n"),
+    map_update("UK 1", at="10:35"),
+    purchase("USSR 2", "1 INF", at="11:00", ipcs=0),
+    placement("USSR 2", "Russia 1 INF", at="11:30"),
+    map_update("USSR 2", at="11:35"),
+]
+
+
+def test_a_liberated_capital_returns_to_its_owner_with_its_ic_and_aa_gun() -> None:
+    """2008 Rules Clarifications, Placement of New Units: "if you liberate their capital ... it
+    has now reverted back to your Ally's control"; AA Guns: a liberated gun "will belong to the
+    country that owned the territory at the start of the game" (issue 28.2)."""
+    game = _game(*LIBERATION)
+    walk = walk_board(game, outcomes_of(review(game).battles))
+    after = walk.final
+    assert after.control_of("Russia") == "USSR"
+    assert after.of("Russia", "USSR") == Force.parse("1 INF, AA, IC")  # its gun, its IC, the new infantry
+    assert after.of("Russia", "UK") == Force.parse("4 INF")  # no loss: the defence missed
+    treasury = _treasury(game)
+    # Plunder went to Germany; the USSR collects again once Russia is its own (24 with Russia).
+    assert [i.amount for i in treasury.incomes if i.power == "USSR"] == [24]
+    kinds = _kinds(game)
+    assert "placement_illegal" not in kinds and "map_count_wrong" not in kinds
