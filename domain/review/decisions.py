@@ -147,6 +147,14 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
         return Decision(FindingStatus.STANDS, ruling=_describe(ruling))
     if not issue.effective:
         return Decision(FindingStatus.STANDS)
+    if issue.kind is FindingKind.RESTS_ON_VOID:
+        # The texts void the erring battle or turn and are silent on what rests on it: no
+        # time limit, no remedy the program could apply; the Minister of Law's ruling is kept.
+        if ruling is None:
+            return Decision(FindingStatus.OPEN, note="the rules give no remedy for a battle that rests "
+                            "on a voided one: left to the Minister of Law", waiting_for=WaitingFor.MINISTER)
+        return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
+                        note="ruled by the Minister of Law; the record stands as rolled on the board")
     if issue.kind in NOT_TIME_LIMITED and edition.time_limit:
         if ruling is None or ruling.decision is not Ruling.APPLY:
             return Decision(FindingStatus.OPEN, note="not a CDE, rolling or non-combat error: no time "

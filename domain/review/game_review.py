@@ -8,6 +8,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as with_fields
@@ -141,9 +142,27 @@ def _review_corrected(shared: _Shared) -> GameView:
         if again.same_board(board.walk):
             break
         board = _Board.of(shared, again)
-        state = _Review(shared, board, as_rolled=False)
+        state = _Review(shared, board, as_rolled=False, voids=_voids(shared, view))
         view = _review_on(state)
     return view
+
+
+@dataclass(frozen=True)
+class _Void:
+    """A battle fought as rolled and void as corrected: where it was fought, what it was, and
+    the findings that voided it."""
+
+    seq: int
+    what: str
+    ids: tuple[str, ...]
+
+
+def _voids(shared: _Shared, view: GameView) -> tuple[_Void, ...]:
+    """The battles a review as corrected made void (or not fought) that were fought as rolled."""
+    unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+    return tuple(_Void(record.fought_seq, f"{battle.turn}'s battle in {battle.battle}", battle.finding_ids)
+                 for record, battle in zip(shared.game.battles, view.battles, strict=True)
+                 if battle.status in unfought and shared.rolled_outcomes.get(record.key) is not None)
 
 
 @dataclass
@@ -224,10 +243,13 @@ class _Review:
     """What reviewing a game carries from battle to battle: finding numbers, the dice source,
     units already sent from each origin, and corrected results that flow into later battles."""
 
-    def __init__(self, shared: _Shared, board: _Board, *, as_rolled: bool) -> None:
+    def __init__(self, shared: _Shared, board: _Board, *, as_rolled: bool,
+                 voids: tuple[_Void, ...] = ()) -> None:
         self.shared, self.game, self.policy = shared, shared.game, shared.policy
         self.as_rolled = as_rolled
         self.board = board
+        #: Battles voided as corrected (the board this review reads is walked without them).
+        self.voids = voids
         self.walk, self.treasury, self.turn_audit = board.walk, board.treasury, board.turn_audit
         self.number = 0
         self.used: dict[tuple[str, str], Force] = {}
@@ -244,24 +266,32 @@ class _Review:
     def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
         corrected, on the board as the record moved it on."""
-        known = board_knows(filed, self.walk)
-        record = on_board(filed, self.walk)
-        purse = purses(self.treasury, self.walk, record.fought_seq + 1)
+        purse = purses(self.treasury, self.walk, filed.fought_seq + 1)
+        board = self.board
+        rests = self._rests_on_void(filed, on_board(filed, self.walk))
+        if rests:
+            # Resting on a voided battle, it is judged on the board it was fought on (what its
+            # players saw), the flag beside it: the corrected board's contradictions are not
+            # theirs, and the texts give no remedy to apply.
+            board = self.shared.rolled_board
+        known = board_knows(filed, board.walk)
+        record = on_board(filed, board.walk)
         recorded, rolled = self.shared.read[index]
         # The record as rolled reads the map only for defenders neither declared nor typed.
         if record.declared_defenders is None and record.position != filed.position \
                 and recorded.typed_defenders is None:
             rolled = analyse_as_rolled(record, readings_of(self.policy), recorded)
-        attackers, defenders = correct_forces(record, recorded, self.turn_audit)
-        if not self.as_rolled and record.territory in self.flows and not known:
+        attackers, defenders = correct_forces(record, recorded, board.turn_audit)
+        if not self.as_rolled and record.territory in self.flows and not known and not rests:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audits = self.board.audits
+        audits = board.audits
         audit = audits.get((index, attackers, defenders))
         if audit is None:
             audit = audits[index, attackers, defenders] = audit_rolls(
                 record, recorded, rolled, self.policy, attackers, defenders)
-        issues = [i for i in (*self.turn_audit.battles.get(record.key, ()), *audit.issues,
-                              *_game_number(self.game, record, recorded)) if self.policy.defines(i.kind)]
+        issues = [i for i in (*board.turn_audit.battles.get(record.key, ()), *audit.issues,
+                              *_game_number(self.game, record, recorded), *rests)
+                  if self.policy.defines(i.kind)]
         judged_list = []
         for issue in sorted(issues, key=_order) if issues else ():
             fid = self.next_id()
@@ -295,6 +325,31 @@ class _Review:
         view = with_fields(view, finding_ids=tuple([j.finding_id for j in judged_list]), impact=effect,
                            treasury=purse)
         return view, judged_list
+
+
+    def _rests_on_void(self, filed: BattleRecord, record: BattleRecord) -> list[Issue]:
+        """A battle declared after a battle voided as corrected, on a board that differs from
+        the one it was declared on as rolled (what stood in its territory or its origins): the
+        texts void the erring battle (2008 Section II, VII; 1999 Part 14, Sending Errors) and are
+        silent on what rests on it, so it is flagged for the Minister of Law, never left to
+        stand in silence and never given an invented remedy."""
+        causes = [void for void in self.voids if void.seq < filed.declared_seq]
+        if not causes:
+            return []
+        rolled = on_board(filed, self.shared.rolled_walk)
+        if rolled.position == record.position and rolled.available == record.available:
+            return []
+        what = "; ".join(void.what + (f" ({', '.join(void.ids)})" if void.ids else "") for void in causes)
+        return [Issue(FindingKind.RESTS_ON_VOID,
+                      f"declared on a board the corrected history does not have: {record.territory} held "
+                      f"{_holders(rolled.position)} as rolled, {_holders(record.position)} as corrected, "
+                      f"after {what} was voided; judged on the board it was fought on",
+                      at=filed.declared_at)]
+
+
+def _holders(position: Mapping[str, Force]) -> str:
+    """Every power's units in a place ("Germany 2 INF, 1 ARM; UK 1 INF"), or "nothing"."""
+    return "; ".join(f"{power} {units}" for power, units in position.items() if units) or "nothing"
 
 
 def _read(record: BattleRecord, readings: Readings) -> tuple[RecordedBattle, BattleView]:

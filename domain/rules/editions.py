@@ -130,7 +130,7 @@ IAAPA_1999 = Edition(
         K.DEFENDERS_MISDECLARED, K.TOO_FEW_UNITS, K.TOO_MANY_UNITS, K.WRONG_UNITS, K.MISCOUNTED_HITS,
         K.WRONG_CASUALTIES, K.AA_TOO_MANY, K.AA_GHOST, K.AA_FORGOTTEN, K.BB_TOO_MANY, K.BB_GHOST,
         K.BB_FORGOTTEN, K.WRONG_GAME_NUMBER, K.WRONG_ROUND_NUMBER, K.WRONG_TURN_NUMBER, K.WRONG_COUNTRY,
-        K.TYPO,
+        K.TYPO, K.RESTS_ON_VOID,
     }),
     citations={
         K.UNITS_NOT_AVAILABLE: _1999_SENDING,
@@ -154,6 +154,8 @@ IAAPA_1999 = Edition(
         K.WRONG_TURN_NUMBER: f"{_1999_CALC} 3 (ignore it, correct it as soon as possible)",
         K.WRONG_COUNTRY: f"{_1999_CALC} 3 (by analogy: ignore it)",
         K.TYPO: "(Part 14 sets no rule; a misspelling is not an error, cf. 2008 Section VI)",
+        K.RESTS_ON_VOID: f"{_1999_SENDING} (a voided battle; silent on the later battles that rest on "
+                         "it: the Minister of Law rules)",
     },
 )
 
@@ -219,6 +221,8 @@ IAAPA_2008 = Edition(
                           "(units bought are placed at the end of the turn)",
         K.MAP_UPDATE_INCOMPLETE: "Post Combat Orders (the map update lists all territories the country has "
                                  "units in and/or possesses)",
+        K.RESTS_ON_VOID: "Sections II and VII (a void battle, a void turn; silent on the later battles "
+                         "that rest on it: the Minister of Law rules)",
     },
 )
 

@@ -106,6 +106,11 @@ class FindingKind(StrEnum):
     UNITS_UNPLACED = "units_unplaced"
     #: 2008 Post Combat Orders (the map update lists every territory held or with units).
     MAP_UPDATE_INCOMPLETE = "map_update_incomplete"
+    # -- what the texts leave to the Minister ---------------------------------------------------
+    #: A battle declared on a board an earlier voided battle or void turn changed: 2008 Section
+    #: VII and II and 1999 Part 14 void the erring battle or turn and say nothing of the later
+    #: ones that rest on it (the Minister of Law rules; no remedy is invented).
+    RESTS_ON_VOID = "rests_on_void"
 
 
 class FindingStatus(StrEnum):
