@@ -303,6 +303,8 @@ class ReportEntry(msgspec.Struct, frozen=True):
     territory: str | None = None
     #: The record number of the report this one restates (0: none).
     amends: int = 0
+    #: The battle's turn, when the report names it (a territory alone may name two battles).
+    turn: str | None = None
 
 
 class Ruling(enum.StrEnum):
@@ -342,6 +344,10 @@ class RulingEntry(msgspec.Struct, frozen=True):
     by: str = ""
     #: The record number of the ruling this one replaces (0: none).
     amends: int = 0
+    #: The finding's turn and battle territory (canonical), when the ruling names them: only a
+    #: finding of that turn and battle is ruled on.
+    turn: str | None = None
+    territory: str | None = None
 
 
 class WithdrawalEntry(msgspec.Struct, frozen=True):

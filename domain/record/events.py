@@ -175,6 +175,9 @@ class ReportFiled(GameEvent, frozen=True, kw_only=True):
     by: str
     text: str
     battle: str | None = None
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class RulingIssued(GameEvent, frozen=True, kw_only=True):
@@ -185,6 +188,9 @@ class RulingIssued(GameEvent, frozen=True, kw_only=True):
     decision: str
     election: str | None = None
     text: str = ""
+    #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
+    turn: str | None = None
+    battle: str | None = None
 
 
 class DiceSupplied(GameEvent, frozen=True, kw_only=True):
@@ -196,6 +202,9 @@ class DiceSupplied(GameEvent, frozen=True, kw_only=True):
     battle: str
     dice: tuple[int, ...]
     written: str = ""
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class DiceDrawn(GameEvent, frozen=True, kw_only=True):
@@ -208,6 +217,9 @@ class DiceDrawn(GameEvent, frozen=True, kw_only=True):
     sequence: int
     purpose: str
     dice: tuple[int, ...]
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class TechRolled(GameEvent, frozen=True, kw_only=True):
@@ -274,6 +286,9 @@ class ReportAmended(GameEvent, frozen=True, kw_only=True):
     by: str
     text: str
     battle: str | None = None
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class RulingGiven(GameEvent, frozen=True, kw_only=True):
@@ -286,6 +301,9 @@ class RulingGiven(GameEvent, frozen=True, kw_only=True):
     by: str = ""
     text: str = ""
     amends: int | None = None
+    #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
+    turn: str | None = None
+    battle: str | None = None
 
 
 class EntryWithdrawn(GameEvent, frozen=True, kw_only=True):

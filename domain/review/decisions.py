@@ -67,10 +67,12 @@ class RulingProblem:
 
 
 def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
-                   decision: str = "apply") -> RulingProblem | None:
+                   decision: str = "apply", *, turn: str | None = None,
+                   territory: str | None = None) -> RulingProblem | None:
     """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
-    one of them (by id or kind), and an election it applies must be one the rule offers on it
-    (a dismissal applies none: the record stands whatever it names)."""
+    one of them (by id or kind; of ``turn`` and in ``territory`` when it names them), and an
+    election it applies must be one the rule offers on it (a dismissal applies none: the record
+    stands whatever it names)."""
     try:
         ref = finding_ref(finding)
     except ValueError as error:
@@ -79,6 +81,13 @@ def ruling_problem(findings: Sequence[Finding], finding: str, election: str | No
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
         return RulingProblem("finding", f"the game has no finding {finding!r} (its findings: {known})")
+    narrowed = [f for f in named if turn in (None, f.turn) and territory in (None, f.battle)]
+    if not narrowed:
+        part = "turn" if turn is not None and all(f.turn != turn for f in named) else "battle"
+        where = " ".join(w for w in (turn and f"in {turn}", territory and f"in {territory}") if w)
+        known = ", ".join(f"{f.id} ({f.turn or 'the game'}, {f.battle or 'no battle'})" for f in named)
+        return RulingProblem(part, f"no finding {finding!r} {where} (the game's: {known})")
+    named = narrowed
     if election is not None and decision != Ruling.DISMISS:
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
@@ -124,7 +133,7 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
         return Decision(FindingStatus.IGNORED)
-    ruling = _ruling(game, issue, finding_id, record)
+    ruling = _ruling(game, issue, finding_id, record, turn)
     decision = _decide(issue, record, turn, game, edition, ruling)
     if ruling is None or decision.ruling is not None or decision.election is not None:
         return decision
@@ -333,20 +342,24 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
             if record is None or record.turn == turn:
                 return report
             continue
-        if record is not None and report.territory == record.territory:
+        if record is not None and report.territory == record.territory \
+                and report.turn in (None, record.turn):
             return report
     return None
 
 
 
-def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:
+def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None,
+            turn: str) -> RulingEntry | None:
     """The ruling that decides this finding: the last one naming its id; else the last naming
-    its kind (a ruling by kind decides every finding of that kind made before it)."""
-    by_id = [r for r in game.live_rulings if r.finding == finding_id]
+    its kind (a ruling by kind decides every finding of that kind made before it). A ruling
+    that names a turn or a battle decides only the findings of that turn and battle."""
+    here = [r for r in game.live_rulings if r.turn in (None, turn)
+            and r.territory in (None, record.territory if record is not None else None)]
+    by_id = [r for r in here if r.finding == finding_id]
     if by_id:
         return by_id[-1]
-    del record
-    by_kind = [r for r in game.live_rulings if r.finding == issue.kind
+    by_kind = [r for r in here if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     return by_kind[-1] if by_kind else None
 
