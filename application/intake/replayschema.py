@@ -42,6 +42,8 @@ Text = Annotated[str, msgspec.Meta(pattern=r"\S")]
 Name = Annotated[str, msgspec.Meta(pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
 #: A whole number from 0 to :data:`MAX_COUNT`.
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_COUNT)]
+#: A whole number from -:data:`MAX_COUNT` to :data:`MAX_COUNT` (a negative bid's total).
+Signed = Annotated[int, msgspec.Meta(ge=-MAX_COUNT, le=MAX_COUNT)]
 #: A die's face.
 Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 #: A label written as text or a number (``number = 1234`` or ``"1234"``).

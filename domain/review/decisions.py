@@ -32,12 +32,13 @@ ELECTIONS: dict[FindingKind, tuple[Election, ...]] = {
     **dict.fromkeys(sorted(DECLARATION_ERRORS), (Election.REROLL, Election.NOT_FIGHT)),
     FindingKind.PAUSE_SKIPPED: (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
-OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED, FindingKind.BID_ILLEGAL})
+OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED, FindingKind.BID_ILLEGAL,
+                               FindingKind.BID_TOTAL_MISMATCH})
 #: Errors the time limit of 2008 Section VII does not reach: it "will apply to CDEs, rolling
 #: errors, and non-combat errors only. All other errors will be adjudicated on a case by case
 #: basis by the Minister of Law." A bid is placed before the first turn (2008 Bidding): none of
 #: those, so it never becomes fixed by a turn rolled after it.
-NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL})
+NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL, FindingKind.BID_TOTAL_MISMATCH})
 
 
 class WaitingFor(enum.StrEnum):
@@ -165,6 +166,13 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
         # given. An illegal bid placement comes off the board as corrected (2008 Bidding says
         # where bid units may go; they cannot stand elsewhere); a bid that mixes removals with
         # additions has no such remedy: the ruling is on record, the bid stands as placed.
+        if issue.kind == FindingKind.BID_TOTAL_MISMATCH:
+            # The total takes precedence and the bidder adjusts the details (2008 How to Start a
+            # Game): which details is his choice, not one the record can make for him.
+            return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
+                            note="ruled by the Minister of Law (2008 Section VII: case by case); the "
+                            "bid total stands; the adjusted details are for the ruling to state: the bid "
+                            "placed on the board is not changed")
         if issue.place is None:
             return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
                             note="ruled by the Minister of Law (2008 Section VII: case by case); the "
