@@ -19,6 +19,7 @@ from domain.record.claimed import battle_rolled, claimed_time_problem
 from domain.record.events import (
     DiceSupplied,
     EntryWithdrawn,
+    ForfeitDecided,
     GameEvent,
     ReportAmended,
     ReportFiled,
@@ -57,6 +58,12 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
                           line=line_of(error.part)) from None
     if isinstance(event, RulingIssued | RulingGiven):
         _check_ruling(game, event, source, line_of)
+    if isinstance(event, ForfeitDecided):
+        asked = [n.kind for n in game.board_log if n.kind in ("forfeit_request", "forfeit_decision")]
+        if not asked or asked[-1] != "forfeit_request":
+            raise ReplayError("expected a forfeit_request before this forfeit_decision (no request "
+                              "awaits the Minister of Law's decision: 2008 Forfeits)", source=source,
+                              line=line_of("decision"))
     if event.at is not None and event.at != event.timestamp:
         _check_claimed(game, event, source, line_of("at"))
 

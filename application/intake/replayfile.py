@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from application.adapters.integrity import chain_events
-from application.intake import board_records
+from application.intake import board_records, club_records
 from application.intake.desk_records import DeskRecords
 from application.intake.filelines import FileLines
 from application.intake.references import check_record, check_retreats
@@ -528,7 +528,8 @@ RECORD_KINDS: dict[str, RecordKind] = {
 }
 # The board's records (extensions, docs/format-extensions.md), read in their own module.
 RECORD_KINDS.update({name: RecordKind(schema, build)
-                     for name, (schema, build) in board_records.KINDS.items()})
+                     for name, (schema, build) in (*board_records.KINDS.items(),
+                                                   *club_records.KINDS.items())})
 
 
 def _at(record: Any, source: str, line: int | None) -> datetime:

@@ -412,7 +412,9 @@ class BoardNote(msgspec.Struct, frozen=True, gc=False):
     """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
 
     seq: int
-    kind: str  # position, purchase, placement, map_update, bid, finish
+    #: position, purchase, placement, map_update, bid, finish; bombing, rocket, neutral,
+    #: forfeit_request, forfeit_decision, concession
+    kind: str
     turn: str = ""
     at: datetime | None = None
     line: int | None = None
@@ -423,6 +425,13 @@ class BoardNote(msgspec.Struct, frozen=True, gc=False):
     ipcs: tuple[tuple[str, int], ...] = ()
     total: int | None = None
     units: Force = EMPTY
-    #: A finish: "Axis", "Allies" or "annulled", and who posted it.
+    #: A finish: "Axis", "Allies" or "annulled", and who posted it (a forfeit decision:
+    #: "approved" or "not_approved", and the Minister; a forfeit request or a concession: who).
     result: str = ""
     by: str = ""
+    #: A bombing raid's or a rocket's target, a neutral entered (canonical names); a rocket's
+    #: launcher; the dice thrown; the words of a forfeit request, decision or concession.
+    territory: str = ""
+    origin: str = ""
+    dice: tuple[int, ...] = ()
+    text: str = ""

@@ -31,6 +31,7 @@ from msgspec.structs import replace
 from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.board_intake import bid_facts, map_facts, placed
+from domain.record.club_filing import FILERS as CLUB_FILERS
 from domain.record.entries import (
     BattleRecord,
     BoardNote,
@@ -521,6 +522,7 @@ _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
     PurchaseRecorded: _file_purchase, PlacementRecorded: _file_placement,
     MapUpdateRecorded: _file_map_update, BidRecorded: _file_bid, GameFinished: _file_finish,
+    **CLUB_FILERS,
 }
 
 

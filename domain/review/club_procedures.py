@@ -15,6 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.club_filing import conceded
 from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
 from domain.record.treasury import cost_of
@@ -53,6 +54,11 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None,
         if note.kind == "bid":
             found += [("USSR 1", issue) for issue in _bid(note, walk.before(note.seq), board)]
     ended = _magic_84(walk, board, found, keep)
+    # A concession or an approved forfeit ends the game too (2008 Game Commitments; Forfeits):
+    # the loser may post its finish only 7 days after (Game Completion).
+    closed = conceded(game.board_log)
+    if closed is not None and closed[0].at is not None and (ended is None or closed[0].at < ended):
+        ended = closed[0].at
     found += keep("forfeits", 0, lambda: _forfeits(game))
     for note in game.board_log:
         if note.kind == "finish":

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from domain.record.club_filing import ends_game
 from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
@@ -321,8 +322,8 @@ def _posted_without_combat(game: Game) -> dict[str, datetime]:
         if turn not in first:
             first[turn] = (seq, at)
     last = max((seq for seq, _ in first.values()), default=0)
-    if any(note.kind == "finish" for note in game.board_log):
-        last = game.seq + 1  # the game is over: so is every turn of it
+    if any(ends_game(note) for note in game.board_log):
+        last = game.seq + 1  # the game is over (finished, conceded, forfeit): so is every turn of it
     found = {turn: at for turn, (seq, at) in first.items()
              if at is not None and turn not in game.turns and last > seq}
     _POSTED[:] = [(game, game.seq, found)]
