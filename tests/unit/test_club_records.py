@@ -129,3 +129,8 @@ def test_the_shipped_forfeit_records() -> None:
     # Time travel keeps exactly the records filed by then.
     before = replay.game.at(10)
     assert [n.kind for n in before.board_log][-1] == "forfeit_request"
+
+
+def test_the_timeline_names_them_on_their_turns_line() -> None:
+    turns = {t.turn: t.kinds for t in review(parse_replay(TEXT).game).turn_records}
+    assert turns["Germany 1"] == ("purchase", "neutral entered", "bombing raid", "rocket", "map update")
