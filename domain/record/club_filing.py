@@ -12,7 +12,7 @@ beside the purchases and map updates: the treasury reads the IPC losses from the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.record.entries import BoardNote
 from domain.record.events import (
@@ -26,8 +26,13 @@ from domain.record.events import (
 from domain.record.intake import known_territory
 from domain.rules.units import AXIS
 
-if TYPE_CHECKING:
-    from domain.record.game import Game
+
+class Game(Protocol):
+    """What filing a note needs of the Game (domain.record.game, which merges :data:`FILERS`):
+    the record number being filed and the board log."""
+
+    seq: int
+    board_log: list[BoardNote]
 
 
 def _place(name: str, resolved: str) -> str:
