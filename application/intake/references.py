@@ -41,12 +41,11 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
     """Refuse a record whose references the game (as it stands before it) cannot resolve."""
     try:
         if isinstance(event, DiceSupplied):
-            named_battle(game, event.battle, event.turn)
-        elif isinstance(event, ReportFiled | ReportAmended) and event.battle is not None:
-            # A report without ``turn`` on a territory fought over twice is about either battle
-            # (decisions._report takes it for each finding there it follows): it must name one
-            # that exists, with its turn when it gives one.
-            named_battle(game, event.battle, event.turn, several=True)
+            named_battle(game, event.battle, event.turn)  # dice go to one battle
+        elif isinstance(event, RulingIssued | RulingGiven) and event.battle is not None:
+            named_battle(game, event.battle, event.turn)  # as ``minister rule --battle``
+        elif isinstance(event, ReportFiled | ReportAmended):
+            _report_battle(game, event.battle, event.turn)
         if isinstance(event, ReportAmended):
             live_entry(game, event.amends, "amends", rulings=False)
         elif isinstance(event, RulingGiven) and event.amends is not None:
@@ -66,6 +65,16 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
                               line=line_of("decision"))
     if event.at is not None and event.at != event.timestamp:
         _check_claimed(game, event, source, line_of("at"))
+
+
+def _report_battle(game: Game, battle: str | None, turn: str | None) -> None:
+    """A report names a battle the game has (with its turn when it gives one). Without ``turn``,
+    a report on a territory fought over twice is about either battle (decisions._report takes it
+    for each finding there it follows); ``minister report`` asks for ``--turn`` then."""
+    if battle is not None:
+        named_battle(game, battle, turn, several=True)
+    elif turn is not None:
+        raise BadReference(f"{turn!r} names a battle's turn: expected battle = ... too", "turn")
 
 
 def _check_ruling(game: Game, event: RulingIssued | RulingGiven, source: str, line_of: LineOf) -> None:

@@ -187,3 +187,19 @@ def test_a_retreat_contradicting_the_log_is_refused(after: int, why: str) -> Non
         in error.message and why in error.message
     [battle] = parse_replay(head + RETREAT.format(after=1)).game.battles
     assert battle.retreats[0].after_round == 1
+
+
+def test_a_report_naming_a_turn_but_no_battle_is_refused() -> None:
+    text = with_record('type = "report"\nat = 2008-01-02T11:00:00Z\nby = "USSR"\ntext = "wrong"\n'
+                       'turn = "USSR 3"\n')
+    error = refused(text)
+    assert error.line == line_of(text, 'turn = "USSR 3"', 2)
+    assert "names a battle's turn: expected battle = ... too" in error.message
+
+
+def test_a_ruling_naming_a_territory_fought_over_twice_needs_the_turn() -> None:
+    text = with_record('type = "ruling"\nat = 2008-01-02T11:00:00Z\nfinding = "too_few_units"\n'
+                       'decision = "apply"\nbattle = "Caucasus"\n')
+    error = refused(text)
+    assert error.line == line_of(text, 'battle = "Caucasus"', 3)
+    assert "names 2 battles" in error.message
