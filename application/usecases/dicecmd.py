@@ -38,7 +38,7 @@ def draw(app: MinisterApplication, game_id: str, battle: str, count: int, purpos
         at = record_time(game, now)
         return [DiceDrawn(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
                           at=at, battle=battle, territory=named.territory,
-                          sequence=sequence, purpose=purpose, turn=turn and named.turn,
+                          sequence=sequence, purpose=purpose, turn=named.turn,
                           dice=tuple(roll_dice(game_id, game.dice_seed, sequence, count)))]
 
     [event] = app.append(game_id, build)

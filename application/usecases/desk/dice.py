@@ -112,7 +112,7 @@ def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *, cou
     game = app.game(game_id)
     named = battle_of(game, battle, turn)
     territory = named.territory
-    label = named.turn if turn is not None else None
+    label = named.turn  # recorded always: a later battle there cannot make it ambiguous
     sealed = open_commitment(game)
     if sealed is None:
         raise MinisterError(f"game {game_id!r} has no open dice commitment: record one first "
@@ -185,7 +185,7 @@ def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *
         return [DiceSupplied(originator_id=game.id, originator_version=game.version + 1,
                              timestamp=recorded, at=claimed, battle=battle, territory=record.territory,
                              dice=faces, written=" ".join(map(str, faces)),
-                             turn=record.turn if turn is not None else None)]
+                             turn=record.turn)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, DiceSupplied)

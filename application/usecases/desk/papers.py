@@ -51,7 +51,7 @@ def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: s
         recorded, claimed = checked_time(game, at, now, named)
         return [ReportFiled(originator_id=game.id, originator_version=game.version + 1,
                             timestamp=recorded, at=claimed, by=by, text=text, battle=battle,
-                            turn=named.turn if named is not None and turn is not None else None)]
+                            turn=named.turn if named is not None else None)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportFiled)
@@ -123,7 +123,7 @@ def amend_report(app: MinisterApplication, game_id: str, amends: int, by: str, t
         recorded, claimed = checked_time(game, at, now, named)
         return [ReportAmended(originator_id=game.id, originator_version=game.version + 1,
                               timestamp=recorded, at=claimed, amends=amends, by=by, text=text, battle=battle,
-                              turn=named.turn if named is not None and turn is not None else None)]
+                              turn=named.turn if named is not None else None)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportAmended)
