@@ -211,7 +211,8 @@ def paper_lines(view: GameView) -> list[str]:
             when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
         # The desk's words come from e-mails: each kept on its row, control characters visible.
         by = f" by {visible(paper.by)}" if paper.by else ""
-        out.append(f"  [event {paper.event}] {when} {paper.kind}{by} on {visible(paper.about)} — "
+        kind = paper.kind.replace("_", " ")
+        out.append(f"  [event {paper.event}] {when} {kind}{by} on {visible(paper.about)} — "
                    f"{paper.status}")
         if paper.text:
             out.append(f"      {visible(paper.text)}")

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Protocol
 
 import msgspec
 
-from application.intake.replayschema import MAX_ITEMS, Count, Record, Text
+from application.intake.replayschema import MAX_ITEMS, Count, Record, Signed, Text
 from domain.errors import ReplayError
 from domain.record.board_intake import bid_facts, map_facts, placed
 from domain.record.events import (
@@ -72,7 +72,9 @@ class MapUpdateRecord(Record, kw_only=True):
 class BidRecord(Record, kw_only=True):
     """``type = "bid"``: ``total``, ``units`` / ``remove`` ("Germany Ukraine: 3 INF"), ``ipcs``."""
 
-    total: Count | None = None
+    #: The bid's IPC value as entered ("Your Bid (IPC Total Value)"): below 0 for a negative
+    #: bid (2008 Bidding: "Negative value bids are allowed").
+    total: Signed | None = None
     units: Lines = msgspec.field(default_factory=list)
     remove: Lines = msgspec.field(default_factory=list)
     ipcs: Lines = msgspec.field(default_factory=list)

@@ -15,7 +15,6 @@ from application.intake.replayschema import (
     WithdrawalRecord,
 )
 from domain.errors import ReplayError
-from domain.record.claimed import battle_rolled, claimed_time_problem
 from domain.record.entries import Ruling
 from domain.record.events import (
     DiceCommitted,
@@ -24,11 +23,7 @@ from domain.record.events import (
     GameEvent,
     ReportAmended,
     RulingGiven,
-    RulingIssued,
 )
-from domain.record.game import Game
-from domain.review.decisions import ruling_problem
-from domain.review.game_review import review
 
 #: The decisions a ruling may take (the domain's :class:`Ruling`), as a replay file writes them.
 DECISIONS = tuple(r.value for r in Ruling)
@@ -47,6 +42,10 @@ class DeskRecords:
         """An error at a key's line (the builder's own method)."""
         raise NotImplementedError
 
+    def turn_of(self, index: int, text: str | None) -> str | None:
+        """An optional ``turn`` key, canonical (the builder's own method)."""
+        raise NotImplementedError
+
     def commitment(self, index: int, record: CommitmentRecord, line: int | None) -> None:
         """``type = "commitment"``: the hash of the Minister's dice secret (never the secret)."""
         self.add(DiceCommitted, record.at, line, commitment=record.commitment, scheme=record.scheme,
@@ -60,7 +59,8 @@ class DeskRecords:
         """``type = "report_amendment"``: a report restated (``amends`` = its event number)."""
         battle = record.battle
         self.add(ReportAmended, record.at, line, amends=self._earlier(index, record.amends, "amends"),
-                 by=record.by, text=record.text, battle=str(battle) if battle is not None else None)
+                 by=record.by, text=record.text, battle=str(battle) if battle is not None else None,
+                 turn=self.turn_of(index, record.turn))
 
     def ruled(self, index: int, record: RuledRecord, line: int | None) -> None:
         """``type = "ruled"``: a ruling with who gave it, possibly amending an earlier one."""
@@ -71,7 +71,8 @@ class DeskRecords:
         election = record.election
         self.add(RulingGiven, record.at, line, finding=record.finding, decision=record.decision,
                  election=str(election) if election is not None else None, by=record.by,
-                 text=record.text, amends=amends)
+                 text=record.text, amends=amends, turn=self.turn_of(index, record.turn),
+                 battle=record.battle)
 
     def withdrawal(self, index: int, record: WithdrawalRecord, line: int | None) -> None:
         """``type = "withdrawal"``: a report or ruling withdrawn (``withdraws`` = its event number)."""
@@ -84,28 +85,3 @@ class DeskRecords:
             raise self.error(f"expected {key} = the number of an earlier event (1-{len(self.events)}), "
                              f"found {value}", index, key)
         return value
-
-
-
-def check_claimed(game: Game, event: GameEvent, source: str, line: int | None) -> None:
-    """A record entered late (``entered``) cannot claim a time before the battle it names was
-    rolled (its other bounds are checked as it is read); ``line``: its ``at`` key's."""
-    name = getattr(event, "battle", None)
-    found = battle_rolled(game, name, getattr(event, "territory", "")) if name else None
-    if found is None or event.at is None:
-        return
-    problem = claimed_time_problem(event.at, event.timestamp, start=None, battle=found[0],
-                                   rolled=found[1])
-    if problem is not None:
-        raise ReplayError(f"at {problem}", source=source, line=line or event.source_line)
-
-
-def check_ruling(game: Game, event: RulingIssued, source: str,
-                 lines: dict[int, dict[str, int | None]]) -> None:
-    """A ruling must name a finding the game has when it is made, and an election the rule
-    offers on it: bad input (exit 2), as ``minister rule`` refuses it (``lines``: version ->
-    the lines of its ``finding`` and ``election`` keys)."""
-    problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision)
-    if problem is not None:
-        raise ReplayError(problem.message, source=source,
-                          line=lines.get(event.originator_version, {}).get(problem.part, event.source_line))

@@ -18,14 +18,17 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
 from application.adapters.integrity import chain_events
-from application.intake import board_records
-from application.intake.desk_records import DeskRecords, check_claimed, check_ruling
+from application.intake import board_records, club_records
+from application.intake.desk_records import DeskRecords
+from application.intake.filelines import FileLines
+from application.intake.references import check_record, check_retreats
 from application.intake.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
@@ -52,6 +55,7 @@ from application.intake.replayschema import (
     TechRecord,
     WithdrawalRecord,
     convert,
+    unknown_key,
 )
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
@@ -88,6 +92,9 @@ from domain.rules.forces import Force
 from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
+#: The top-level keys and tables of a replay file (any other is refused: a misspelt ``[expect]``
+#: would otherwise check nothing).
+TOP_KEYS = ("format", "game", "event", "expect", "integrity")
 SIDES = ("attacker", "defender")
 DECISIONS = tuple(Ruling)
 _POWER_ALIASES = {"ussr": "USSR", "russia": "USSR", "soviet": "USSR", "germany": "Germany",
@@ -113,80 +120,6 @@ class Replay:
     integrity: IntegrityTable | None = None
     #: The line of the ``[integrity]`` head (for the import's messages).
     integrity_line: int | None = None
-
-
-class _Lines:
-    """Line numbers of a TOML document's tables, [[event]] tables and their keys."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.events: list[int] = [i + 1 for i, line in enumerate(self.lines)
-                                  if line.strip().startswith("[[event]]")]
-        self.tables: dict[str, int] = {}
-        for i, line in enumerate(self.lines):
-            match = re.match(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$", line)
-            if match:
-                self.tables.setdefault(match.group(1), i + 1)
-        #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
-        self.stated: dict[int, int | None] = {}
-
-    def state(self, records: list[Any]) -> None:
-        """Note the ``source_line`` keys of the [[event]] tables (written by ``minister export``)."""
-        for index, record in enumerate(records):
-            line = record.get("source_line") if isinstance(record, dict) else None
-            if isinstance(line, int) and not isinstance(line, bool) and 0 <= line <= len(self.lines):
-                self.stated[index] = line or None
-
-    def top_line(self, key: str) -> int | None:
-        """The line of a top-level ``key = ...`` or ``[key]`` (before the first table)."""
-        if key in self.tables:
-            return self.tables[key]
-        for lineno, line in enumerate(self.lines, 1):
-            if line.lstrip().startswith("["):
-                return None
-            if re.match(rf"^\s*{re.escape(key)}\s*=", line):
-                return lineno
-        return None
-
-    def table_key_line(self, table: str, key: str | None) -> int | None:
-        """The line of ``key = ...`` inside the ``[table]`` (the table's line when not found)."""
-        start = self.tables.get(table)
-        if start is None or key is None:
-            return start
-        for lineno in range(start + 1, len(self.lines) + 1):
-            text = self.lines[lineno - 1]
-            if text.lstrip().startswith("["):
-                break
-            if re.match(rf"^\s*{re.escape(key)}\s*=", text):
-                return lineno
-        return start
-
-    def event_line(self, index: int) -> int | None:
-        return self.events[index] if index < len(self.events) else None
-
-    def key_line(self, index: int, key: str) -> int | None:
-        """The line of ``key = ...`` inside the index-th [[event]] table."""
-        start = self.event_line(index)
-        if start is None:
-            return None
-        end = self.events[index + 1] if index + 1 < len(self.events) else len(self.lines) + 1
-        for lineno in range(start + 1, end):
-            if re.match(rf"^\s*{re.escape(key)}\s*=", self.lines[lineno - 1]):
-                return lineno
-        return start
-
-    def text_start(self, index: int, key: str) -> int | None:
-        """The file line holding the first line of a (possibly multi-line) string value."""
-        if index in self.stated:
-            return self.stated[index]
-        line = self.key_line(index, key)
-        if line is None:
-            return None
-        value = self.lines[line - 1].split("=", 1)[1].strip()
-        # TOML drops the newline right after an opening triple quote.
-        if value in ('"""', "'''"):
-            return line + 1
-        return line
 
 
 def load_replay(path: str | Path) -> Replay:
@@ -234,10 +167,14 @@ def _toml(text: str, source: str) -> dict[str, Any]:
 def parse_replay(text: str, source: str = "<replay>") -> Replay:
     """Read a replay document from text."""
     data = _toml(text, source)
-    lines = _Lines(text)
+    lines = FileLines(text)
     if data.get("format") != FORMAT:
         raise ReplayError(f"expected format = {FORMAT!r}, found {data.get('format')!r}",
                           source=source, line=lines.top_line("format") or 1)
+    for key in data:
+        if key not in TOP_KEYS:
+            raise ReplayError(unknown_key(key, TOP_KEYS, "the file"), source=source,
+                              line=lines.any_line(key))
     game = _game_table(data, lines, source)
     records = data.get("event", [])
     if not isinstance(records, list) or not records:
@@ -273,7 +210,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
                   integrity, lines.table_key_line("integrity", "head") or lines.top_line("integrity"))
 
 
-def _game_table(data: dict[str, Any], lines: _Lines, source: str) -> GameTable:
+def _game_table(data: dict[str, Any], lines: FileLines, source: str) -> GameTable:
     """The ``[game]`` table, every field checked."""
     table = data.get("game")
     if not isinstance(table, dict):
@@ -301,7 +238,7 @@ def _game_table(data: dict[str, Any], lines: _Lines, source: str) -> GameTable:
     return msgspec.structs.replace(game, edition=name, readings=None)
 
 
-def _integrity_table(data: dict[str, Any], lines: _Lines, source: str) -> IntegrityTable | None:
+def _integrity_table(data: dict[str, Any], lines: FileLines, source: str) -> IntegrityTable | None:
     """The ``[integrity]`` table's shape (its head is checked against the events on import)."""
     table = data.get("integrity")
     if table is None:
@@ -323,22 +260,26 @@ def _convert(table: Any, schema: type[_R], label: str, source: str,
 
 
 def _fold(builder: _Builder, source: str) -> Game:
-    """Fold the events now, so a record the Game cannot file fails before anything is stored."""
+    """Fold the events now, so a record the Game cannot file, or whose references it cannot
+    resolve (application.intake.references), fails before anything is stored."""
     game: Game | None = None
+    lines = builder.lines
     for event in builder.events:
-        if isinstance(event, RulingIssued) and game is not None:
-            check_ruling(game, event, source, builder.ruling_lines)
-        if game is not None and event.at is not None and event.at != event.timestamp:
-            check_claimed(game, event, source, builder.lines.key_line(event.originator_version - 2, "at"))
+        # One [[event]] table per event after GameStarted: event version v is table v - 2.
+        table = event.originator_version - 2
+        if game is not None:
+            check_record(game, event, source, partial(lines.key_line, table))
         try:
             game = project_game(game, [event])
         except InvalidNotationError as error:
             # A record naming an undeclared battle is best shown at its ``battle =`` line.
-            line = builder.battle_lines.get(event.originator_version) if error.text and \
-                "battle" in error.message else None
+            line = lines.key_line(table, "battle") if error.text and "battle" in error.message \
+                and table >= 0 else None
             raise ReplayError(f"{error.message}" + (f": {error.text!r}" if error.text else ""),
                               source=source, line=line or error.line) from None
     assert game is not None
+    # Record numbers are versions less one in a file (GameStarted is version 1, record 0).
+    check_retreats(game, source, lambda seq, key: lines.key_line(seq - 1, key))
     return game
 
 
@@ -353,7 +294,7 @@ class RecordKind:
 class _Builder(DeskRecords):
     """Turns [[event]] tables into events with consecutive versions."""
 
-    def __init__(self, game_id: str, source: str, lines: _Lines) -> None:
+    def __init__(self, game_id: str, source: str, lines: FileLines) -> None:
         self.game_id = game_id
         self.uuid = game_uuid(game_id)
         self.source = source
@@ -364,10 +305,6 @@ class _Builder(DeskRecords):
         self.log_lines = 0
         #: The ``entered`` key of the record being built (None: entered when it happened).
         self.entered: datetime | None = None
-        #: version -> line of the event's ``battle =`` key
-        self.battle_lines: dict[int, int] = {}
-        #: version -> lines of a ruling's ``finding =`` and ``election =`` keys
-        self.ruling_lines: dict[int, dict[str, int | None]] = {}
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         index = len(self.events) - 1  # the GameStarted event has no [[event]] table
@@ -420,10 +357,6 @@ class _Builder(DeskRecords):
         record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
                           lambda key: self.lines.key_line(index, key) if key is not None and key in table
                           else self.lines.event_line(index))
-        if "battle" in table:
-            battle_line = self.lines.key_line(index, "battle")
-            if battle_line is not None:
-                self.battle_lines[len(self.events) + 1] = battle_line
         self.entered = getattr(record, "entered", None)
         try:
             kind.build(self, index, record, line)
@@ -498,17 +431,17 @@ class _Builder(DeskRecords):
     def report(self, index: int, record: ReportRecord, line: int | None) -> None:
         battle = record.battle
         self.add(ReportFiled, record.at, line, by=record.by, text=record.text,
-                 battle=str(battle) if battle is not None else None)
+                 battle=str(battle) if battle is not None else None,
+                 turn=self.turn_of(index, record.turn))
 
     def ruling(self, index: int, record: RulingRecord, line: int | None) -> None:
         if record.decision not in DECISIONS:
             raise self.error(f"expected decision one of {', '.join(DECISIONS)}, "
                              f"found {record.decision!r}", index, "decision")
         election = record.election
-        self.ruling_lines[len(self.events) + 1] = {key: self.lines.key_line(index, key)
-                                                   for key in ("finding", "election")}
         self.add(RulingIssued, record.at, line, finding=record.finding, decision=record.decision,
-                 election=str(election) if election is not None else None, text=record.text)
+                 election=str(election) if election is not None else None, text=record.text,
+                 turn=self.turn_of(index, record.turn), battle=record.battle)
 
     def tech(self, index: int, record: TechRecord, line: int | None) -> None:
         """``type = "tech"`` (an extension): weapons-development dice of a turn."""
@@ -538,13 +471,14 @@ class _Builder(DeskRecords):
     def dice(self, index: int, record: DiceRecord, line: int | None) -> None:
         values, written = self._dice_values(index, record.dice)
         self.add(DiceSupplied, record.at, line, battle=record.battle, dice=values,
-                 territory=self._territory(index, record.battle), written=written)
+                 territory=self._territory(index, record.battle), written=written,
+                 turn=self.turn_of(index, record.turn))
 
     def drawn(self, index: int, record: DrawnRecord, line: int | None) -> None:
         """Dice the verifiable source drew (``minister roll``; an extension of the format)."""
         self.add(DiceDrawn, record.at, line, battle=record.battle,
                  territory=self._territory(index, record.battle), sequence=record.sequence,
-                 purpose=record.purpose, dice=tuple(record.dice))
+                 purpose=record.purpose, dice=tuple(record.dice), turn=self.turn_of(index, record.turn))
 
     # -- fields -------------------------------------------------------------------------------
     def _territory(self, index: int, name: str) -> str:
@@ -559,6 +493,10 @@ class _Builder(DeskRecords):
             raise self.error(f"expected side = \"attacker\" or \"defender\", found {side!r}",
                              index, "side")
         return side
+
+    def turn_of(self, index: int, text: str | None) -> str | None:
+        """An optional ``turn`` key, canonical ("uk 3" -> "UK 3"; None: not given)."""
+        return self._turn(index, text) if text is not None else None
 
     def _turn(self, index: int, text: str) -> str:
         try:
@@ -590,7 +528,8 @@ RECORD_KINDS: dict[str, RecordKind] = {
 }
 # The board's records (extensions, docs/format-extensions.md), read in their own module.
 RECORD_KINDS.update({name: RecordKind(schema, build)
-                     for name, (schema, build) in board_records.KINDS.items()})
+                     for name, (schema, build) in (*board_records.KINDS.items(),
+                                                   *club_records.KINDS.items())})
 
 
 def _at(record: Any, source: str, line: int | None) -> datetime:

@@ -14,6 +14,7 @@ hold. A new record type is one more :class:`Record` subclass with its ``tag`` (t
 
 from __future__ import annotations
 
+import difflib
 import re
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
@@ -41,13 +42,15 @@ Text = Annotated[str, msgspec.Meta(pattern=r"\S")]
 Name = Annotated[str, msgspec.Meta(pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
 #: A whole number from 0 to :data:`MAX_COUNT`.
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_COUNT)]
+#: A whole number from -:data:`MAX_COUNT` to :data:`MAX_COUNT` (a negative bid's total).
+Signed = Annotated[int, msgspec.Meta(ge=-MAX_COUNT, le=MAX_COUNT)]
 #: A die's face.
 Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 #: A label written as text or a number (``number = 1234`` or ``"1234"``).
 Label = Text | Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 
 
-class GameTable(msgspec.Struct, kw_only=True):
+class GameTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """``[game]``: the game's id, edition and optional title, dice seed and game number."""
 
     id: Annotated[str, msgspec.Meta(pattern=r"^[^\x00-\x1f\x7f-\x9f]*\S[^\x00-\x1f\x7f-\x9f]*$")]
@@ -60,7 +63,7 @@ class GameTable(msgspec.Struct, kw_only=True):
     source_line: Count | None = None
 
 
-class IntegrityTable(msgspec.Struct, kw_only=True):
+class IntegrityTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """``[integrity]`` (written by ``minister export``): the hash-chain head of the events."""
 
     scheme: Text | None = None
@@ -68,8 +71,12 @@ class IntegrityTable(msgspec.Struct, kw_only=True):
     events: Count | None = None
 
 
-class Record(msgspec.Struct, kw_only=True):
-    """Fields every ``[[event]]`` has; ``type`` picks the subclass (its ``tag``)."""
+class Record(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Fields every ``[[event]]`` has; ``type`` picks the subclass (its ``tag``).
+
+    A key no record type has is refused (``forbid_unknown_fields``, inherited by every record
+    type): a misspelt key (``ipc = 32`` for ``ipcs``) would otherwise be dropped, and the check it
+    asked for silently skipped."""
 
     at: datetime
     #: The line of the file this record was first read from (``minister export`` writes it).
@@ -135,20 +142,25 @@ class Entered(Record, kw_only=True):
 
 
 class ReportRecord(Entered, kw_only=True):
-    """``type = "report"``: a correction request."""
+    """``type = "report"``: a correction request (``turn``: the battle's, where the territory
+    alone names two battles)."""
 
     by: Text
     text: Text
     battle: Label | None = None
+    turn: Text | None = None
 
 
 class RulingRecord(Entered, kw_only=True):
-    """``type = "ruling"``: a decision on a finding."""
+    """``type = "ruling"``: a decision on a finding (``turn``, ``battle``: the finding's, to
+    name it among several of one kind)."""
 
     finding: Text
     decision: Text
     election: Label | None = None
     text: str = ""
+    turn: Text | None = None
+    battle: Text | None = None
 
 
 #: Dice as a list of faces, or written as digits ("14 2 256", a '*' may mark a hit).
@@ -157,10 +169,11 @@ Dice = Annotated[list[Face], msgspec.Meta(max_length=MAX_DICE)] | Annotated[
 
 
 class DiceRecord(Entered, kw_only=True):
-    """``type = "dice"``: dice supplied for a correction."""
+    """``type = "dice"``: dice supplied for a correction (``turn``: the battle's)."""
 
     battle: Text
     dice: Dice
+    turn: Text | None = None
 
 
 class DrawnRecord(Record, kw_only=True):
@@ -170,6 +183,7 @@ class DrawnRecord(Record, kw_only=True):
     sequence: Count
     purpose: str = ""
     dice: Annotated[list[Face], msgspec.Meta(min_length=1, max_length=MAX_DICE)]
+    turn: Text | None = None
 
 
 class TechRecord(Record, kw_only=True):
@@ -214,6 +228,7 @@ class ReportAmendmentRecord(Entered, kw_only=True):
     by: Text
     text: Text
     battle: Label | None = None
+    turn: Text | None = None
 
 
 class RuledRecord(Entered, kw_only=True):
@@ -225,6 +240,8 @@ class RuledRecord(Entered, kw_only=True):
     by: str = ""
     text: str = ""
     amends: Count | None = None
+    turn: Text | None = None
+    battle: Text | None = None
 
 
 class WithdrawalRecord(Entered, kw_only=True):
@@ -246,6 +263,7 @@ class FieldError(ValueError):
 
 _PATH = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _MISSING = re.compile(r"Object missing required field `(?P<key>[^`]+)`")
+_UNKNOWN = re.compile(r"Object contains unknown field `(?P<key>[^`]+)`")
 _S = TypeVar("_S", bound=msgspec.Struct)
 
 
@@ -257,10 +275,23 @@ def convert(table: Any, schema: type[_S], label: str) -> _S:
     try:
         return msgspec.convert(table, schema, strict=True)
     except msgspec.ValidationError as error:
-        raise _field_error(str(error), label) from None
+        raise _field_error(str(error), label, keys(schema)) from None
 
 
-def _field_error(text: str, label: str) -> FieldError:
+def keys(schema: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The keys a table of ``schema`` may hold (``type`` first for a record)."""
+    fields = tuple(schema.__struct_fields__)
+    return ("type", *fields) if issubclass(schema, Record) else fields
+
+
+def unknown_key(key: str, known: tuple[str, ...], label: str) -> str:
+    """The message for a key no table of its kind has: the nearest known key, and all of them."""
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f", did you mean {close[0]!r}?" if close else ""
+    return f"unknown key {key!r} in {label}{hint} (its keys: {', '.join(known)})"
+
+
+def _field_error(text: str, label: str, known: tuple[str, ...]) -> FieldError:
     found = _PATH.match(text)
     what = found.group("what") if found else text
     path = (found.group("path") if found else None) or ""
@@ -268,6 +299,10 @@ def _field_error(text: str, label: str) -> FieldError:
     if missing:
         key = missing.group("key")
         return FieldError(f"expected {key} = ... in {label} (it is missing)", None)
+    unknown = _UNKNOWN.match(what)
+    if unknown and not path:
+        key = unknown.group("key")
+        return FieldError(unknown_key(key, known, label), key)
     key_match = re.match(r"^\.(\w+)", path)
     key = key_match.group(1) if key_match else None
     what = what.replace("matching regex '\\S'", "that is not blank")

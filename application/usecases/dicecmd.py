@@ -23,9 +23,9 @@ __all__ = ["DiceCheck", "check_dice", "draw", "file_report", "record_time"]
 
 
 def draw(app: MinisterApplication, game_id: str, battle: str, count: int, purpose: str = "roll",
-         *, now: datetime | None = None) -> DiceDrawn:
-    """Roll ``count`` dice for ``battle`` from the game's clear legacy seed and record them
-    (tests and demos; never the desk's flow)."""
+         *, now: datetime | None = None, turn: str | None = None) -> DiceDrawn:
+    """Roll ``count`` dice for ``battle`` (of ``turn``, where its territory names two battles)
+    from the game's clear legacy seed and record them (tests and demos; never the desk's flow)."""
     if count < 1:
         raise MinisterError(f"expected --count of at least 1 die, found {count!r}")
 
@@ -33,12 +33,12 @@ def draw(app: MinisterApplication, game_id: str, battle: str, count: int, purpos
         if game.dice_seed is None:
             raise MinisterError(f"game {game_id!r} has no dice_seed: its record sets no legacy "
                                 "dice source")
-        territory = battle_of(game, battle).territory
+        named = battle_of(game, battle, turn)
         sequence = next_sequence(game)
         at = record_time(game, now)
         return [DiceDrawn(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
-                          at=at, battle=battle, territory=territory,
-                          sequence=sequence, purpose=purpose,
+                          at=at, battle=battle, territory=named.territory,
+                          sequence=sequence, purpose=purpose, turn=named.turn,
                           dice=tuple(roll_dice(game_id, game.dice_seed, sequence, count)))]
 
     [event] = app.append(game_id, build)

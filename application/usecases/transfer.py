@@ -25,7 +25,7 @@ from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import VersionClash
 from application.adapters.integrity import SCHEME, chain_events, head_of
 from application.adapters.mapper import encode_event
-from application.intake import board_records
+from application.intake import board_records, club_records
 from application.intake.replayfile import FORMAT, Replay
 from domain.errors import MinisterError, ReplayError
 from domain.record.events import (
@@ -170,6 +170,7 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     EntryWithdrawn: "withdrawal",
 }
 RECORD_TYPES.update(board_records.RECORD_TYPES)
+RECORD_TYPES.update(club_records.RECORD_TYPES)
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
 DERIVED = frozenset({"territory", "battles", "parsed"})
 _BASE = frozenset(GameEvent.__struct_fields__)

@@ -45,11 +45,12 @@ def game_start(game: Game) -> datetime | None:
     return game.stamps[0] if game.stamps else None
 
 
-def battle_rolled(game: Game, name: str, territory: str = "") -> tuple[str, datetime | None] | None:
-    """The battle a record names, as ``"territory (turn)"``, and when its first dice were rolled
-    (None: the game has no such battle; the fold says so)."""
+def battle_rolled(game: Game, name: str, territory: str = "",
+                  turn: str | None = None) -> tuple[str, datetime | None] | None:
+    """The battle a record names (in ``turn`` when it names one), as ``"territory (turn)"``, and
+    when its first dice were rolled (None: the game has no such battle; the fold says so)."""
     try:
-        record = game.battle(name, territory=territory)
+        record = game.battle(name, turn, territory=territory)
     except (KeyError, ValueError, MinisterError):
         return None
     return f"{record.territory} ({record.turn})", record.rolls[0].at if record.rolls else None

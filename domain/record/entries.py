@@ -313,6 +313,8 @@ class ReportEntry(msgspec.Struct, frozen=True):
     territory: str | None = None
     #: The record number of the report this one restates (0: none).
     amends: int = 0
+    #: The battle's turn, when the report names it (a territory alone may name two battles).
+    turn: str | None = None
 
 
 class Ruling(enum.StrEnum):
@@ -352,6 +354,10 @@ class RulingEntry(msgspec.Struct, frozen=True):
     by: str = ""
     #: The record number of the ruling this one replaces (0: none).
     amends: int = 0
+    #: The finding's turn and battle territory (canonical), when the ruling names them: only a
+    #: finding of that turn and battle is ruled on.
+    turn: str | None = None
+    territory: str | None = None
 
 
 class WithdrawalEntry(msgspec.Struct, frozen=True):
@@ -416,7 +422,9 @@ class BoardNote(msgspec.Struct, frozen=True, gc=False):
     """A record that moves or states the board, as filed by the fold (``kind`` says which)."""
 
     seq: int
-    kind: str  # position, purchase, placement, map_update, bid, finish
+    #: position, purchase, placement, map_update, bid, finish; bombing, rocket, neutral,
+    #: forfeit_request, forfeit_decision, concession
+    kind: str
     turn: str = ""
     at: datetime | None = None
     line: int | None = None
@@ -427,6 +435,13 @@ class BoardNote(msgspec.Struct, frozen=True, gc=False):
     ipcs: tuple[tuple[str, int], ...] = ()
     total: int | None = None
     units: Force = EMPTY
-    #: A finish: "Axis", "Allies" or "annulled", and who posted it.
+    #: A finish: "Axis", "Allies" or "annulled", and who posted it (a forfeit decision:
+    #: "approved" or "not_approved", and the Minister; a forfeit request or a concession: who).
     result: str = ""
     by: str = ""
+    #: A bombing raid's or a rocket's target, a neutral entered (canonical names); a rocket's
+    #: launcher; the dice thrown; the words of a forfeit request, decision or concession.
+    territory: str = ""
+    origin: str = ""
+    dice: tuple[int, ...] = ()
+    text: str = ""

@@ -175,6 +175,9 @@ class ReportFiled(GameEvent, frozen=True, kw_only=True):
     by: str
     text: str
     battle: str | None = None
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class RulingIssued(GameEvent, frozen=True, kw_only=True):
@@ -185,6 +188,9 @@ class RulingIssued(GameEvent, frozen=True, kw_only=True):
     decision: str
     election: str | None = None
     text: str = ""
+    #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
+    turn: str | None = None
+    battle: str | None = None
 
 
 class DiceSupplied(GameEvent, frozen=True, kw_only=True):
@@ -196,6 +202,9 @@ class DiceSupplied(GameEvent, frozen=True, kw_only=True):
     battle: str
     dice: tuple[int, ...]
     written: str = ""
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class DiceDrawn(GameEvent, frozen=True, kw_only=True):
@@ -208,6 +217,9 @@ class DiceDrawn(GameEvent, frozen=True, kw_only=True):
     sequence: int
     purpose: str
     dice: tuple[int, ...]
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class TechRolled(GameEvent, frozen=True, kw_only=True):
@@ -274,6 +286,9 @@ class ReportAmended(GameEvent, frozen=True, kw_only=True):
     by: str
     text: str
     battle: str | None = None
+    #: The battle's turn, when the record names it ("UK 3"): a territory alone is ambiguous when
+    #: two battles of the game were fought there (domain.record.references).
+    turn: str | None = None
 
 
 class RulingGiven(GameEvent, frozen=True, kw_only=True):
@@ -286,6 +301,9 @@ class RulingGiven(GameEvent, frozen=True, kw_only=True):
     by: str = ""
     text: str = ""
     amends: int | None = None
+    #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
+    turn: str | None = None
+    battle: str | None = None
 
 
 class EntryWithdrawn(GameEvent, frozen=True, kw_only=True):
@@ -386,12 +404,79 @@ class GameFinished(GameEvent, frozen=True, kw_only=True):
     text: str = ""
 
 
+# -- what else a real game records (extensions of format 1: docs/format-extensions.md) --------
+class BombingRecorded(GameEvent, frozen=True, kw_only=True):
+    """A strategic bombing raid (``type = "bombing"``): the dice of the bombers that reached the
+    industrial complex in ``target``; its holder loses that many IPCs (domain.record.ipc_changes)."""
+
+    TOPIC: ClassVar[str] = "minister/BombingRecorded@1"
+    turn: str
+    target: str
+    dice: tuple[int, ...]
+    text: str = ""
+    #: ``target`` resolved when recorded (canonical name).
+    territory: str = ""
+
+
+class RocketFired(GameEvent, frozen=True, kw_only=True):
+    """A rocket shot (``type = "rocket"``, Rocket Technology): an AA gun in ``launcher`` fires one
+    die at the industrial complex in ``target``; its holder loses that many IPCs."""
+
+    TOPIC: ClassVar[str] = "minister/RocketFired@1"
+    turn: str
+    launcher: str
+    target: str
+    dice: tuple[int, ...]
+    text: str = ""
+    #: ``target`` resolved when recorded (canonical name).
+    territory: str = ""
+
+
+class NeutralEntered(GameEvent, frozen=True, kw_only=True):
+    """IPCs paid to enter a neutral territory (``type = "neutral"``)."""
+
+    TOPIC: ClassVar[str] = "minister/NeutralEntered@1"
+    turn: str
+    neutral: str
+    text: str = ""
+    #: ``neutral`` resolved when recorded (canonical name).
+    territory: str = ""
+
+
+class ForfeitRequested(GameEvent, frozen=True, kw_only=True):
+    """A forfeit request (``type = "forfeit_request"``, 2008 Forfeits): ``by`` asks the Minister
+    of Law for a forfeit victory over a player who has not submitted his turn."""
+
+    TOPIC: ClassVar[str] = "minister/ForfeitRequested@1"
+    by: str
+    text: str
+
+
+class ForfeitDecided(GameEvent, frozen=True, kw_only=True):
+    """The Minister of Law's answer to the last forfeit request (``type = "forfeit_decision"``):
+    ``decision`` is "approved" (the game is closed) or "not_approved" (it goes on)."""
+
+    TOPIC: ClassVar[str] = "minister/ForfeitDecided@1"
+    decision: str
+    by: str = ""
+    text: str = ""
+
+
+class GameConceded(GameEvent, frozen=True, kw_only=True):
+    """A player concedes (``type = "concession"``): the game is over, won by the other side."""
+
+    TOPIC: ClassVar[str] = "minister/GameConceded@1"
+    by: str
+    text: str = ""
+
+
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
     TechRolled, NonCombatRecorded, DiceCommitted, DiceRevealed, ReportAmended, RulingGiven,
     EntryWithdrawn, PurchaseRecorded, PlacementRecorded, MapUpdateRecorded, BidRecorded,
-    GameFinished,
+    GameFinished, BombingRecorded, RocketFired, NeutralEntered, ForfeitRequested, ForfeitDecided,
+    GameConceded,
 )
 
 #: Topic -> event class, for the mapper. Old topics stay here when an event is renamed.
@@ -403,4 +488,5 @@ AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersR
                   | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
                   | NonCombatRecorded | DiceCommitted | DiceRevealed | ReportAmended
                   | RulingGiven | EntryWithdrawn | PurchaseRecorded | PlacementRecorded
-                  | MapUpdateRecorded | BidRecorded | GameFinished)
+                  | MapUpdateRecorded | BidRecorded | GameFinished | BombingRecorded | RocketFired
+                  | NeutralEntered | ForfeitRequested | ForfeitDecided | GameConceded)

@@ -31,6 +31,7 @@ from msgspec.structs import replace
 from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.board_intake import bid_facts, map_facts, placed
+from domain.record.club_filing import FILERS as CLUB_FILERS
 from domain.record.entries import (
     BattleRecord,
     BoardNote,
@@ -449,14 +450,14 @@ def _file_retreat(game: Game, event: RetreatDeclared) -> None:
 
 
 def _file_dice(game: Game, event: DiceSupplied) -> None:
-    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    index = game._battle_index(event.battle, event.source_line, event.turn, territory=event.territory)
     record = game.battles[index]
     game.battles[index] = replace(record, last_seq=game.seq, supplied=(*record.supplied, SuppliedEntry(
         game.seq, event.dice, event.at)))
 
 
 def _file_drawn(game: Game, event: DiceDrawn) -> None:
-    index = game._battle_index(event.battle, event.source_line, territory=event.territory)
+    index = game._battle_index(event.battle, event.source_line, event.turn, territory=event.territory)
     record = game.battles[index]
     game.battles[index] = replace(record, last_seq=game.seq, draws=(*record.draws, DrawnEntry(
         game.seq, event.sequence, event.purpose, event.dice)))
@@ -464,8 +465,7 @@ def _file_drawn(game: Game, event: DiceDrawn) -> None:
 
 def _file_report(game: Game, event: ReportFiled) -> None:
     game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
-                                    event.source_line,
-                                    known_territory(event.battle) if event.battle is not None else None))
+                                    event.source_line, _place(event.battle), turn=event.turn))
 
 
 def _file_noncombat(game: Game, event: NonCombatRecorded) -> None:
@@ -480,7 +480,8 @@ def _file_tech(game: Game, event: TechRolled) -> None:
 
 def _file_ruling(game: Game, event: RulingIssued) -> None:
     game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
-                                    event.text, event.at, event.source_line))
+                                    event.text, event.at, event.source_line, turn=event.turn,
+                                    territory=_place(event.battle)))
 
 
 def _seq_of(game: Game, event: GameEvent, version: int) -> int:
@@ -490,15 +491,15 @@ def _seq_of(game: Game, event: GameEvent, version: int) -> int:
 
 def _file_report_amended(game: Game, event: ReportAmended) -> None:
     game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
-                                    event.source_line,
-                                    known_territory(event.battle) if event.battle is not None else None,
-                                    amends=_seq_of(game, event, event.amends)))
+                                    event.source_line, _place(event.battle),
+                                    amends=_seq_of(game, event, event.amends), turn=event.turn))
 
 
 def _file_ruling_given(game: Game, event: RulingGiven) -> None:
     amends = _seq_of(game, event, event.amends) if event.amends is not None else 0
     game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
-                                    event.text, event.at, event.source_line, by=event.by, amends=amends))
+                                    event.text, event.at, event.source_line, by=event.by, amends=amends,
+                                    turn=event.turn, territory=_place(event.battle)))
 
 
 def _file_withdrawal(game: Game, event: EntryWithdrawn) -> None:
@@ -524,6 +525,7 @@ _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
     PurchaseRecorded: _file_purchase, PlacementRecorded: _file_placement,
     MapUpdateRecorded: _file_map_update, BidRecorded: _file_bid, GameFinished: _file_finish,
+    **CLUB_FILERS,
 }
 
 
@@ -589,6 +591,11 @@ def _turn(text: str) -> tuple[str, str]:
         return power, text
     power, game_round = parse_turn(text)
     return power, turn_label(power, game_round)
+
+
+def _place(name: str | None) -> str | None:
+    """A record's ``battle`` as its canonical territory (None: none named, or no territory)."""
+    return known_territory(name) if name is not None else None
 
 
 @lru_cache(maxsize=512)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.record.board_state import BoardAt, BoardWalk
 from domain.record.entries import allied
+from domain.record.ipc_changes import IPC_KINDS, pay
 from domain.rules.forces import EMPTY, Force
 
 if TYPE_CHECKING:
@@ -199,7 +200,8 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     # nothing); only a capital's battle can move IPCs (see _captures).
     steps: list[tuple[int, int, object]] = [(seq, 0, turn) for index, (seq, turn) in enumerate(marks)
                                             if index == 0 or marks[index - 1][1] != turn]
-    steps += [(n.seq, 1, n) for n in game.board_log if n.kind in ("purchase", "bid", "map_update")]
+    steps += [(n.seq, 1, n) for n in game.board_log
+              if n.kind in ("purchase", "bid", "map_update") or n.kind in IPC_KINDS]
     steps += [(t.seq, 1, t) for t in game.tech]
     steps += [(b.fought_seq, 2, b) for b in game.battles if b.territory in owners]
     steps.sort(key=_SEQ_ORDER)
@@ -224,6 +226,8 @@ def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
             elif kind == "bid":
                 for power, extra in getattr(item, "ipcs", ()):
                     purse.add(seq, power, extra)
+            elif kind in IPC_KINDS:
+                pay(item, walk.before(seq), purse)  # a raid, a rocket, a neutral entered
             elif kind in ("purchase", "tech"):
                 _spend(treasury, purse, walk.before(seq), item, capitals, walk.void)
     return treasury

@@ -124,7 +124,8 @@ def board_records(game: Game) -> tuple[tuple[int, str], ...]:
 
 
 #: What a turn's records other than battles are called on its timeline line.
-_TURN_KINDS = {"purchase": "purchase", "placement": "placements", "map_update": "map update"}
+_TURN_KINDS = {"purchase": "purchase", "placement": "placements", "map_update": "map update",
+               "bombing": "bombing raid", "rocket": "rocket", "neutral": "neutral entered"}
 
 
 def turn_records(game: Game) -> tuple[TurnRecords, ...]:

@@ -12,8 +12,10 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 
 from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.club_filing import conceded
 from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
+from domain.record.treasury import cost_of
 from domain.review.rolling_errors import Issue
 from domain.rules.board import Board
 from domain.rules.findings import FindingKind
@@ -39,6 +41,11 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) ->
         if note.kind == "bid":
             found += [("USSR 1", issue) for issue in _bid(note, walk.before(note.seq), board)]
     ended = _magic_84(walk, board, found)
+    # A concession or an approved forfeit ends the game too (2008 Game Commitments; Forfeits):
+    # the loser may post its finish only 7 days after (Game Completion).
+    closed = conceded(game.board_log)
+    if closed is not None and closed[0].at is not None and (ended is None or closed[0].at < ended):
+        ended = closed[0].at
     found += _forfeits(game)
     for note in game.board_log:
         if note.kind == "finish":
@@ -58,7 +65,34 @@ def _bid(note: BoardNote, state: BoardAt, board: Board) -> list[Issue]:
         found.append(Issue(FindingKind.BID_ILLEGAL,
                            "the bid removes units and adds units or IPCs: negative bids "
                            "may not be combined with additions (2008 Bidding)", at=note.at))
-    return found
+    return found + _bid_total(note)
+
+
+#: 2008 How to Start a Game (the Challenge), said of sending and of accepting a challenge alike.
+BID_TOTAL_RULE = ("2008 How to Start a Game (the Challenge): \"If there is a discrepancy between these the "
+                  "bid that you entered in the 'Your Bid (IPC Total Value)' block will take precedence. "
+                  "You will then simply adjust the bid details to match the bid.\"")
+
+
+def _bid_total(note: BoardNote) -> list[Issue]:
+    """The bid total against what its details are worth: the units added at their cost (2008
+    Bidding: "Bids are compared by IPC value"; ICs and AA guns count as land units), the extra
+    IPCs, less the units a negative bid removes. ``total`` not stated: nothing to compare."""
+    if note.total is None:
+        return []
+    parts = [(f"{entry.units} for {entry.power} in {entry.territory}", cost_of(entry.units))
+             for entry in note.holdings]
+    parts += [(f"{extra} IPCs for {power}", extra) for power, extra in note.ipcs]
+    parts += [(f"{entry.units} of {entry.power} removed from {entry.territory}", -cost_of(entry.units))
+              for entry in note.removed]
+    worth = sum(value for _, value in parts)
+    if worth == note.total:
+        return []
+    listed = "; ".join(f"{what}: {value}" for what, value in parts) or "none"
+    return [Issue(FindingKind.BID_TOTAL_MISMATCH,
+                  f"the bid details are worth {worth} IPCs ({listed}), the bid total entered is "
+                  f"{note.total}: the total takes precedence and the details are to be adjusted to "
+                  f"match it ({BID_TOTAL_RULE})", at=note.at)]
 
 
 def _misplaced(power: str, territory: str, units: Force, state: BoardAt, board: Board) -> str:

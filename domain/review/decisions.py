@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from domain.record.club_filing import ends_game
 from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
@@ -32,12 +33,13 @@ ELECTIONS: dict[FindingKind, tuple[Election, ...]] = {
     **dict.fromkeys(sorted(DECLARATION_ERRORS), (Election.REROLL, Election.NOT_FIGHT)),
     FindingKind.PAUSE_SKIPPED: (Election.ACCEPT, Election.APPLY_TO_CORRECTED_UNITS, Election.REROLL_DEFENCE),
 }
-OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED, FindingKind.BID_ILLEGAL})
+OPEN_FOR_MINISTER = frozenset({FindingKind.RETREAT_UNDECLARED, FindingKind.BID_ILLEGAL,
+                               FindingKind.BID_TOTAL_MISMATCH})
 #: Errors the time limit of 2008 Section VII does not reach: it "will apply to CDEs, rolling
 #: errors, and non-combat errors only. All other errors will be adjudicated on a case by case
 #: basis by the Minister of Law." A bid is placed before the first turn (2008 Bidding): none of
 #: those, so it never becomes fixed by a turn rolled after it.
-NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL})
+NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL, FindingKind.BID_TOTAL_MISMATCH})
 
 
 class WaitingFor(enum.StrEnum):
@@ -67,10 +69,12 @@ class RulingProblem:
 
 
 def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
-                   decision: str = "apply") -> RulingProblem | None:
+                   decision: str = "apply", *, turn: str | None = None,
+                   territory: str | None = None) -> RulingProblem | None:
     """Why a ruling cannot be recorded on the game's findings (None when it can): it must name
-    one of them (by id or kind), and an election it applies must be one the rule offers on it
-    (a dismissal applies none: the record stands whatever it names)."""
+    one of them (by id or kind; of ``turn`` and in ``territory`` when it names them), and an
+    election it applies must be one the rule offers on it (a dismissal applies none: the record
+    stands whatever it names)."""
     try:
         ref = finding_ref(finding)
     except ValueError as error:
@@ -79,6 +83,13 @@ def ruling_problem(findings: Sequence[Finding], finding: str, election: str | No
     if not named:
         known = ", ".join(f"{f.id} ({f.kind})" for f in findings) or "none"
         return RulingProblem("finding", f"the game has no finding {finding!r} (its findings: {known})")
+    narrowed = [f for f in named if turn in (None, f.turn) and territory in (None, f.battle)]
+    if not narrowed:
+        part = "turn" if turn is not None and all(f.turn != turn for f in named) else "battle"
+        where = " ".join(w for w in (turn and f"in {turn}", territory and f"in {territory}") if w)
+        known = ", ".join(f"{f.id} ({f.turn or 'the game'}, {f.battle or 'no battle'})" for f in named)
+        return RulingProblem(part, f"no finding {finding!r} {where} (the game's: {known})")
+    named = narrowed
     if election is not None and decision != Ruling.DISMISS:
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
@@ -124,7 +135,7 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
         return Decision(FindingStatus.IGNORED)
-    ruling = _ruling(game, issue, finding_id, record)
+    ruling = _ruling(game, issue, finding_id, record, turn)
     decision = _decide(issue, record, turn, game, edition, ruling)
     if ruling is None or decision.ruling is not None or decision.election is not None:
         return decision
@@ -164,6 +175,13 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
         # given. An illegal bid placement comes off the board as corrected (2008 Bidding says
         # where bid units may go; they cannot stand elsewhere); a bid that mixes removals with
         # additions has no such remedy: the ruling is on record, the bid stands as placed.
+        if issue.kind == FindingKind.BID_TOTAL_MISMATCH:
+            # The total takes precedence and the bidder adjusts the details (2008 How to Start a
+            # Game): which details is his choice, not one the record can make for him.
+            return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
+                            note="ruled by the Minister of Law (2008 Section VII: case by case); the "
+                            "bid total stands; the adjusted details are for the ruling to state: the bid "
+                            "placed on the board is not changed")
         if issue.place is None:
             return Decision(FindingStatus.STANDS, ruling=_describe(ruling),
                             note="ruled by the Minister of Law (2008 Section VII: case by case); the "
@@ -312,8 +330,8 @@ def _posted_without_combat(game: Game) -> dict[str, datetime]:
         if turn not in first:
             first[turn] = (seq, at)
     last = max((seq for seq, _ in first.values()), default=0)
-    if any(note.kind == "finish" for note in game.board_log):
-        last = game.seq + 1  # the game is over: so is every turn of it
+    if any(ends_game(note) for note in game.board_log):
+        last = game.seq + 1  # the game is over (finished, conceded, forfeit): so is every turn of it
     found = {turn: at for turn, (seq, at) in first.items()
              if at is not None and turn not in game.turns and last > seq}
     _POSTED[:] = [(game, game.seq, found)]
@@ -341,20 +359,24 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
             if record is None or record.turn == turn:
                 return report
             continue
-        if record is not None and report.territory == record.territory:
+        if record is not None and report.territory == record.territory \
+                and report.turn in (None, record.turn):
             return report
     return None
 
 
 
-def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None) -> RulingEntry | None:
+def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None,
+            turn: str) -> RulingEntry | None:
     """The ruling that decides this finding: the last one naming its id; else the last naming
-    its kind (a ruling by kind decides every finding of that kind made before it)."""
-    by_id = [r for r in game.live_rulings if r.finding == finding_id]
+    its kind (a ruling by kind decides every finding of that kind made before it). A ruling
+    that names a turn or a battle decides only the findings of that turn and battle."""
+    here = [r for r in game.live_rulings if r.turn in (None, turn)
+            and r.territory in (None, record.territory if record is not None else None)]
+    by_id = [r for r in here if r.finding == finding_id]
     if by_id:
         return by_id[-1]
-    del record
-    by_kind = [r for r in game.live_rulings if r.finding == issue.kind
+    by_kind = [r for r in here if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     return by_kind[-1] if by_kind else None
 

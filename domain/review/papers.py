@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from domain.record.club_filing import APPROVED, conceded, side_of
+from domain.record.entries import BoardNote
 from domain.record.game import Game
 from domain.review.views import Paper
 
@@ -51,4 +53,44 @@ def papers_of(game: Game) -> tuple[Paper, ...]:
         else:
             state = f"open: {count} dice drawn are provisional until the secret is revealed"
         found.append((c.seq, Paper(c.seq + off, "commitment", c.at, c.by, c.scheme, c.commitment, state)))
+    found += [(note.seq, paper) for note, paper in _closing(game, off)]
     return tuple(paper for _, paper in sorted(found, key=lambda pair: pair[0]))
+
+
+#: 2008 Game Commitments: a player who quits forfeits the game.
+_QUIT = ("2008 Game Commitments: \"If you quit at any time after the bid submission you will forfeit "
+         "the game\"")
+
+
+def _closing(game: Game, off: int) -> list[tuple[BoardNote, Paper]]:
+    """Forfeit requests, the Minister's decisions on them, and concessions, with what each did."""
+    found: list[tuple[BoardNote, Paper]] = []
+    request: BoardNote | None = None
+    closed = conceded(game.board_log)
+    for note in game.board_log:
+        if note.kind == "forfeit_request":
+            answer = next((n for n in game.board_log if n.seq > note.seq
+                           and n.kind in ("forfeit_request", "forfeit_decision")), None)
+            status = ("awaiting the Minister of Law's decision (2008 Forfeits)"
+                      if answer is None or answer.kind != "forfeit_decision" else
+                      f"{answer.result.replace('_', ' ')} (event {answer.seq + off})")
+            found.append((note, Paper(note.seq + off, "forfeit_request", note.at, note.by,
+                                      f"a forfeit victory for the {side_of(note.by)}", note.text, status)))
+            request = note
+        elif note.kind == "forfeit_decision" and request is not None:
+            if note.result == APPROVED:
+                status = (f"approved: a forfeit victory for the {side_of(request.by)}, the game is closed "
+                          "(2008 Forfeits)")
+            else:
+                status = "not approved: the game goes on (2008 Forfeits)"
+            found.append((note, Paper(note.seq + off, "forfeit_decision", note.at, note.by,
+                                      f"the forfeit request of event {request.seq + off}", note.text,
+                                      status)))
+            request = None
+        elif note.kind == "concession":
+            winner = "Allies" if side_of(note.by) == "Axis" else "Axis"
+            status = (f"the game is over, won by the {winner} ({_QUIT})" if closed and closed[0] is note
+                      else "the game was over already")
+            found.append((note, Paper(note.seq + off, "concession", note.at, note.by, "the game",
+                                      note.text, status)))
+    return found

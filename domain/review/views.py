@@ -214,18 +214,20 @@ class DrawnDice(msgspec.Struct, frozen=True):
 
 
 class Paper(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A report, a ruling or a dice commitment as the desk recorded it, in full (the timeline's
-    panel and the text report show these; the letter reads the record itself)."""
+    """A report, a ruling, a dice commitment, a forfeit request or decision or a concession as
+    recorded, in full (the timeline's panel and the text report show these; the letter reads
+    the record itself)."""
 
     event: int
-    kind: Literal["report", "ruling", "commitment"]
+    kind: Literal["report", "ruling", "commitment", "forfeit_request", "forfeit_decision", "concession"]
     at: datetime | None
     by: str
     #: What it is about: the battle, or the finding with the decision and election.
     about: str
     text: str
     #: "in force", "withdrawn (event N)", "replaced by event N", or for a commitment whether
-    #: its dice are provisional (drawn, not yet revealed) or checkable.
+    #: its dice are provisional (drawn, not yet revealed) or checkable; for a forfeit request,
+    #: decision or concession what it did to the game.
     status: str
     #: When minister stored it, if that is not ``at`` (an e-mail entered late: ``at`` is the
     #: e-mail's time, which the rules use; domain.record.claimed).

@@ -205,6 +205,8 @@ IAAPA_2008 = Edition(
         K.TYPO: "Section VI (typographical errors are not errors)",
         K.MAP_COUNT_WRONG: "Post Combat Orders (territory and IPC count, e.g. UK 30/$32)",
         K.BID_ILLEGAL: "Bidding (where bid units may be placed; negative bids not mixed)",
+        K.BID_TOTAL_MISMATCH: "How to Start a Game (the Challenge): the bid total entered takes precedence; "
+                              "the bid details are adjusted to match it",
         K.MAGIC_84: "Rules Clarifications, Magic 84 (Axis IPC count after the United States' turn)",
         K.FORFEIT_ELIGIBLE: "Forfeits and Annulments, Forfeits (no turn within 5 days)",
         K.FINISH_EARLY: "Game Completion (the loser may post the finish 7 days after the end)",

@@ -84,6 +84,9 @@ class FindingKind(StrEnum):
     MAP_COUNT_WRONG = "map_count_wrong"
     #: 2008 Bidding (where bid units may be placed; negative bids not mixed).
     BID_ILLEGAL = "bid_illegal"
+    #: 2008 How to Start a Game (the Challenge): the bid total entered takes precedence over its
+    #: details, which are adjusted to match it.
+    BID_TOTAL_MISMATCH = "bid_total_mismatch"
     #: 2008 Rules Clarifications, Magic 84 (Axis IPC count after the United States' turn).
     MAGIC_84 = "magic_84"
     #: 2008 Forfeits and Annulments, Forfeits (no turn within 5 days).

@@ -55,6 +55,8 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "type-int.toml": (40, "expected type one of"),
     "units-huge-count.toml": (11, "at most 999 units"),
     "units-not-strings.toml": (11, "units[1] in this position event: expected `str`, got `int`"),
+    "unknown-key.toml": (45, "unknown key 'ipc' in this report event"),
+    "report-unknown-battle.toml": (45, "battle 'Karelia': game 'g1' has no such battle"),
 }
 
 

@@ -114,14 +114,14 @@ def write_events(spec: str, game_id: str, writer: str, count: int, start: Any) -
 
     app = open_store(spec)
     try:
-        battle = app.game(game_id).battles[-1].territory
+        last = app.game(game_id).battles[-1]
         start.wait(180)  # spawning and importing can be slow on a busy shared machine
         for index in range(count):
             tag = f"{writer}-{index}"
             if index % 2:
                 file_report(app, game_id, writer, tag)
             else:
-                draw(app, game_id, battle, 2, tag)
+                draw(app, game_id, last.territory, 2, tag, turn=last.turn)
             time.sleep(0.002)  # a breath between appends, so a busy machine still interleaves
     finally:
         app.close()

@@ -68,7 +68,8 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--by", required=True, help="who asks (a power or a player)")
     parser.add_argument("--text", required=True, help="what is wrong")
     parser.add_argument("--battle", help="the battle's territory or sea zone, if it is about one")
-    parser.add_argument("--turn", help="the battle's turn (USSR 3), to check the battle is in it")
+    parser.add_argument("--turn", help="the battle's turn (USSR 3): needed when two battles of the "
+                                       "game were fought in that territory")
 
     parser = _command(
         subparsers, "rule", cmd_rule, at=True,
@@ -84,9 +85,9 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Restate the report or ruling recorded as --event N; the old one stays in the "
                     "history and the review uses the new one.")
     parser.add_argument("--event", required=True, type=int, help="the event number of the report or ruling")
-    parser.add_argument("--battle", help="(a report) the battle it is about")
-    parser.add_argument("--turn", help="(a report) the battle's turn")
-    _ruling_options(parser, required=False)
+    parser.add_argument("--battle", help="a report's battle, or a ruling's finding's battle")
+    parser.add_argument("--turn", help="that battle's turn, or a ruling's finding's turn")
+    _ruling_options(parser, required=False, where=False)
 
     parser = _command(
         subparsers, "withdraw", cmd_withdraw, at=True,
@@ -98,7 +99,7 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--text", default="", help="why")
 
 
-def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+def _ruling_options(parser: argparse.ArgumentParser, *, required: bool, where: bool = True) -> None:
     parser.add_argument("--finding", required=required, type=finding_arg,
                         help="the finding's id (F2) or kind")
     parser.add_argument("--decision", required=required, choices=tuple(r.value for r in Ruling),
@@ -108,6 +109,10 @@ def _ruling_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
                              "to let the record stand (mutual agreements stand, 2008 Section I)")
     parser.add_argument("--election", help="reroll, not_fight, accept, apply_to_corrected_units or "
                                            "reroll_defence (only those the finding's rule offers)")
+    if where:
+        parser.add_argument("--turn", help="the finding's turn (USSR 3): only a finding of that turn")
+        parser.add_argument("--battle", help="the finding's battle (its territory or sea zone; with "
+                                             "--turn where two battles were fought there)")
     parser.add_argument("--by", default="" if not required else "Minister of Law",
                         help="who decides (default: the Minister of Law)")
     parser.add_argument("--text", default="", help="the words, with the rule cited")
@@ -120,6 +125,8 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Record dice rolled on the club's dice server for a battle's correction, as "
                     "they are, at the dice server's time.")
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
+    parser.add_argument("--turn", help="the battle's turn (USSR 3): needed when two battles of the "
+                                       "game were fought in that territory")
     parser.add_argument("faces", metavar="DICE", nargs="+",
                         help='the faces, such as "6 6 1 4" (quoted or not)')
 
@@ -139,6 +146,8 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Draw from the open commitment: without --count, each throw the battle's "
                     "correction awaits, until it awaits none; every throw is its own roll.")
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
+    parser.add_argument("--turn", help="the battle's turn (USSR 3): needed when two battles of the "
+                                       "game were fought in that territory")
     parser.add_argument("--count", type=int, help="draw this many dice now (default: what the battle awaits)")
     parser.add_argument("--purpose", help="what the dice are for (default: the throw awaited)")
 
@@ -196,7 +205,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
     with _store(args) as app:
         event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
-                            text=args.text, by=args.by, at=parse_at(args.at))
+                            text=args.text, by=args.by, at=parse_at(args.at), turn=args.turn,
+                            battle=args.battle)
     return _print(args, event_dict(event), f"ruling on {event.finding} recorded: {event.decision}"
                   + (f", election {event.election}" if event.election else "")
                   + f" at {_when(event)} [event {event.originator_version}]")
@@ -219,7 +229,8 @@ def cmd_amend(args: argparse.Namespace) -> int:
             if not args.finding or not args.decision:
                 raise MinisterError("amending a ruling needs --finding and --decision")
             event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
-                                text=args.text, by=args.by or "Minister of Law", at=at, amends=args.event)
+                                text=args.text, by=args.by or "Minister of Law", at=at, amends=args.event,
+                                turn=args.turn, battle=args.battle)
     return _print(args, event_dict(event), f"event {args.event} amended by event "
                   f"{event.originator_version} at {_when(event)}")
 
@@ -237,14 +248,14 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 
 
 def cmd_dice(args: argparse.Namespace) -> int:
-    """``minister dice GAME --battle B [--at TIME] "6 6 1 4"``."""
+    """``minister dice GAME --battle B [--turn T] [--at TIME] "6 6 1 4"``."""
     from application.usecases.desk import dice as desk_dice
     from application.usecases.desk.common import event_dict, parse_at
 
 
     with _store(args) as app:
         event = desk_dice.enter_dice(app, args.game, args.battle, " ".join(args.faces),
-                                     at=parse_at(args.at))
+                                     at=parse_at(args.at), turn=args.turn)
     return _print(args, event_dict(event), f"dice for {event.territory} recorded: "
                   f"{' '.join(map(str, event.dice))} at {_when(event)} [event {event.originator_version}]")
 
@@ -274,7 +285,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     with _store(args) as app:
         rolls = desk_dice.roll(app, args.game, args.battle, keys_dir(args.keys), count=args.count,
-                               purpose=args.purpose)
+                               purpose=args.purpose, turn=args.turn)
     lines = [f"roll #{e.sequence} for {e.territory} ({e.purpose}): {' '.join(map(str, e.dice))}  "
              f"[event {e.originator_version}]" for e in rolls]
     return _print(args, {"rolls": [event_dict(e) for e in rolls]}, "\n".join(lines))

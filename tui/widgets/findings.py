@@ -108,7 +108,7 @@ def paper_lines(paper: Paper, width: int) -> list[Text]:
     """A report, ruling or commitment in full: who, when, about what, its words, its status."""
     when = paper.at.strftime("%Y-%m-%d %H:%M:%SZ") if paper.at else "(no time)"
     head = Text()
-    head.append(f"{paper.kind.capitalize()} ", "bold")
+    head.append(f"{paper.kind.replace('_', ' ').capitalize()} ", "bold")
     if paper.entered is not None:
         when += f" (entered {paper.entered.strftime('%Y-%m-%d %H:%M:%SZ')})"
     head.append(f"[event {paper.event}] {when}", TAG_STYLES["dim"])

@@ -12,7 +12,7 @@ from domain.record.claimed import claimed_time_problem, game_start
 from domain.record.entries import BattleRecord
 from domain.record.events import GameEvent
 from domain.record.game import Game, parse_turn, turn_label
-from domain.record.intake import battle_territory
+from domain.record.references import BadReference, named_battle
 
 #: A clock a little ahead of the Minister's is not an error.
 _SKEW = timedelta(minutes=5)
@@ -65,24 +65,22 @@ def parse_at(text: str | None) -> datetime | None:
 
 
 def battle_of(game: Game, name: str, turn: str | None = None) -> BattleRecord:
-    """The game's battle called ``name`` (in ``turn`` when given), else an error listing them."""
-    label = None
-    if turn is not None:
-        try:
-            label = turn_label(*parse_turn(turn))
-        except InvalidNotationError:
-            raise MinisterError(f"--turn {turn!r}: expected a turn such as 'USSR 3'") from None
-        if label not in game.turns:
-            raise MinisterError(f"--turn {turn!r}: game {game.game_id!r} has no such turn "
-                                f"(its turns: {', '.join(game.turns) or 'none'})")
+    """The game's battle called ``name`` (in ``turn`` when given); else an error naming the
+    option at fault and listing the battles it may be (domain.record.references: two battles
+    in one territory need ``--turn``)."""
     try:
-        territory = battle_territory(name)
-        return game.battle(name, label, territory=territory)
-    except (KeyError, ValueError, InvalidNotationError, MinisterError):
-        known = ", ".join(sorted({f"{b.territory} ({b.turn})" for b in game.battles})) or "none"
-        where = f" in {label}" if label else ""
-        raise MinisterError(f"--battle {name!r}: game {game.game_id!r} has no such battle{where} "
-                            f"(its battles: {known})") from None
+        return named_battle(game, name, turn)
+    except BadReference as error:
+        raise MinisterError(f"--{error.part} {error.message}") from None
+
+
+def turn_given(turn: str, option: str = "--turn") -> str:
+    """The canonical label of a turn given as ``option`` ("uk 2" -> "UK 2"), else an error."""
+    try:
+        return turn_label(*parse_turn(turn))
+    except InvalidNotationError:
+        raise MinisterError(f"{option} {turn!r}: expected a turn such as 'USSR 3' (power and game "
+                            "round)") from None
 
 
 def event_dict(event: GameEvent) -> dict[str, Any]:

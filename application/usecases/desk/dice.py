@@ -92,28 +92,33 @@ def commit(app: MinisterApplication, game_id: str, keys: Path, *, by: str = "",
     return event
 
 
-def awaited(game: Game, territory: str) -> DiceNeed | None:
-    """The throw the battle's correction waits for, if it waits for one."""
+def awaited(game: Game, territory: str, turn: str | None = None) -> DiceNeed | None:
+    """The throw the battle's correction waits for (the battle in ``territory`` of ``turn``, when
+    given), if it waits for one."""
     for view in review(game).battles:
-        if view.battle == territory and view.needed is not None:
+        if view.battle == territory and turn in (None, view.turn) and view.needed is not None:
             return view.needed
     return None
 
 
 def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *, count: int | None = None,
-         purpose: str | None = None, now: datetime | None = None) -> list[DiceDrawn]:
+         purpose: str | None = None, now: datetime | None = None,
+         turn: str | None = None) -> list[DiceDrawn]:
     """Draw from the open commitment: ``count`` dice, or (without it) each throw the battle
-    awaits until it awaits none. Every throw is its own recorded roll."""
+    awaits until it awaits none. Every throw is its own recorded roll. ``turn``: the battle's,
+    where its territory alone names two battles."""
     if count is not None and not 1 <= count <= 1000:
         raise MinisterError(f"expected --count from 1 to 1000, found {count}")
     game = app.game(game_id)
-    territory = battle_of(game, battle).territory
+    named = battle_of(game, battle, turn)
+    territory = named.territory
+    label = named.turn  # recorded always: a later battle there cannot make it ambiguous
     sealed = open_commitment(game)
     if sealed is None:
         raise MinisterError(f"game {game_id!r} has no open dice commitment: record one first "
                             f"(`minister commit {game_id}`): its hash is shown before any die is drawn")
     secret = load_secret(keys, game_id, sealed.commitment)
-    if count is None and awaited(game, territory) is None:
+    if count is None and awaited(game, territory, named.turn) is None:
         raise MinisterError(f"battle {territory!r} awaits no dice; give --count to draw anyway")
     drawn: list[DiceDrawn] = []
     while len(drawn) < (1 if count is not None else MAX_THROWS):
@@ -121,7 +126,7 @@ def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *, cou
         def build(game: Game) -> list[GameEvent]:
             if open_commitment(game) != sealed:
                 raise MinisterError(f"game {game_id!r}: the commitment changed meanwhile")
-            need = awaited(game, territory) if count is None else None
+            need = awaited(game, territory, named.turn) if count is None else None
             many = count if count is not None else need.count if need is not None else 0
             what = purpose or (need.purpose if need is not None else "roll")
             key = RollKey(sealed.commitment, game_id, next_sequence(game), territory, what, many)
@@ -129,7 +134,7 @@ def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *, cou
             return [DiceDrawn(originator_id=game.id, originator_version=game.version + 1,
                               timestamp=at, at=at, battle=battle, territory=territory,
                               sequence=key.sequence, purpose=what,
-                              dice=tuple(roll_committed(secret, key)))] if many else []
+                              dice=tuple(roll_committed(secret, key)), turn=label)] if many else []
 
         events = app.append(game_id, build)
         if not events:
@@ -168,16 +173,19 @@ def parse_dice(text: str) -> tuple[int, ...]:
 
 
 def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *,
-               at: datetime | None = None, now: datetime | None = None) -> DiceSupplied:
-    """Record dice rolled on the club's dice server for a battle's correction, as they are."""
+               at: datetime | None = None, now: datetime | None = None,
+               turn: str | None = None) -> DiceSupplied:
+    """Record dice rolled on the club's dice server for a battle's correction, as they are
+    (``turn``: the battle's, where its territory alone names two battles)."""
     faces = parse_dice(text)
 
     def build(game: Game) -> list[GameEvent]:
-        record = battle_of(game, battle)
+        record = battle_of(game, battle, turn)
         recorded, claimed = checked_time(game, at, now, record)
         return [DiceSupplied(originator_id=game.id, originator_version=game.version + 1,
                              timestamp=recorded, at=claimed, battle=battle, territory=record.territory,
-                             dice=faces, written=" ".join(map(str, faces)))]
+                             dice=faces, written=" ".join(map(str, faces)),
+                             turn=record.turn)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, DiceSupplied)

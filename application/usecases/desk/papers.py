@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from application.adapters.app import MinisterApplication
-from application.usecases.desk.common import battle_of, checked_time
+from application.usecases.desk.common import battle_of, checked_time, turn_given
 from domain.errors import MinisterError
 from domain.record.entries import BattleRecord, ReportEntry, Ruling, RulingEntry
 from domain.record.events import (
@@ -24,7 +24,8 @@ from domain.record.events import (
     RulingGiven,
 )
 from domain.record.game import Game
-from domain.review.decisions import offered
+from domain.record.references import BadReference, entry_version, live_entry
+from domain.review.decisions import offered, ruling_problem
 from domain.review.game_review import review
 from domain.review.views import Finding
 from domain.rules.findings import finding_ref
@@ -36,6 +37,8 @@ def _report_checks(game: Game, by: str, text: str, battle: str | None,
                    turn: str | None) -> BattleRecord | None:
     if not by.strip() or not text.strip():
         raise MinisterError("a report needs --by (who asks) and --text (what is wrong)")
+    if turn is not None and battle is None:
+        raise MinisterError("--turn names the battle's turn: give --battle too")
     return battle_of(game, battle, turn) if battle is not None else None
 
 
@@ -48,7 +51,8 @@ def report(app: MinisterApplication, game_id: str, by: str, text: str, battle: s
         named = _report_checks(game, by, text, battle, turn)
         recorded, claimed = checked_time(game, at, now, named)
         return [ReportFiled(originator_id=game.id, originator_version=game.version + 1,
-                            timestamp=recorded, at=claimed, by=by, text=text, battle=battle)]
+                            timestamp=recorded, at=claimed, by=by, text=text, battle=battle,
+                            turn=named.turn if named is not None else None)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportFiled)
@@ -65,19 +69,24 @@ def _findings_now(app: MinisterApplication, game: Game) -> tuple[Finding, ...]:
     return found if found is not None else review(game).findings
 
 
-def _ruling_checks(game: Game, findings_now: tuple[Finding, ...], finding: str, decision: str,
-                   election: str | None) -> None:
+def _ruling_checks(game: Game, everything: tuple[Finding, ...], finding: str, decision: str,
+                   election: str | None, turn: str | None = None, battle: BattleRecord | None = None) -> None:
     if decision not in DECISIONS:
         raise MinisterError(f"expected --decision one of {', '.join(DECISIONS)}, found {decision!r}")
     try:
         ref = finding_ref(finding)
     except ValueError as error:
         raise MinisterError(f"--finding {error}") from None
-    findings = [f for f in findings_now if ref in (f.id, f.kind)]
+    findings = [f for f in everything if ref in (f.id, f.kind)]
     if not findings:
-        known = ", ".join(f"{f.id} ({f.kind})" for f in findings_now) or "none"
+        known = ", ".join(f"{f.id} ({f.kind})" for f in everything) or "none"
         raise MinisterError(f"--finding {finding!r}: game {game.game_id!r} has no such finding "
                             f"(its findings: {known})")
+    territory = battle.territory if battle is not None else None
+    problem = ruling_problem(everything, finding, None, turn=turn, territory=territory)
+    if problem is not None:
+        raise MinisterError(f"--{problem.part} {problem.message}")
+    findings = [f for f in findings if turn in (None, f.turn) and territory in (None, f.battle)]
     if election is None:
         return
     for found in findings:
@@ -90,17 +99,23 @@ def _ruling_checks(game: Game, findings_now: tuple[Finding, ...], finding: str, 
 
 def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
          election: str | None = None, text: str = "", by: str = "", at: datetime | None = None,
-         now: datetime | None = None, amends: int | None = None) -> RulingGiven:
-    """Record a ruling or election on one of the game's findings (``amends``: the ruling it replaces)."""
+         now: datetime | None = None, amends: int | None = None, turn: str | None = None,
+         battle: str | None = None) -> RulingGiven:
+    """Record a ruling or election on one of the game's findings (``amends``: the ruling it
+    replaces; ``turn`` and ``battle``: the finding's, to name one among several of a kind)."""
 
     def build(game: Game) -> list[GameEvent]:
         if amends is not None:
             _live(game, amends, RulingEntry)
-        _ruling_checks(game, _findings_now(app, game), finding, decision, election)
+        # Any turn may have findings (a treasury's, a map update's): the findings decide.
+        label = turn_given(turn) if turn is not None else None
+        named = battle_of(game, battle, turn) if battle is not None else None
+        _ruling_checks(game, _findings_now(app, game), finding, decision, election, label, named)
         recorded, claimed = checked_time(game, at, now)
         return [RulingGiven(originator_id=game.id, originator_version=game.version + 1,
                             timestamp=recorded, at=claimed, finding=finding, decision=decision,
-                            election=election, by=by, text=text, amends=amends)]
+                            election=election, by=by, text=text, amends=amends, turn=label,
+                            battle=battle)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, RulingGiven)
@@ -117,7 +132,8 @@ def amend_report(app: MinisterApplication, game_id: str, amends: int, by: str, t
         named = _report_checks(game, by, text, battle, turn)
         recorded, claimed = checked_time(game, at, now, named)
         return [ReportAmended(originator_id=game.id, originator_version=game.version + 1,
-                              timestamp=recorded, at=claimed, amends=amends, by=by, text=text, battle=battle)]
+                              timestamp=recorded, at=claimed, amends=amends, by=by, text=text, battle=battle,
+                              turn=named.turn if named is not None else None)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, ReportAmended)
@@ -139,20 +155,12 @@ def withdraw(app: MinisterApplication, game_id: str, target: int, by: str, text:
     return event
 
 
-def entry_version(game: Game, seq: int) -> int:
-    """The event version of the record numbered ``seq``."""
-    return seq + game.version - game.seq
-
-
 def _live(game: Game, version: int, *kinds: type[ReportEntry] | type[RulingEntry]) -> None:
     """Event ``version`` must be a report or ruling (of ``kinds``) still in force."""
-    live: list[ReportEntry | RulingEntry] = [*game.live_reports, *game.live_rulings]
-    found = [e for e in live if entry_version(game, e.seq) == version and isinstance(e, kinds)]
-    if not found:
-        names = " or ".join("report" if k is ReportEntry else "ruling" for k in kinds)
-        known = ", ".join(str(entry_version(game, e.seq)) for e in live if isinstance(e, kinds)) or "none"
-        raise MinisterError(f"event {version} of game {game.game_id!r} is not a {names} in force "
-                            f"(expected one of: {known})")
+    try:
+        live_entry(game, version, "event", reports=ReportEntry in kinds, rulings=RulingEntry in kinds)
+    except BadReference as error:
+        raise MinisterError(error.message) from None
 
 
 def kind_of(app: MinisterApplication, game_id: str, version: int) -> str:
