@@ -1,0 +1,229 @@
+"""A raw message decoded with the standard library's ``email`` package (``policy.default``).
+
+What a game's mail needs of it: the headers that name the e-mail (From, Date, Subject,
+Message-ID), the body as text (plain preferred; an HTML-only body turned to text), and what is
+attached: a message forwarded as an attachment (``message/rfc822``, or an ``.eml`` file sent as
+bytes) decoded the same way, a text attachment kept as text, anything else (a save game, an
+image) listed by name.
+
+Everything read is untrusted. A charset Python does not know is read as UTF-8 when the bytes
+are UTF-8, else as Windows-1252 (what mislabelled Western mail nearly always is), and noted; a
+header the parser chokes on is read raw; attachments nest at most :data:`MAX_DEPTH` deep and a
+message has at most :data:`MAX_PARTS` parts, so a mail bomb of nested forwards is cut and
+listed, never followed down.
+"""
+
+from __future__ import annotations
+
+import email
+import email.errors
+import email.utils
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import policy
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+
+from application.intake.mail.html_text import html_to_text
+
+#: Messages inside messages (forwarded as attachments) read at most this deep.
+MAX_DEPTH = 8
+#: The most MIME parts looked at in one message (all its attachments together).
+MAX_PARTS = 500
+#: The longest text taken from one part.
+MAX_TEXT = 2 * 2**20
+
+
+@dataclass
+class Decoded:
+    """A decoded message: its headers, its body text and what it carries."""
+
+    sender: str
+    date_text: str
+    date: datetime | None
+    subject: str
+    message_id: str
+    body: str
+    #: Messages attached to it (forwarded as attachments), decoded the same way.
+    attached: list[tuple[str, Decoded]] = field(default_factory=list)
+    #: Text attachments: (file name, text).
+    texts: list[tuple[str, str]] = field(default_factory=list)
+    #: Attachments not read (name and type), and what was noticed (charsets, defects, cuts).
+    ignored: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def decode_message(data: bytes, *, depth: int = 0, budget: list[int] | None = None) -> Decoded:
+    """Decode a message's bytes. Never raises on bad input: problems become ``notes``."""
+    budget = budget if budget is not None else [MAX_PARTS]
+    try:
+        message = email.message_from_bytes(data, policy=policy.default)
+    except (RecursionError, ValueError, TypeError, IndexError) as error:
+        empty = Decoded("", "", None, "", "", "")
+        empty.notes.append(f"the message could not be parsed ({type(error).__name__})")
+        return empty
+    return _decode(message, depth, budget)
+
+
+def _decode(message: Message, depth: int, budget: list[int]) -> Decoded:
+    date_text = header(message, "Date")
+    date, date_note = parse_date(date_text)
+    found = Decoded(sender=header(message, "From"), date_text=date_text, date=date,
+                    subject=header(message, "Subject"), message_id=header(message, "Message-ID"),
+                    body="")
+    if date_note:
+        found.notes.append(date_note)
+    defects = [type(d).__name__ for d in getattr(message, "defects", [])]
+    if any("Boundary" in d or "Truncat" in d or "Missing" in d for d in defects):
+        found.notes.append("the message is cut short or malformed (" + ", ".join(sorted(set(defects)))
+                           + "): what could be read was read")
+    try:
+        _walk(message, found, depth, budget)
+    except RecursionError:
+        found.notes.append("parts nested too deeply: the rest not read")
+    return found
+
+
+def _walk(message: Message, found: Decoded, depth: int, budget: list[int]) -> None:
+    body_part = _body_part(message)
+    if body_part is not None:
+        found.body = _text(body_part, found.notes)
+    for part in _parts(message):
+        if budget[0] <= 0:
+            found.notes.append(f"more than {MAX_PARTS} parts: the rest not read")
+            return
+        budget[0] -= 1
+        if part is body_part or part.is_multipart() and part.get_content_maintype() != "message":
+            continue
+        name = part.get_filename() or ""
+        kind = part.get_content_type()
+        if kind == "message/rfc822" or name.lower().endswith(".eml"):
+            _attached_message(part, name or "forwarded message", found, depth, budget)
+        elif part.get_content_maintype() == "text" and (name or _is_attachment(part)):
+            found.texts.append((name or kind, _text(part, found.notes)))
+        elif _is_attachment(part) or name:
+            found.ignored.append(f"{name or '(no name)'} ({kind})")
+
+
+def _parts(message: Message) -> list[Message]:
+    """The leaf parts and attached messages of a message, not looking inside attached ones."""
+    out: list[Message] = []
+    stack = [message]
+    while stack and len(out) <= MAX_PARTS:
+        part = stack.pop()
+        if part.get_content_type() == "message/rfc822" and part is not message:
+            out.append(part)
+            continue
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            stack.extend(reversed([p for p in payload if isinstance(p, Message)][:MAX_PARTS]))
+        elif part is not message:
+            out.append(part)
+    return out
+
+
+def _is_attachment(part: Message) -> bool:
+    return (part.get_content_disposition() or "") == "attachment"
+
+
+def _body_part(message: Message) -> Message | None:
+    if isinstance(message, EmailMessage):
+        try:
+            body = message.get_body(preferencelist=("plain", "html"))
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            body = None
+        if body is not None:
+            return body
+    if not message.is_multipart() and message.get_content_maintype() == "text":
+        return message
+    return None
+
+
+def _attached_message(part: Message, name: str, found: Decoded, depth: int, budget: list[int]) -> None:
+    if depth + 1 > MAX_DEPTH:
+        found.notes.append(f"attachment {name!r}: messages nested more than {MAX_DEPTH} deep: not read")
+        return
+    inner: Message | None = None
+    if part.get_content_type() == "message/rfc822":
+        payload = part.get_payload()
+        if isinstance(payload, list) and payload and isinstance(payload[0], Message):
+            inner = payload[0]
+    if inner is None:
+        data = part.get_payload(decode=True)
+        if not isinstance(data, bytes) or not data.strip():
+            found.notes.append(f"attachment {name!r}: empty, not read")
+            return
+        found.attached.append((name, decode_message(data, depth=depth + 1, budget=budget)))
+        return
+    found.attached.append((name, _decode(inner, depth + 1, budget)))
+
+
+def _text(part: Message, notes: list[str]) -> str:
+    """A text part's content as text; HTML turned to text."""
+    raw = part.get_payload(decode=True)
+    if not isinstance(raw, bytes):
+        raw = str(part.get_payload() or "").encode("utf-8", "replace")
+    if len(raw) > MAX_TEXT:
+        notes.append(f"a text part of {len(raw) // 1024} KB: only its first {MAX_TEXT // 1024} KB read")
+        raw = raw[:MAX_TEXT]
+    charset = str(part.get_content_charset() or "us-ascii")
+    text = _charset_text(raw, charset, notes)
+    if part.get_content_subtype() == "html":
+        try:
+            text = html_to_text(text)
+        except (RecursionError, AssertionError, ValueError):
+            notes.append("an HTML part could not be read as HTML: kept as written")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _charset_text(raw: bytes, charset: str, notes: list[str]) -> str:
+    try:
+        return raw.decode(charset)
+    except LookupError:
+        try:
+            text = raw.decode("utf-8")
+            notes.append(f"unknown charset {charset!r}: read as UTF-8")
+        except UnicodeDecodeError:
+            text = raw.decode("windows-1252", errors="replace")
+            notes.append(f"unknown charset {charset!r}: read as Windows-1252")
+        return text
+    except UnicodeDecodeError:
+        notes.append(f"bytes that are not {charset}: shown as \ufffd")
+        return raw.decode(charset, errors="replace")
+
+
+def header(message: Message, name: str) -> str:
+    """A header's value as text (RFC 2047 words decoded); the raw text when it cannot be parsed;
+    control characters (a folded line, a forged row) made spaces."""
+    try:
+        value = message.get(name)
+        text = "" if value is None else str(value)
+    except (ValueError, TypeError, IndexError, AttributeError, LookupError,
+            email.errors.HeaderParseError):
+        raw = next((v for k, v in message.raw_items() if k.lower() == name.lower()), "")
+        try:
+            text = str(make_header(decode_header(str(raw))))
+        except (ValueError, LookupError, UnicodeDecodeError, email.errors.HeaderParseError):
+            text = str(raw)
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:500]
+
+
+def parse_date(text: str) -> tuple[datetime | None, str | None]:
+    """A date as e-mail headers write it, with its zone, and a note when it cannot be used as is.
+
+    A date with no zone (``-0000`` or none written) is read as UTC and noted."""
+    if not text:
+        return None, "no Date header"
+    try:
+        value = email.utils.parsedate_to_datetime(text)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return None, f"Date {text!r} cannot be read"
+    if value is None:
+        return None, f"Date {text!r} cannot be read"
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC), f"Date {text!r} states no zone: read as UTC"
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        return None, f"Date {text!r} is outside the calendar"
+    return value, None
