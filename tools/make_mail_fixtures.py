@@ -46,7 +46,8 @@ DICE = "TripleA Dice Server <dice@triplea-game.org>"
 def _prime(rng: random.Random, bits: int) -> int:
     while True:
         candidate = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
-        if all(candidate % p for p in (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)) and _probable(candidate, rng):
+        small = (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+        if all(candidate % p for p in small) and _probable(candidate, rng):
             return candidate
 
 
@@ -144,7 +145,8 @@ def quoted(text: str, who: str, date: str) -> str:
     return f"On {date}, {who} wrote:\n" + "\n".join(lines) + "\n"
 
 
-def marti(date: str, subject: str, dice: str, message_id: str, iv: str, enc: str, to: str, cc: str) -> EmailMessage:
+def marti(date: str, subject: str, dice: str, message_id: str, iv: str, enc: str, to: str,
+          cc: str) -> EmailMessage:
     link = (f"https://dice.tripleawarclub.org/MARTI_verify.php?iv={quote(iv, safe='')}"
             f"&enc={quote(enc, safe='')}")
     body = (f"Your dice are: {dice} \nHave a nice day. \n\n----------------------------------\n"
@@ -174,11 +176,14 @@ def dice_server(date_ms: int, shown: str, dice: list[int], key: tuple[int, int, 
     html = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>The dice have been cast!</title>"
             f"<style>a.big {{ font-size: 2em; }}</style></head><body>\n<h1>The dice have been cast!</h1>\n"
             f"<p>Roll-Time: {shown}</p>\n<p>Results: {results}</p>\n<br>\n"
-            f"<p>You can click below to verify your results:</p>\n<a class=\"big\" href=\"{url}\">Verify!</a>\n"
-            f"<br>\n<p>Note we might not be able to correctly verify integrity for very old (1+ years) dice rolls.</p>\n"
-            f"<p><a href=\"https://dice.marti.triplea-game.org/unregister\">Unsubscribe</a></p>\n</body></html>\n")
+            f"<p>You can click below to verify your results:</p>\n"
+            f"<a class=\"big\" href=\"{url}\">Verify!</a>\n<br>\n"
+            "<p>Note we might not be able to correctly verify integrity for very old (1+ years) "
+            "dice rolls.</p>\n"
+            "<p><a href=\"https://dice.marti.triplea-game.org/unregister\">Unsubscribe</a></p>\n</body></html>\n")
     stamp = _rfc_date(date_ms)
-    message = mail(DICE, f"{email1}, {email2}", stamp, "The dice have been cast!", message_id, html, html=True)
+    message = mail(DICE, f"{email1}, {email2}", stamp, "The dice have been cast!", message_id, html,
+                   html=True)
     text = (f"The dice have been cast!\n\nRoll-Time: {shown}\n\nResults: {results}\n\n"
             f"You can click below to verify your results:\n\nVerify! <{url}>\n")
     return message, text
@@ -192,6 +197,11 @@ def _rfc_date(ms: int) -> str:
 
 
 def _bytes(message: EmailMessage) -> bytes:
+    # Fixed MIME boundaries (the email package draws random ones): the same bytes every run.
+    tag = hashlib.sha1(str(message["Message-ID"]).encode()).hexdigest()[:12]
+    for number, part in enumerate(message.walk()):
+        if part.is_multipart():
+            part.set_boundary(f"=_minister_fixture_{number}_{tag}")
     return message.as_bytes(policy=SMTP.clone(linesep="\n"))
 
 
@@ -351,14 +361,16 @@ def game_2231(out: Path) -> None:
                  cc=MINISTER)
     chat = mail(BORIS, HANS, "Sat, 01 Jun 2019 11:40:00 +0300", "Re: Game 2231 - setup",
                 "<CAB2231chat@mail.example.net>",
-                "Fine with me. Good luck!\n\nBoris\n\n" + quoted(SETUP_2231, HANS, "Sat, 1 Jun 2019 10:00:00 +0200"),
+                "Fine with me. Good luck!\n\nBoris\n\n"
+                + quoted(SETUP_2231, HANS, "Sat, 1 Jun 2019 10:00:00 +0200"),
                 reply_to="<g2231-setup.7d1@example.de>")
     date_ussr1 = "Sat, 01 Jun 2019 11:05:00 +0300"
     ussr1_body = USSR1 + "\n" + quoted(SETUP_2231, HANS, "Sat, 1 Jun 2019 10:00:00 +0200")
     ussr1 = mail(BORIS, HANS, date_ussr1, "Re: Game 2231 - USSR 1", "<CAB2231ussr1@mail.example.net>",
                  ussr1_body, cc=MINISTER, reply_to="<g2231-setup.7d1@example.de>", charset="windows-1252")
     marti_a = marti("Sat, 01 Jun 2019 08:10:12 +0000",
-                    "Game2231:Russians roll dice for 2 infantry and 2 armour in East Europe, round 1", "1,5,2,6",
+                    "Game2231:Russians roll dice for 2 infantry and 2 armour in East Europe, round 1",
+                    "1,5,2,6",
                     "<20190601081012.1c7e@dice.tripleawarclub.org>", _b64("a-iv", 32), _b64("a-enc", 48),
                     BORIS, f"{HANS}, {MINISTER}")
     marti_d = marti("Sat, 01 Jun 2019 08:11:40 +0000",
@@ -394,21 +406,23 @@ def game_2231(out: Path) -> None:
                  "<20190602074602.8d35@dice.tripleawarclub.org>", _b64("ed-iv", 32), _b64("ed-enc", 48),
                  HANS, BORIS)
     forwarded = kar_a.get_content()
-    rolls = mail(HANS, f"{MINISTER}, {BORIS}", "Sun, 02 Jun 2019 09:50:00 +0200", "Fwd: Game 2231 - Germany 1 rolls",
+    rolls = mail(HANS, f"{MINISTER}, {BORIS}", "Sun, 02 Jun 2019 09:50:00 +0200",
+                 "Fwd: Game 2231 - Germany 1 rolls",
                  "<g2231-ger1-rolls.4b2@example.de>", ROLLS_NOTE + forwarded)
     rolls.add_attachment(kar_d)
     rolls.add_attachment(_bytes(ee_d), maintype="application", subtype="octet-stream",
                          filename="marti-east-europe-defence.eml")
     dispute = mail(BORIS, f"{MINISTER}, {HANS}", "Sun, 02 Jun 2019 12:00:00 +0300",
                    "Re: Fwd: Game 2231 - Germany 1 rolls", "<CAB2231dispute@mail.example.net>",
-                   DISPUTE + "\n" + quoted(ROLLS_NOTE.split("\n-------- Forwarded")[0], HANS,
+                   DISPUTE + "\n" + quoted(ROLLS_NOTE.split("\n-------- Forwarded", maxsplit=1)[0], HANS,
                                            "Sun, 2 Jun 2019 09:50:00 +0200"),
                    reply_to="<g2231-ger1-rolls.4b2@example.de>")
     ruling = mail(MINISTER, f"{HANS}, {BORIS}", "Sun, 02 Jun 2019 18:00:00 +0200",
                   "Game 2231 - Germany 1: ruling on Karelia", "<ml-2231-1@iaapa.example.org>", RULING)
     thanks = mail(BORIS, f"{MINISTER}, {HANS}", "Sun, 02 Jun 2019 19:10:00 +0300",
                   "Re: Game 2231 - Germany 1: ruling on Karelia", "<CAB2231thanks@mail.example.net>",
-                  "Accepted, thank you.\n\nBoris\n\n" + quoted(RULING, MINISTER, "Sun, 2 Jun 2019 18:00:00 +0200"),
+                  "Accepted, thank you.\n\nBoris\n\n"
+                  + quoted(RULING, MINISTER, "Sun, 2 Jun 2019 18:00:00 +0200"),
                   reply_to="<ml-2231-1@iaapa.example.org>")
     finished = mail(HANS, BORIS, "Sun, 02 Jun 2019 20:00:00 +0200", "Re: Game 2231 - Germany 1",
                     "<g2231-ger1-done.5c3@example.de>", GERMANY1_DONE, cc=MINISTER,
@@ -434,6 +448,137 @@ def game_2231(out: Path) -> None:
     ])
 
 
+# -- game 5907: IAAPA 1999 over the newer dice server ---------------------------------------------
+
+SETUP_5907 = """Karl, Ivan,
+
+I take up game 5907 for the Ministry from the start of USSR 3, as you both confirmed the board.
+
+Game 5907
+Rules: IAAPA 1999 (Parts 13 and 14)
+Axis: Karl Brandt <karl.brandt@example.de>
+Allies: Ivan Sokolov <ivan.sokolov@example.ru>
+
+Position:
+USSR Karelia: 9 INF, 1 ARM, 2 FTR
+USSR Caucasus: 2 ARM, 2 INF
+Germany E Europe: AA, 2 INF, 2 FTR, 3 ARM
+Germany Ukraine: 1 INF
+
+Minister of Law
+"""
+
+USSR3 = """Karl,
+
+Game 5907 - USSR 3
+
+Combat Moves:
+Attack #1 - E Europe (AA, 2 INF, 2 FTR, 3 ARM)
+9 INF,1 ARM,2 FTRs from Karelia land Russia
+2 ARM from Caucasus
+Attack #2 - Ukraine (1 INF)
+2 INF from Caucasus
+
+Ivan
+"""
+
+USSR3_LOG = """Karl,
+
+the rest of my rolls. E Europe, as the club's battle calculator printed it:
+
+E Europe(AA, 2 INF, 2 FTR, 3 ARM)
+9 INF,1 ARM,2 FTRs from Karelia land Russia
+2 ARM from Caucasus
+AA rolls 1*1* = 2 hits!!!
+R1
+A(9 INF,1 ARM) 52461*5654/3* = 2 hits
+D(2 INF,3 ARM,2 FTRs) 63431*/2*1* = 3 hits
+R2
+A(6 INF,1 ARM) 52551*3/6 = 1 hit
+D(3 ARM,2 FTRs) 436/61* = 1 hit
+
+Ukraine is taken: the dice server's mails went to you.
+
+Ivan
+"""
+
+DISPUTE_5907 = """Minister,
+
+Correction request by Germany about E Europe: The 2 ARM from Caucasus were never rolled in round 1.
+
+Karl
+"""
+
+RULING_5907 = """Karl, Ivan,
+
+Karl is right: the declaration sends 2 ARM from Caucasus into E Europe and round 1 rolled only
+9 INF and 1 ARM. Part 14, GM Errors: the AA rolls and the ones column stand; 2 dice are rolled
+for the missing armour in round 1, and round 2 is fought again.
+
+The correction dice for E Europe, from the dice server, are attached.
+
+Minister of Law
+"""
+
+
+def game_5907(out: Path, key: tuple[int, int, int]) -> None:
+    folder = out / "game-5907"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.iterdir():
+        old.unlink()
+    karl, ivan = "karl.brandt@example.de", "ivan.sokolov@example.ru"
+    setup = mail(MINISTER, f"{KARL}, {IVAN}", "Mon, 04 Mar 2024 19:00:00 +0100",
+                 "Game 5907 - USSR 3 from here",
+                 "<ml-5907-0@iaapa.example.org>", SETUP_5907)
+    ussr3 = mail(IVAN, KARL, "Mon, 04 Mar 2024 21:05:00 +0300", "Game 5907 - USSR 3",
+                 "<5907-ussr3-1@mail.example.ru>", USSR3, cc=MINISTER)
+    ukr_a, _ = dice_server(1709575950412, "3/4/2024, 6:12:30 PM", [1, 4], key,
+                           "<d9f1a2c4-7b1e-4c55-9f0e-1a2b3c4d5e01@triplea-game.org>", ivan, karl)
+    _, ukr_d_text = dice_server(1709575985118, "3/4/2024, 6:13:05 PM", [5], key,
+                                    "<d9f1a2c4-7b1e-4c55-9f0e-1a2b3c4d5e02@triplea-game.org>", ivan, karl)
+    forward = mail(IVAN, f"{KARL}, {MINISTER}", "Mon, 04 Mar 2024 21:20:00 +0300",
+                   "Fwd: The dice have been cast!",
+                   "<5907-fwd-ukr@mail.example.ru>",
+                   "Ukraine defence, round 1 (Karl's infantry), rolled for both of us:\n\n"
+                   "---------- Forwarded message ---------\n"
+                   "From: TripleA Dice Server <dice@triplea-game.org>\n"
+                   "Date: Mon, Mar 4, 2024 at 9:13 PM\n"
+                   "Subject: The dice have been cast!\n"
+                   f"To: <{ivan}>, <{karl}>\n\n" + ukr_d_text)
+    log = mail(IVAN, KARL, "Mon, 04 Mar 2024 21:40:00 +0300", "Re: Game 5907 - USSR 3",
+               "<5907-ussr3-2@mail.example.ru>",
+               USSR3_LOG + "\n" + quoted(USSR3, IVAN, "Mon, 4 Mar 2024 21:05:00 +0300"), cc=MINISTER,
+               reply_to="<5907-ussr3-1@mail.example.ru>")
+    dispute = mail(KARL, f"{MINISTER}, {IVAN}", "Mon, 04 Mar 2024 22:00:00 +0100", "Re: Game 5907 - USSR 3",
+                   "<5907-dispute@example.de>",
+                   DISPUTE_5907 + "\n" + quoted(USSR3_LOG, IVAN, "Mon, 4 Mar 2024 21:40:00 +0300"),
+                   reply_to="<5907-ussr3-2@mail.example.ru>")
+    correction, _ = dice_server(1709625341903, "3/5/2024, 7:55:41 AM",
+                                [2, 6, 1, 1, 1, 1, 5, 5, 5, 6, 5, 6], key,
+                                "<d9f1a2c4-7b1e-4c55-9f0e-1a2b3c4d5e03@triplea-game.org>",
+                                "minister@iaapa.example.org", karl)
+    ruling = mail(MINISTER, f"{KARL}, {IVAN}", "Tue, 05 Mar 2024 09:00:00 +0100",
+                  "Game 5907 - ruling on E Europe",
+                  "<ml-5907-1@iaapa.example.org>", RULING_5907)
+    ruling.add_attachment(correction)
+    accepted = mail(KARL, f"{MINISTER}, {IVAN}", "Tue, 05 Mar 2024 10:30:00 +0100",
+                    "Re: Game 5907 - ruling on E Europe", "<5907-accepted@example.de>",
+                    "Understood. My turn follows tonight.\n\nKarl\n",
+                    reply_to="<ml-5907-1@iaapa.example.org>")
+    for name, message in [("01-setup.eml", setup), ("02-ussr3-declaration.eml", ussr3),
+                          ("03-dice-ukraine-attack.eml", ukr_a), ("04-fwd-dice-ukraine-defence.eml", forward),
+                          ("05-ussr3-rolls.eml", log), ("06-dispute.eml", dispute), ("07-ruling.eml", ruling),
+                          ("08-accepted.eml", accepted),
+                          # The dice server's mail again, saved by the Minister from Karl's copy.
+                          ("09-dice-ukraine-attack-copy.eml", ukr_a)]:
+        (folder / name).write_bytes(_bytes(message))
+    (folder / "README.txt").write_text("Game 5907 as the Minister of Law's mail folder: "
+                                       "one .eml file a message.\n")
+
+
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     game_2231(OUT)
+    KEY = test_key()
+    (OUT / "dice-server-test-key.pem").write_text(public_pem(KEY))
+    game_5907(OUT, KEY)

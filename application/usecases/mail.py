@@ -19,7 +19,7 @@ from application.adapters.app import MinisterApplication
 from application.intake.mail.draft import GameHeader, write_draft
 from application.intake.mail.mailbox import MailboxError
 from application.intake.mail.model import DraftRecord, Problem
-from application.intake.mail.read import MailRead, read_mail
+from application.intake.mail.read import MailRead, Message, read_mail
 from application.intake.mail.recognise.context import edition_of
 from application.intake.mail.recognise.signature import KeyFileError, NoKey, PublicKey
 from application.intake.replayfile import Replay, parse_replay
@@ -106,7 +106,8 @@ def _header(read: MailRead, path: Path, game_id: str | None, edition: str | None
     if edition is None and read.game.rules is not None:
         edition = edition_of(read.game.rules)
         if edition and read.game.rules_source:
-            said.append(f"edition {edition}: 'Rules: {read.game.rules}' in {read.game.rules_source.describe()}")
+            said.append(f"edition {edition}: 'Rules: {read.game.rules}' in "
+                        f"{read.game.rules_source.describe()}")
     if edition is None:
         edition = DEFAULT_EDITION
         said.append(f"edition {edition}: no 'Rules:' line names one (choose with --edition)")
@@ -115,7 +116,7 @@ def _header(read: MailRead, path: Path, game_id: str | None, edition: str | None
     except KeyError as error:
         raise MinisterError(f"--edition {edition!r}: {error.args[0]}") from None
     if game_id is None:
-        stem = re.sub(r"[^A-Za-z0-9]+", "-", path.name.removesuffix(path.suffix) if path.suffix else path.name)
+        stem = re.sub(r"[^A-Za-z0-9]+", "-", path.stem if path.is_file() else path.name)
         game_id = f"game-{number}" if number else stem.strip("-").lower() or "mail-game"
     if title is None and read.game.players:
         names = {side: re.sub(r"\s*<[^>]*>", "", who).strip() for side, who in read.game.players.items()}
@@ -148,7 +149,8 @@ def _finding_sources(replay: Replay, spans: list[tuple[int, int, DraftRecord]]) 
         emails: list[str] = []
         for line in sorted(set(lines)):
             record = _record_at(spans, line)
-            if record is not None and (text := f"{record.source.describe()} (draft line {line})") not in emails:
+            text = f"{record.source.describe()} (draft line {line})" if record is not None else ""
+            if text and text not in emails:
                 emails.append(text)
         where = " ".join(f"{k} {v}" for k, v in (("turn", finding.turn), ("battle", finding.battle),
                                                   ("round", finding.round), ("side", finding.side)) if v)
@@ -178,9 +180,11 @@ def summary(draft: MailDraft) -> list[str]:
     lines = [f"{read.path.name}: {len(read.messages)} messages: {len(kept)} with records, "
              f"{len(unread)} not recognised, {len(duplicates)} duplicates dropped, "
              f"{len(read.skipped)} skipped",
-             f"game {draft.header.id} ({draft.header.edition})" + (f": {draft.header.title}" if draft.header.title else ""),
+             f"game {draft.header.id} ({draft.header.edition})"
+             + (f": {draft.header.title}" if draft.header.title else ""),
              *[f"  {said}" for said in draft.header.said],
-             f"records: {len(read.records)} (" + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"]
+             f"records: {len(read.records)} ("
+             + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) + ")"]
     if read.dice:
         lines.append("dice mails: " + ", ".join(f"{server} {n}" for server, n in sorted(read.dice.items())))
     lines.append(f"needs the Minister: {len(read.problems) or 'nothing'}")
@@ -204,12 +208,12 @@ def summary_json(draft: MailDraft) -> dict[str, object]:
     """The summary as JSON (``minister mail --json``)."""
     read = draft.read
 
-    def message(m: object) -> dict[str, object]:
-        origin = getattr(m, "origin")
+    def message(m: Message) -> dict[str, object]:
+        origin = m.origin
         return {"where": origin.where, "from": origin.sender, "date": origin.date_text,
                 "subject": origin.subject, "message_id": origin.message_id,
-                "status": getattr(m, "status"), "note": getattr(m, "note"), "records": getattr(m, "records"),
-                "notes": list(getattr(m, "notes"))}
+                "status": m.status, "note": m.note, "records": m.records,
+                "notes": list(m.notes)}
 
     return {"format": "minister-mail/1", "mailbox": str(read.path), "game": draft.header.id,
             "edition": draft.header.edition, "records": len(read.records),

@@ -36,14 +36,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("path", metavar="PATH", help="an .mbox file, a Maildir or a folder of .eml files")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the draft to FILE (else to standard output)")
-    parser.add_argument("--game", metavar="ID", help="the game's id (default: game-<number> from the e-mails)")
+    parser.add_argument("--game", metavar="ID",
+                        help="the game's id (default: game-<number> from the e-mails)")
     parser.add_argument("--edition", metavar="EDITION",
                         help="the rules (default: the e-mails' 'Rules:' line, else iaapa-2008)")
     parser.add_argument("--title", metavar="TEXT", help="the game's title (default: from the players named)")
     parser.add_argument("--dice-key", metavar="FILE", type=Path,
                         help="the newer TripleA dice server's public key (PEM), to check its signatures")
     parser.add_argument("--import", dest="store_it", action="store_true",
-                        help="store the game after the usual checks (refused while anything needs the Minister)")
+                        help="store the game after the usual checks (refused while anything needs "
+                             "the Minister)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_mail)

@@ -93,7 +93,7 @@ def _walk(message: Message, found: Decoded, depth: int, budget: list[int]) -> No
             found.notes.append(f"more than {MAX_PARTS} parts: the rest not read")
             return
         budget[0] -= 1
-        if part is body_part or part.is_multipart() and part.get_content_maintype() != "message":
+        if part is body_part or (part.is_multipart() and part.get_content_maintype() != "message"):
             continue
         name = part.get_filename() or ""
         kind = part.get_content_type()

@@ -64,7 +64,8 @@ def _record(record: DraftRecord) -> list[str]:
 
 
 def _problem(problem: Problem) -> list[str]:
-    out = [comment(f"NEEDS THE MINISTER: {problem.message}"), comment(f"  e-mail: {problem.source.describe()}")]
+    out = [comment(f"NEEDS THE MINISTER: {problem.message}"),
+           comment(f"  e-mail: {problem.source.describe()}")]
     if problem.text.strip():
         out += [comment(f"  | {line}") for line in problem.text.rstrip("\n").split("\n")]
     if problem.record is not None:

@@ -99,8 +99,8 @@ def html_to_text(html: str) -> str:
     parser.feed(html)
     parser.close()
     out: list[str] = []
-    for line in parser.lines:
-        line = line.rstrip().replace("\xa0", " ")
+    for raw in parser.lines:
+        line = raw.rstrip().replace("\xa0", " ")
         if line.strip(" >") or (out and out[-1]):
             out.append(line if line.strip(" >") else "")
     return "\n".join(out).strip("\n")

@@ -88,10 +88,10 @@ def declared_battles(records: list[DraftRecord]) -> list[Battle]:
             attackers = Force.of({})
             for move in fact.moves:
                 attackers = attackers + move.units
-            territory = resolve(fact.territory).territory
-            names = (fact.written, territory.name, *territory.abbreviations,
-                     *([territory.source_name] if territory.source_name else []))
-            battles.append(Battle(turn, record.at, fact.written, territory.name, attackers, fact.defenders,
+            place = resolve(fact.territory).territory
+            names = (fact.written, place.name, *place.abbreviations,
+                     *([place.source_name] if place.source_name else []))
+            battles.append(Battle(turn, record.at, fact.written, place.name, attackers, fact.defenders,
                                   names))
     for record in records:
         if record.kind == "roll":
@@ -173,7 +173,7 @@ def _place(roll: DiceRoll, battles: list[Battle]) -> DraftRecord | str:
     if chosen:
         battle = chosen[0]
         side = _side(roll, battle)
-        throw = "aa" if roll.purpose == "aa" else side
+        throw: str | None = "aa" if roll.purpose == "aa" else side
         number = roll.round or 1
         if throw is None:
             options = [t for t in ("aa", "attacker", "defender")
@@ -197,7 +197,8 @@ def _side(roll: DiceRoll, battle: Battle) -> Side | None:
 def _by_count(roll: DiceRoll, turn: list[Battle]) -> DraftRecord | str:
     if roll.round not in (None, 1):
         return f"round {roll.round} and no battle named: only first rounds are matched by dice count"
-    throws = ("aa",) if roll.purpose == "aa" else (roll.side,) if roll.side else ("aa", "attacker", "defender")
+    throws = ("aa",) if roll.purpose == "aa" else \
+        (roll.side,) if roll.side else ("aa", "attacker", "defender")
     fits = [(b, t) for b in turn if not b.logged for t in throws
             if (t, 1) not in b.rolled and len(roll.dice) in b.needs(t)]
     if len(fits) != 1:
@@ -218,7 +219,8 @@ def _roll(roll: DiceRoll, battle: Battle, throw: str, number: int, how: str) -> 
 
 
 def _record(roll: DiceRoll, battle: str, throw: str, number: int) -> DraftRecord:
-    fields: tuple[tuple[str, Value], ...] = (("battle", battle), ("log", log_line(roll, throw, number) + "\n"))
+    fields: tuple[tuple[str, Value], ...] = (("battle", battle),
+                                             ("log", log_line(roll, throw, number) + "\n"))
     return DraftRecord("roll", roll.at, fields, roll.source, roll.key, roll.notes)
 
 
@@ -231,7 +233,7 @@ def log_line(roll: DiceRoll, throw: str, number: int) -> str:
     if not units or sum(count for _, count in units) != len(roll.dice):
         return f"{letter}{number} {_digits(roll.dice)}"
     # The dice in the subject's unit order, regrouped into the board's columns.
-    per_unit: list[tuple[int, UnitType, list[int]]] = []
+    per_unit: list[tuple[int, UnitType, tuple[int, ...]]] = []
     at = 0
     for order, (unit, count) in enumerate(units):
         value = unit.profile.attack if letter == "A" else unit.profile.defence
@@ -241,7 +243,7 @@ def log_line(roll: DiceRoll, throw: str, number: int) -> str:
     listed = ", ".join(f"{len(dice)} {unit.value}" for _, unit, dice in per_unit)
     columns: dict[int, str] = {}
     for key, _, dice in per_unit:
-        columns[key // 1000] = columns.get(key // 1000, "") + _digits(tuple(dice))
+        columns[key // 1000] = columns.get(key // 1000, "") + _digits(dice)
     return f"{letter}{number}({listed}) " + "/".join(columns[c] for c in sorted(columns))
 
 

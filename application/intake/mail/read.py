@@ -76,11 +76,13 @@ def read_mail(path: Path, *, signature: SignatureCheck | None = None) -> MailRea
     records, rolls, problems, owners = _unique(found)
     matched = match_dice(rolls, declared_battles(records))
     roll_owner = {roll.key: owners[id(roll)] for roll in rolls}
-    for item in [*matched.records, *matched.problems]:
+    placed: list[DraftRecord | Problem] = [*matched.records, *matched.problems]
+    for item in placed:
         owners[id(item)] = roll_owner[item.key]
     records += matched.records
     problems += matched.problems
-    for item in [*records, *problems]:
+    kept: list[DraftRecord | Problem] = [*records, *problems]
+    for item in kept:
         messages[owners[id(item)]].records += 1
         messages[owners[id(item)]].status = "records"
     had_items = {number for number, _, items in found if items}
@@ -96,7 +98,8 @@ def read_mail(path: Path, *, signature: SignatureCheck | None = None) -> MailRea
     return MailRead(path, kind, game, records, problems, messages, skipped, dice)
 
 
-def _message(raw: RawMessage, seen: dict[str, str], segments: list[tuple[int, Segment]], number: int) -> Message:
+def _message(raw: RawMessage, seen: dict[str, str], segments: list[tuple[int, Segment]],
+             number: int) -> Message:
     mail = decode_message(raw.data)
     origin = origin_of(mail, raw.where, "")
     message = Message(origin, notes=list(mail.notes), ignored=list(mail.ignored))
@@ -115,12 +118,17 @@ def _message(raw: RawMessage, seen: dict[str, str], segments: list[tuple[int, Se
     return message
 
 
+#: What a recogniser finds.
+_Item = DraftRecord | DiceRoll | Problem
+
+
 def _unique(found: list[tuple[int, int, Found]]) -> tuple[list[DraftRecord], list[DiceRoll], list[Problem],
                                                           dict[int, int]]:
     """Records, rolls and problems read once each: the earliest copy, the least nested on a tie."""
-    best: dict[tuple[str, ...], tuple[tuple[object, ...], object, int]] = {}
+    best: dict[tuple[str, ...], tuple[tuple[bool, float, int, int], _Item, int]] = {}
     for number, depth, items in found:
-        for item in [*items.records, *items.dice, *items.problems]:
+        every: list[_Item] = [*items.records, *items.dice, *items.problems]
+        for item in every:
             at = item.at
             rank = (at is None, at.timestamp() if at is not None else 0.0, depth, number)
             key = (type(item).__name__, *item.key)

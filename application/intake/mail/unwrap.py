@@ -42,7 +42,8 @@ _QUOTED = re.compile(r"^\s*>")
 _WROTE = re.compile(r"(?:\bwrote|\bschrieb|\ba écrit|\bescribió|\bha scritto)\s*:\s*$", re.IGNORECASE)
 _ON = re.compile(r"^\s*(?:On|Am|Le|El|Il)\s+(?P<rest>.*?)\s*$")
 #: An RFC 5322 date inside an attribution line.
-_RFC_DATE = re.compile(r"(?:\w{3},\s*)?\d{1,2}\s+\w{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:[+-]\d{4}|GMT|UTC|UT)?")
+_RFC_DATE = re.compile(r"(?:\w{3},\s*)?\d{1,2}\s+\w{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
+                       r"\s*(?:[+-]\d{4}|GMT|UTC|UT)?")
 _FORMATS = ("%a, %b %d, %Y at %I:%M %p", "%a, %b %d, %Y at %H:%M", "%A, %B %d, %Y %I:%M %p",
             "%A, %B %d, %Y at %I:%M %p", "%a, %b %d, %Y, %I:%M %p", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
             "%d %b %Y %H:%M", "%a %d %b %Y %H:%M")
@@ -204,7 +205,8 @@ def loose_date(text: str, carrier: datetime | None) -> tuple[datetime | None, st
         naive = value.replace(tzinfo=None)
     if naive is None or carrier is None:
         return None, f"date {text!r} cannot be read"
-    return naive.replace(tzinfo=carrier.tzinfo), f"date {text!r} has no zone: read in the zone of the mail that carries it"
+    return naive.replace(tzinfo=carrier.tzinfo), \
+        f"date {text!r} has no zone: read in the zone of the mail that carries it"
 
 
 def _forwarded(lines: tuple[Line, ...], index: int, origin: Origin) -> tuple[Origin, tuple[Line, ...]]:

@@ -113,7 +113,7 @@ def recognise(segment: Segment, reading: Reading) -> Found:
     if valid is False:
         return problem(said)
     roll_time = next((m.group("time") for ln in segment.lines if (m := _TIME.match(ln.text))), "")
-    notes = [f"dice server roll {token.dice} at {at.isoformat()} (from its token"
+    notes = [f"dice server roll {token.dice} at {at.isoformat(timespec='milliseconds')} (from its token"
              + (f"; the mail says Roll-Time {roll_time}" if roll_time else "") + ")", said]
     if token.v is None:
         notes.append("an older token: its signature binds the dice and only the low byte of the time")

@@ -39,7 +39,8 @@ def recognise(segment: Segment, reading: Reading) -> Found:
         at = at_of(source, reading.fallback)
         faces = tuple(int(d) for d in re.findall(r"[1-6]", match.group("dice")))
         own = match.group("context").strip(" -:")
-        context = " ".join(p for p in (own or previous, segment.context, bare_subject(segment.origin.subject)) if p)
+        context = " ".join(p for p in (own or previous, segment.context,
+                                       bare_subject(segment.origin.subject)) if p)
         if at is None:
             found.problems.append(Problem(None, source, "dice line not read: no date (its time is unknown)",
                                           line.text.strip(), ("problem", SERVER, line.text.strip())))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from application.intake.mail.model import DraftRecord, Found, Line, Problem, Segment, Side, Source, Value
+from application.intake.mail.model import DraftRecord, Found, Problem, Segment, Side, Source, Value
 from application.intake.mail.recognise.context import Reading, at_of, bare_subject, turn_in, turn_line
 from domain.errors import InvalidNotationError
 from domain.notation.battle_log import FirstStrikeLine, ShotLine, SideLine, parse_log_line
@@ -284,7 +284,8 @@ class _Reader:
         place, end = self._listed(index, match.group("rest"))
         turn = self.need_turn(index, "placement", "\n".join(place))
         if turn is not None and place:
-            self.record("placement", index, [("turn", turn), ("place", place)], turn + "\n" + "\n".join(place))
+            self.record("placement", index, [("turn", turn), ("place", place)],
+                        turn + "\n" + "\n".join(place))
         return end
 
     def noncombat(self, index: int) -> int:
@@ -294,7 +295,8 @@ class _Reader:
         moves, end = self._listed(index, match.group("rest"))
         turn = self.need_turn(index, "set of non-combat moves", "\n".join(moves))
         if turn is not None and moves:
-            self.record("noncombat", index, [("turn", turn), ("moves", moves)], turn + "\n" + "\n".join(moves))
+            self.record("noncombat", index, [("turn", turn), ("moves", moves)],
+                        turn + "\n" + "\n".join(moves))
         return end
 
     def casualties(self, index: int) -> int:
@@ -322,7 +324,8 @@ class _Reader:
         if not match:
             return 0
         end = self.block(index)
-        words = " ".join(p for p in [match.group("rest").strip()] + [self.text(i) for i in range(index + 1, end)] if p)
+        parts = [match.group("rest").strip()] + [self.text(i) for i in range(index + 1, end)]
+        words = " ".join(p for p in parts if p)
         if not words:
             return end
         by = _clean(match.group("by") or "") or self.game.side_of(self.origin.sender) or \

@@ -31,7 +31,8 @@ from domain.rules.names import resolve
 
 SERVER = "MARTI"
 _DICE = re.compile(r"^\s*your dice are\s*:\s*(?P<dice>[0-9,\s]*?)\s*$", re.IGNORECASE)
-_SUBJECT = re.compile(r"^(?:(?P<game>[^:]{0,200}):)?\s*(?P<player>[A-Za-z][\w .'-]*?)\s+roll(?:s|ed)?\s+dice\s+for\s+"
+_SUBJECT = re.compile(r"^(?:(?P<game>[^:]{0,200}):)?\s*(?P<player>[A-Za-z][\w .'-]*?)\s+roll(?:s|ed)?"
+                      r"\s+dice\s+for\s+"
                       r"(?P<units>.+?)\s+in\s+(?P<territory>.+?),\s*round\s*(?P<round>\d{1,3})\s*$",
                       re.IGNORECASE)
 _VERIFY = re.compile(r"\S*MARTI_verify\.php\?\S+", re.IGNORECASE)
