@@ -45,7 +45,7 @@ DICE = "TripleA Dice Server <dice@triplea-game.org>"
 
 def _prime(rng: random.Random, bits: int) -> int:
     while True:
-        candidate = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+        candidate = rng.getrandbits(bits) | (3 << (bits - 2)) | 1  # n gets exactly 2 * bits bits
         small = (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
         if all(candidate % p for p in small) and _probable(candidate, rng):
             return candidate
