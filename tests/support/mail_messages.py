@@ -42,7 +42,8 @@ def mbox(path: Path, *mails: EmailMessage | bytes) -> Path:
     for mail in mails:
         data = mail if isinstance(mail, bytes) else raw(mail)
         lines = [b">" + line if line.startswith(b"From ") else line for line in data.split(b"\n")]
-        out.append(b"From sender@example.net Sat Jun  1 08:00:00 2019\n" + b"\n".join(lines).rstrip(b"\n") + b"\n\n")
+        postmark = b"From sender@example.net Sat Jun  1 08:00:00 2019\n"
+        out.append(postmark + b"\n".join(lines).rstrip(b"\n") + b"\n\n")
     path.write_bytes(b"".join(out))
     return path
 

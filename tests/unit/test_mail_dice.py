@@ -18,8 +18,9 @@ from application.intake.mail.recognise.signature import KeyFileError, NoKey, Pub
 from tests.conftest import REPLAYS
 from tests.support.mail_messages import dice_mail_text, reading, segment
 
-MARTI_BODY = ("Your dice are: 1,5,6 \nHave a nice day. \n\nVerification Info: Follow this link to check if your "
-              "dice are authentic \nhttps://dice.tripleawarclub.org/MARTI_verify.php?iv=abc%3D&enc=xyz%2B1 \n")
+MARTI_BODY = ("Your dice are: 1,5,6 \nHave a nice day. \n\nVerification Info: Follow this link to check if "
+              "your dice are authentic \n"
+              "https://dice.tripleawarclub.org/MARTI_verify.php?iv=abc%3D&enc=xyz%2B1 \n")
 CRYPTOGRAPHY = importlib.util.find_spec("cryptography") is not None
 
 
@@ -41,7 +42,8 @@ def test_a_marti_mail_not_from_marti_or_without_its_link_says_so() -> None:
     found = marti.recognise(segment("Your dice are: 3,4", subject="x:Russians roll dice for 2 infantry in "
                                     "East Europe, round 1"), reading())
     notes = found.dice[0].notes
-    assert any("no MARTI verification link" in n for n in notes) and any("not sent from MARTI" in n for n in notes)
+    assert any("no MARTI verification link" in n for n in notes)
+    assert any("not sent from MARTI" in n for n in notes)
 
 
 def test_marti_dice_that_are_not_six_sided_are_a_problem() -> None:
@@ -57,8 +59,8 @@ def test_a_marti_subject_that_does_not_read_leaves_the_battle_to_matching() -> N
 # -- the newer dice server ---------------------------------------------------------------------------
 
 def test_a_dice_server_mail_is_read_from_its_token_time_included() -> None:
-    found = dicejs.recognise(segment(dice_mail_text([1, 4], 1709575950412), subject="The dice have been cast!"),
-                             reading())
+    text = dice_mail_text([1, 4], 1709575950412)
+    found = dicejs.recognise(segment(text, subject="The dice have been cast!"), reading())
     [roll] = found.dice
     assert roll.dice == (1, 4) and roll.at == datetime(2024, 3, 4, 18, 12, 30, 412000, tzinfo=UTC)
     assert any("signature not checked: no --dice-key given" in n for n in roll.notes)
@@ -91,7 +93,8 @@ def test_the_words_around_a_forwarded_dice_mail_give_its_hints() -> None:
 def test_the_signed_payload_is_what_the_server_signs() -> None:
     token = {"v": 2, "dice": [1, 4], "max": 6, "times": 2, "email1": "a@x", "email2": "b@x", "date": 7,
              "signature": "s"}
-    assert signed_payload(token) == b'{"v":2,"dice":[1,4],"max":6,"times":2,"email1":"a@x","email2":"b@x","date":7}'
+    assert signed_payload(token) == (b'{"v":2,"dice":[1,4],"max":6,"times":2,"email1":"a@x",'
+                                     b'"email2":"b@x","date":7}')
     assert signed_payload({"dice": [1, 4], "date": 1709575950412, "signature": "s"}) == bytes([1, 4, 0x4C])
 
 
@@ -141,7 +144,8 @@ def test_the_shipped_dice_server_mails_verify_against_the_shipped_key() -> None:
 # -- the dice line ---------------------------------------------------------------------------------
 
 def test_a_dice_line_takes_its_words_or_the_line_above() -> None:
-    found = generic.recognise(segment("Karelia correction dice: 4\n\nUkraine R1 defence\ndice: 5, 3\n"), reading())
+    text = "Karelia correction dice: 4\n\nUkraine R1 defence\ndice: 5, 3\n"
+    found = generic.recognise(segment(text), reading())
     first, second = found.dice
     assert (first.dice, first.purpose, first.context.split()[0]) == ((4,), "correction", "Karelia")
     assert (second.dice, second.side, second.round) == ((5, 3), "defender", 1)
@@ -156,9 +160,9 @@ def _declaration(turn: str, text: str, at: datetime) -> DraftRecord:
 
 
 T0 = datetime(2024, 3, 4, 18, 0, tzinfo=UTC)
-USSR3 = _declaration("USSR 3", "Attack #1 - E Europe (AA, 2 INF, 2 FTR, 3 ARM)\n9 INF,1 ARM,2 FTRs from Karelia "
-                               "land Russia\n2 ARM from Caucasus\nAttack #2 - Ukraine (1 INF)\n2 INF from Caucasus\n",
-                     T0)
+USSR3 = _declaration("USSR 3", "Attack #1 - E Europe (AA, 2 INF, 2 FTR, 3 ARM)\n"
+                               "9 INF,1 ARM,2 FTRs from Karelia land Russia\n2 ARM from Caucasus\n"
+                               "Attack #2 - Ukraine (1 INF)\n2 INF from Caucasus\n", T0)
 
 
 def _roll(dice: tuple[int, ...], minutes: int = 10, **kw: object) -> DiceRoll:
@@ -173,7 +177,8 @@ def _battles() -> list[Battle]:
 def test_dice_counts_pick_the_only_first_round_throw_that_fits() -> None:
     battles = _battles()
     east = next(b for b in battles if b.territory == "East Europe")
-    assert east.needs("aa") == {2} and east.needs("attacker") == {12, 13, 14} and east.needs("defender") == {7}
+    assert east.needs("aa") == {2} and east.needs("attacker") == {12, 13, 14}
+    assert east.needs("defender") == {7}
     # 2 dice fit E Europe's AA gun and Ukraine's attack: ambiguous while E Europe has no log.
     matched = match_dice([_roll((1, 4))], battles)
     assert matched.records == [] and "fit several throws" in matched.problems[0].message
@@ -186,7 +191,8 @@ def test_dice_counts_pick_the_only_first_round_throw_that_fits() -> None:
 
 
 def test_a_roll_naming_its_battle_side_and_round_is_placed_by_its_words() -> None:
-    matched = match_dice([_roll((3, 3), context="E Europe round 2 defence", side="defender", round=2)], _battles())
+    roll = _roll((3, 3), context="E Europe round 2 defence", side="defender", round=2)
+    matched = match_dice([roll], _battles())
     assert [(r.get("battle"), r.get("log")) for r in matched.records] == [("E Europe", "D2 33\n")]
 
 
@@ -199,7 +205,8 @@ def test_a_marti_roll_takes_its_territory_and_its_side_from_the_player() -> None
 
 
 def test_a_correction_roll_becomes_dice_of_its_battle() -> None:
-    matched = match_dice([_roll((2, 6), context="correction dice for E Europe", purpose="correction")], _battles())
+    roll = _roll((2, 6), context="correction dice for E Europe", purpose="correction")
+    matched = match_dice([roll], _battles())
     [record] = matched.records
     assert (record.kind, record.get("battle"), record.get("dice")) == ("dice", "E Europe", "26")
     unnamed = match_dice([_roll((2, 6), context="correction", purpose="correction")], _battles())

@@ -52,12 +52,15 @@ Boris
     assert _records(text) == [
         ("purchase", (("turn", "USSR 1"), ("units", "3 INF"), ("ipcs", 24))),
         ("declaration", (("turn", "USSR 1"), ("text", "Combat Moves:\nAttack #1 - E Europe (2 INF)\n"
-                                                      "Kar 2 INF, 2 ARM\nAttack #2 - Ukraine (1 INF)\nCauc 2 INF\n"))),
+                                                      "Kar 2 INF, 2 ARM\nAttack #2 - Ukraine (1 INF)\n"
+                                                      "Cauc 2 INF\n"))),
         ("orders", (("turn", "USSR 1"), ("battle", "E Europe"), ("side", "attacker"),
                     ("text", "OOL: INF, ARM\nretreat after round 2\n"))),
-        ("noncombat", (("turn", "USSR 1"), ("moves", ["Russia 2 ARM to Karelia", "Caucasus 1 INF to Russia"]))),
+        ("noncombat", (("turn", "USSR 1"),
+                       ("moves", ["Russia 2 ARM to Karelia", "Caucasus 1 INF to Russia"]))),
         ("placement", (("turn", "USSR 1"), ("place", ["Russia 3 INF", "Karelia 1 INF"]))),
-        ("map_update", (("turn", "USSR 1"), ("units", ["USSR Karelia: 1 INF, AA, IC"]), ("count", "USSR 8/$24"))),
+        ("map_update", (("turn", "USSR 1"), ("units", ["USSR Karelia: 1 INF, AA, IC"]),
+                        ("count", "USSR 8/$24"))),
     ]
 
 
@@ -81,7 +84,8 @@ were never rolled in round 1.
 """
     assert _records(text) == [
         ("position", (("units", ["USSR Karelia: 3 INF, 2 ARM, AA, IC", "Germany E Europe: 2 INF"]),)),
-        ("casualties", (("battle", "E Europe"), ("round", 1), ("side", "defender"), ("units", "1 INF, 1 ARM"))),
+        ("casualties", (("battle", "E Europe"), ("round", 1), ("side", "defender"),
+                        ("units", "1 INF, 1 ARM"))),
         ("retreat", (("battle", "Ukraine"), ("after_round", 1), ("to", "Caucasus"))),
         ("report", (("by", "Germany"), ("battle", "E Europe"),
                     ("text", "The 2 ARM from Caucasus were never rolled in round 1."))),
@@ -130,7 +134,8 @@ def test_notation_that_does_not_read_is_a_problem_at_the_emails_line_never_a_rec
     found = _read("Hello\n\nE Europe(2 INF)\nR1\nA(2 INF) 1*9 = 1 hit\n")
     assert found.records == []
     [problem] = found.problems
-    assert problem.source.line == 5 and "a battle log not read" in problem.message and "1*9" in problem.message
+    assert problem.source.line == 5
+    assert "a battle log not read" in problem.message and "1*9" in problem.message
     found = _read("Combat Moves:\nAttack #1 - E Europe (2 INF)\nKar 2 INF, 2 ZEPPELINS\n")
     assert found.records == [] and found.problems[0].source.line == 3
     found = _read("Orders for E Europe (defender):\nOOL: INF\nsurrender at once\n")
