@@ -46,7 +46,8 @@ class MailDraft:
     read: MailRead
     header: GameHeader
     text: str
-    replay: Replay
+    #: The draft read back (None when the e-mails hold no record: nothing to read back).
+    replay: Replay | None
     findings: list[FindingSource] = field(default_factory=list)
     #: Records the replay reader refused, now problems (each with the reader's message).
     refused: int = 0
@@ -78,6 +79,8 @@ def draft_mail(path: Path, *, game_id: str | None = None, edition: str | None = 
     refused = 0
     while True:
         text, spans = write_draft(read, header)
+        if not read.records:
+            return MailDraft(read, header, text, None, refused=refused)
         try:
             replay = parse_replay(text, source)
         except ReplayError as error:
@@ -122,6 +125,7 @@ def _header(read: MailRead, path: Path, game_id: str | None, edition: str | None
         names = {side: re.sub(r"\s*<[^>]*>", "", who).strip() for side, who in read.game.players.items()}
         title = (f"Game {number}: " if number else "") + " v. ".join(
             f"{names[side]} ({side})" for side in ("Axis", "Allies") if side in names)
+        title = "".join(c for c in title if c.isprintable())[:200]
     return GameHeader(game_id, edition, title, number, tuple(said))
 
 
@@ -161,6 +165,8 @@ def _finding_sources(replay: Replay, spans: list[tuple[int, int, DraftRecord]]) 
 
 def import_draft(app: MinisterApplication, draft: MailDraft) -> ImportResult:
     """Store the draft's game (one atomic save); refused while anything needs the Minister."""
+    if draft.replay is None:
+        raise MinisterError(f"{draft.read.path}: the e-mails hold no game record: nothing was imported")
     if draft.needs_minister:
         raise MinisterError(f"{len(draft.needs_minister)} item(s) need the Minister (listed above): "
                             "nothing was imported. Complete the draft (-o FILE) and import it with "
@@ -197,6 +203,9 @@ def summary(draft: MailDraft) -> list[str]:
     noted = [f"  {m.origin.where}: {n}" for m in read.messages for n in m.notes]
     if noted:
         lines += ["noticed:", *noted]
+    if draft.replay is None:
+        lines.append("the e-mails hold no game record: the draft has no [[event]] "
+                     "(it reads once one is added)")
     lines.append(f"findings of the draft: {len(draft.findings) or 'none'}")
     for finding in draft.findings:
         lines.append(f"  {finding.finding}")

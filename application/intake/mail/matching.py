@@ -124,7 +124,7 @@ def match_dice(rolls: list[DiceRoll], battles: list[Battle]) -> Matched:
     for roll in sorted(rolls, key=lambda r: r.at):
         placed = _place(roll, battles)
         if isinstance(placed, str):
-            out.problems.append(Problem(roll.at, roll.source, f"{roll.server} dice {_digits(roll.dice)} "
+            out.problems.append(Problem(roll.at, roll.source, f"{roll.server} roll {_digits(roll.dice)} "
                                         f"not matched to a battle: {placed}", "", roll.key,
                                         _record(roll, "?", roll.side or "attacker", roll.round or 1)))
         else:
