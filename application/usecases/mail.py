@@ -11,11 +11,12 @@ use case (one atomic save) only when nothing needs the Minister: never half a ga
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from application.adapters.app import MinisterApplication
 from application.intake.mail.draft import GameHeader, write_draft
 from application.intake.mail.mailbox import MailboxError
 from application.intake.mail.model import DraftRecord, Problem
@@ -23,9 +24,12 @@ from application.intake.mail.read import MailRead, Message, read_mail
 from application.intake.mail.recognise.context import edition_of
 from application.intake.mail.recognise.signature import KeyFileError, NoKey, PublicKey
 from application.intake.replayfile import Replay, parse_replay
-from application.usecases.transfer import ImportResult, import_replay
 from domain.errors import MinisterError, ReplayError
 from domain.rules.editions import edition as edition_named
+
+if TYPE_CHECKING:  # the store is only opened for --import
+    from application.adapters.app import MinisterApplication
+    from application.usecases.transfer import ImportResult
 
 #: The edition a mailbox gets when neither ``--edition`` nor a "Rules:" line names one.
 DEFAULT_EDITION = "iaapa-2008"
@@ -130,9 +134,13 @@ def _header(read: MailRead, path: Path, game_id: str | None, edition: str | None
 
 
 def _record_at(spans: list[tuple[int, int, DraftRecord]], line: int | None) -> DraftRecord | None:
+    """The record whose lines hold ``line`` (the spans are in line order)."""
     if line is None:
         return None
-    return next((record for start, end, record in spans if start <= line <= end), None)
+    index = bisect.bisect_right(spans, line, key=lambda span: span[0]) - 1
+    if index >= 0 and spans[index][0] <= line <= spans[index][1]:
+        return spans[index][2]
+    return None
 
 
 def _finding_sources(replay: Replay, spans: list[tuple[int, int, DraftRecord]]) -> list[FindingSource]:
@@ -165,6 +173,8 @@ def _finding_sources(replay: Replay, spans: list[tuple[int, int, DraftRecord]]) 
 
 def import_draft(app: MinisterApplication, draft: MailDraft) -> ImportResult:
     """Store the draft's game (one atomic save); refused while anything needs the Minister."""
+    from application.usecases.transfer import import_replay
+
     if draft.replay is None:
         raise MinisterError(f"{draft.read.path}: the e-mails hold no game record: nothing was imported")
     if draft.needs_minister:

@@ -20,9 +20,10 @@ import email.errors
 import email.utils
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import policy
 from email.header import decode_header, make_header
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage, Message
+from email.policy import EmailPolicy
 
 from application.intake.mail.html_text import html_to_text
 
@@ -32,6 +33,58 @@ MAX_DEPTH = 8
 MAX_PARTS = 500
 #: The longest text taken from one part.
 MAX_TEXT = 2 * 2**20
+
+
+class _Registry(HeaderRegistry):
+    """The standard header registry with each header's class built once.
+
+    ``HeaderRegistry.__getitem__`` builds a new class for every header it is asked for, and
+    ``policy.default`` asks on every read of every header: most of the time a mailbox of small
+    messages costs. The classes are the same ones, made once per header name here. From, Date
+    and Message-ID are read as unstructured text (RFC 2047 words decoded): the e-mail is named
+    by them as written, and :func:`parse_date` reads the date once.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        for name in ("from", "date", "message-id"):
+            # The registry mixes BaseHeader into the classes it is given (as for its own).
+            self.map_to_type(name, UnstructuredHeader)  # type: ignore[arg-type]
+        self._classes: dict[str, type[BaseHeader]] = {}
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        key = name.lower()
+        built = self._classes.get(key)
+        if built is None:
+            built = self._classes[key] = super().__getitem__(key)
+        return built
+
+
+#: Headers that only give the MIME structure: read as their text (see :class:`_Policy`).
+_STRUCTURE = frozenset({"content-type", "content-transfer-encoding", "content-disposition", "mime-version"})
+
+
+class _Policy(EmailPolicy):
+    """``policy.default``, with the MIME structure headers read as their (unfolded) text.
+
+    The message API reads those headers as text anyway (``get_content_type``, ``get_param``,
+    ``get_filename`` split the string), but under ``policy.default`` every read first parses
+    the header into an object: the parser and the body search read Content-Type about ten
+    times a message, most of the time a mailbox of small messages costs. The headers that name
+    the e-mail (From, Date, Subject, Message-ID) are parsed and decoded by ``policy.default``'s
+    own header classes, built once each (:class:`_Registry`).
+    """
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        """The structure headers as text; every other header as ``policy.default`` reads it."""
+        if name.lower() in _STRUCTURE and not hasattr(value, "name"):
+            return "".join(value.splitlines())
+        parsed: str = super().header_fetch_parse(name, value)
+        return parsed
+
+
+#: ``policy.default`` as :class:`_Policy` reads it, its header classes built once.
+POLICY = _Policy(header_factory=_Registry())
 
 
 @dataclass
@@ -57,7 +110,7 @@ def decode_message(data: bytes, *, depth: int = 0, budget: list[int] | None = No
     """Decode a message's bytes. Never raises on bad input: problems become ``notes``."""
     budget = budget if budget is not None else [MAX_PARTS]
     try:
-        message = email.message_from_bytes(data, policy=policy.default)
+        message = email.message_from_bytes(data, policy=POLICY)
     except (RecursionError, ValueError, TypeError, IndexError) as error:
         empty = Decoded("", "", None, "", "", "")
         empty.notes.append(f"the message could not be parsed ({type(error).__name__})")
@@ -85,10 +138,18 @@ def _decode(message: Message, depth: int, budget: list[int]) -> Decoded:
 
 
 def _walk(message: Message, found: Decoded, depth: int, budget: list[int]) -> None:
-    body_part = _body_part(message)
+    kind = message.get_content_type()
+    if not message.is_multipart():
+        # Most game mail: one text part, read without a search for the body.
+        if kind.startswith("text/"):
+            found.body = _text(message, found.notes, kind)
+        elif kind != "message/rfc822":
+            found.ignored.append(f"{message.get_filename() or '(the whole message)'} ({kind})")
+            return
+    body_part = _body_part(message) if message.is_multipart() else None
     if body_part is not None:
         found.body = _text(body_part, found.notes)
-    for part in _parts(message):
+    for part in _parts(message) if message.is_multipart() or kind == "message/rfc822" else ():
         if budget[0] <= 0:
             found.notes.append(f"more than {MAX_PARTS} parts: the rest not read")
             return
@@ -158,8 +219,8 @@ def _attached_message(part: Message, name: str, found: Decoded, depth: int, budg
     found.attached.append((name, _decode(inner, depth + 1, budget)))
 
 
-def _text(part: Message, notes: list[str]) -> str:
-    """A text part's content as text; HTML turned to text."""
+def _text(part: Message, notes: list[str], kind: str | None = None) -> str:
+    """A text part's content as text; HTML turned to text (``kind``: its type, when known)."""
     raw = part.get_payload(decode=True)
     if not isinstance(raw, bytes):
         raw = str(part.get_payload() or "").encode("utf-8", "replace")
@@ -168,7 +229,7 @@ def _text(part: Message, notes: list[str]) -> str:
         raw = raw[:MAX_TEXT]
     charset = str(part.get_content_charset() or "us-ascii")
     text = _charset_text(raw, charset, notes)
-    if part.get_content_subtype() == "html":
+    if (kind or part.get_content_type()) == "text/html":
         try:
             text = html_to_text(text)
         except (RecursionError, AssertionError, ValueError):
@@ -205,7 +266,9 @@ def header(message: Message, name: str) -> str:
             text = str(make_header(decode_header(str(raw))))
         except (ValueError, LookupError, UnicodeDecodeError, email.errors.HeaderParseError):
             text = str(raw)
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:500]
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else " " for c in text)
+    return " ".join(text.split())[:500]
 
 
 def parse_date(text: str) -> tuple[datetime | None, str | None]:

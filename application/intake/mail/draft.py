@@ -51,7 +51,8 @@ def _value(value: Value) -> str:
 
 def comment(text: str) -> str:
     """One or more ``#`` lines holding ``text`` (control characters made spaces)."""
-    lines = ["".join(c if c.isprintable() or c == "\t" else " " for c in line) for line in text.split("\n")]
+    lines = [line if line.isprintable() else "".join(c if c.isprintable() or c == "\t" else " " for c in line)
+             for line in text.split("\n")]
     return "\n".join(f"# {line}".rstrip() for line in lines)
 
 
