@@ -152,6 +152,15 @@ def test_attachments_messages_text_and_others() -> None:
     assert decoded.ignored == ["triplea_1Ger.tsvg (application/zip)"]
 
 
+def test_a_message_that_is_only_another_message_reads_that_one() -> None:
+    inner = message("Your dice are: 5", subject="inner", message_id="<in@x>")
+    data = (b"Subject: outer\nDate: Sat, 01 Jun 2019 10:00:00 +0200\nContent-Type: message/rfc822\n\n"
+            + raw(inner))
+    decoded = decode_message(data)
+    assert [(name, m.subject, m.body) for name, m in decoded.attached] == [
+        ("forwarded message", "inner", "Your dice are: 5\n")]
+
+
 def test_a_truncated_multipart_is_read_as_far_as_it_goes_and_noted() -> None:
     data = (b"Subject: s\nDate: Sat, 01 Jun 2019 10:00:00 +0200\n"
             b"Content-Type: multipart/mixed; boundary=XX\n\n"

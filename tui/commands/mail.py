@@ -87,10 +87,13 @@ def cmd_mail(args: argparse.Namespace) -> int:
         if output is not None:
             print(f"draft written to {output}", file=report)
     if args.store_it:
-        from tui.commands.store import _store
+        from application.adapters.stores import open_store
 
-        with _store(args) as app:
+        app = open_store(getattr(args, "store", None))
+        try:
             result = import_draft(app, draft)
+        finally:
+            app.close()
         print(f"imported {result.game_id}: {result.events} events, head {result.head}"
               if result.outcome.value == "imported" else
               f"{result.game_id} is already stored ({result.events} events)", file=report)

@@ -168,6 +168,8 @@ def _walk(message: Message, found: Decoded, depth: int, budget: list[int]) -> No
 
 def _parts(message: Message) -> list[Message]:
     """The leaf parts and attached messages of a message, not looking inside attached ones."""
+    if message.get_content_type() == "message/rfc822":
+        return [message]  # a message that is nothing but another message: read that one
     out: list[Message] = []
     stack = [message]
     while stack and len(out) <= MAX_PARTS:

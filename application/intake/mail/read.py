@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from application.intake.mail.decode import decode_message
-from application.intake.mail.mailbox import RawMessage, Skipped, read_mailbox
+from application.intake.mail.mailbox import RawMessage, Skipped, kind_of, read_mailbox
 from application.intake.mail.matching import declared_battles, match_dice
 from application.intake.mail.model import DiceRoll, DraftRecord, Found, Origin, Problem, Segment, Source
 from application.intake.mail.recognise import recognise
@@ -52,8 +52,6 @@ class MailRead:
 
 def read_mail(path: Path, *, signature: SignatureCheck | None = None) -> MailRead:
     """Read the mailbox at ``path`` (raises :class:`~.mailbox.MailboxError` when it is not one)."""
-    from application.intake.mail.mailbox import kind_of
-
     kind = kind_of(path)
     skipped: list[Skipped] = []
     messages: list[Message] = []

@@ -153,11 +153,10 @@ class _Reader:
         return self.turn
 
     def notation(self, index: int, error: InvalidNotationError, text: str, what: str) -> None:
-        """A section whose notation does not read: a problem at the e-mail's line."""
-        line = error.line or 1
-        at = min(index + line - 1, len(self.lines) - 1)
+        """A section whose notation does not read: a problem at the segment's ``index``-th line
+        (the line the reader named)."""
         quoted = f": {error.text!r}" if error.text else ""
-        self.problem(at, f"{what} not read: {error.message}{quoted}", text)
+        self.problem(min(index, len(self.lines) - 1), f"{what} not read: {error.message}{quoted}", text)
 
     def joined(self, start: int, end: int) -> str:
         return "\n".join(self.lines[i].text.strip() for i in range(start, end)) + "\n"
@@ -230,8 +229,9 @@ class _Reader:
         try:
             declaration_facts(body)
         except InvalidNotationError as error:
-            self.notation(lines[(error.line or 1) - 1] if error.line and error.line <= len(lines) else index,
-                          InvalidNotationError(error.message, text=error.text), body, "a declaration")
+            # The body is the section's non-blank lines: the reader's line n is lines[n - 1].
+            named = lines[error.line - 1] if error.line and error.line <= len(lines) else index
+            self.notation(named, error, body, "a declaration")
             return end
         self.record("declaration", index, [("turn", turn), ("text", body)], turn + "\n" + body)
         return end
@@ -249,8 +249,9 @@ class _Reader:
         try:
             special_orders(body)
         except InvalidNotationError as error:
-            self.notation(index + (error.line or 1) - (1 if match.group("rest").strip() else 0),
-                          InvalidNotationError(error.message, text=error.text), body, "special orders")
+            # The body's first line is the heading's rest when it has one, else the line under it.
+            first = index if match.group("rest").strip() else index + 1
+            self.notation(first + (error.line or 1) - 1, error, body, "special orders")
             return end
         battle, side = _clean(match.group("battle")), _side(match.group("side"))
         self.record("orders", index, [("turn", turn), ("battle", battle), ("side", side), ("text", body)],
@@ -358,8 +359,7 @@ class _Reader:
         try:
             battle_log(body)
         except InvalidNotationError as error:
-            self.notation(index + (error.line or 1) - 1, InvalidNotationError(error.message, text=error.text),
-                          body, "a battle log")
+            self.notation(index + (error.line or 1) - 1, error, body, "a battle log")
             return end
         canonical = _territory(battle) or battle
         self.record("roll", index, [("battle", battle), ("log", body)],
