@@ -12,7 +12,7 @@ import time
 
 MODULES = ("benchmarks.bench_engine", "benchmarks.bench_odds", "benchmarks.bench_store",
            "benchmarks.bench_tui", "benchmarks.bench_open", "benchmarks.bench_desk",
-           "benchmarks.bench_archive", "benchmarks.bench_roll_log")
+           "benchmarks.bench_archive", "benchmarks.bench_roll_log", "benchmarks.bench_mail")
 
 
 def main(argv: list[str]) -> int:

@@ -8,7 +8,15 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from benchmarks import bench_desk, bench_odds, bench_open, bench_roll_log, bench_store, bench_tui
+from benchmarks import (
+    bench_desk,
+    bench_mail,
+    bench_odds,
+    bench_open,
+    bench_roll_log,
+    bench_store,
+    bench_tui,
+)
 
 SMALL: dict[str, Callable[[], Iterable[str]]] = {
     "store": bench_store.run,
@@ -17,6 +25,7 @@ SMALL: dict[str, Callable[[], Iterable[str]]] = {
     "roll_log": lambda: bench_roll_log.run((200, 400)),
     "tui": lambda: bench_tui.run(300, rounds=2),
     "odds": lambda: bench_odds.run(mc_runs=200),
+    "mail": lambda: bench_mail.run(120),
 }
 
 
