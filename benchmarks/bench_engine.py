@@ -18,7 +18,7 @@ from benchmarks.gen_game import generate_replay
 from domain.battle.dice import RandomDice
 from domain.battle.engine import fight, provider_from
 from domain.battle.model import BattleSetup
-from domain.record.board_state import BattleResult, BoardWalk
+from domain.record.board.walk import BattleResult, BoardWalk
 from domain.record.game import Game, project_game
 from domain.review import game_review
 from domain.review.game_review import review

@@ -167,7 +167,7 @@ class Game(msgspec.Struct):
     #: When each event happened in the game (its record's claimed time, else when it was stored;
     #: a record entered late may claim a time before the records filed before it).
     moments: list[datetime] = msgspec.field(default_factory=list)
-    #: The records that move or state the board, in record order (domain.record.board_state).
+    #: The records that move or state the board, in record order (domain.record.board.walk).
     board_log: list[BoardNote] = msgspec.field(default_factory=list)
 
     # -- queries ----------------------------------------------------------------------------

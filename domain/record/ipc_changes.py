@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from domain.record.board_walk import BoardAt
+from domain.record.board.history import BoardAt
 from domain.record.entries import BoardNote, allied
 from domain.rules.units import UnitType
 

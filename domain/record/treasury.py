@@ -31,7 +31,7 @@ from datetime import datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.entries import allied
 from domain.record.ipc_changes import IPC_KINDS, pay
 from domain.rules.forces import EMPTY, Force

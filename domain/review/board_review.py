@@ -2,7 +2,7 @@
 
 The board depends on how battles ended, and how a battle ended depends on the review (as rolled
 or as corrected). :func:`outcomes_of` turns reviewed battles into the results the walk
-(:func:`domain.record.board_state.walk_board`) applies; :func:`on_board` gives a battle the
+(:func:`domain.record.board.walk.walk_board`) applies; :func:`on_board` gives a battle the
 board its declaration was made on, so every check of declared units and defenders reads the
 board as moved on by the record, not only the last ``position``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from domain.record.board_state import PENDING, VOID_TURN, BattleResult, BoardWalk, void_turn_key
+from domain.record.board.walk import PENDING, VOID_TURN, BattleResult, BoardWalk, void_turn_key
 from domain.record.entries import BattleRecord
 from domain.record.game import Game
 from domain.review.views import BattleStatus, BattleView, TurnRecords

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from itertools import pairwise
 
-from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.club_filing import conceded
 from domain.record.entries import BoardNote, allied
 from domain.record.game import Game

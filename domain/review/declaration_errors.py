@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from domain.battle.model import Side
-from domain.record.board_state import BoardWalk
+from domain.record.board.walk import BoardWalk
 from domain.record.game import BattleRecord, Game, allied
 from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.board_review import on_board
@@ -58,7 +58,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     """Every declaration error and turn-wide finding of the game.
 
     With a ``walk``, declarations are checked against the board as the record moved it on
-    (:mod:`domain.record.board_state`); without one, against the last map update only.
+    (:mod:`domain.record.board.walk`); without one, against the last map update only.
     """
     board = board or Board.classic()
     found = TurnAudit()

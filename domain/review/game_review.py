@@ -15,7 +15,7 @@ from msgspec.structs import replace as with_fields
 
 from domain.battle.model import Side
 from domain.memory import no_gc
-from domain.record.board_state import BID_DROPPED, BattleResult, BoardWalk, bid_drop_key, walk_board
+from domain.record.board.walk import BID_DROPPED, BattleResult, BoardWalk, bid_drop_key, walk_board
 from domain.record.entries import Election
 from domain.record.game import BattleRecord, Game
 from domain.record.recorded_battle import RecordedBattle, read_record

@@ -23,7 +23,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 
-from domain.record.board_state import BoardAt, BoardWalk
+from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
 from domain.record.treasury import Spend, TreasuryWalk

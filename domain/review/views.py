@@ -267,7 +267,7 @@ class GameView(msgspec.Struct, frozen=True):
     papers: tuple[Paper, ...] = ()
     #: Each power's treasury and income after the last record (empty: not known).
     treasury: tuple[Purse, ...] = ()
-    #: The board as this history's walk moved it (domain.record.board_walk: territory -> (record
+    #: The board as this history's walk moved it (domain.record.board.history: territory -> (record
     #: number, every power's units, holder) after each record that changed it; 0: the start), for
     #: the map at any point of the timeline: battles, non-combat moves, placements, the bid.
     board_history: dict[str, list[tuple[int, dict[str, Force], str | None]]] = msgspec.field(

@@ -2,7 +2,7 @@
 
 Each is a pure function of one or two small values that recur all game long (a battle's
 survivors, a territory's defenders): one hash and a look-up, not a loop over the units (see
-:mod:`domain.record.board_state`).
+:mod:`domain.record.board.walk`).
 """
 
 from __future__ import annotations

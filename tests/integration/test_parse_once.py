@@ -108,7 +108,7 @@ def test_a_sub_withdrawal_zone_is_resolved_at_intake(monkeypatch: pytest.MonkeyP
     """The zone a defender's orders withdraw his subs to ("Kar SZ") is resolved when the orders
     are filed; the board walk of the review moves the withdrawn sub there with every parser and
     the name reader refusing (2008 Rules Clarifications, Sub Withdrawal)."""
-    from domain.record.board_state import walk_board
+    from domain.record.board.walk import walk_board
     from domain.review.board_review import outcomes_of
     from domain.rules.forces import Force
 

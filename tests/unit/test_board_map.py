@@ -141,7 +141,7 @@ def test_without_the_other_history_nothing_is_compared() -> None:
 def test_a_battles_places_are_what_the_walk_gives_around_it() -> None:
     """The places the board panel lists, read from the view's history when shown, are the
     walk's own board before the declaration and after the battle's last record."""
-    from domain.record.board_state import walk_board
+    from domain.record.board.walk import walk_board
     from domain.review.board_review import outcomes_of
 
     game = load_replay(REPLAYS / "games" / "full-game-three-rounds-2008.toml").game

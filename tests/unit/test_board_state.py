@@ -1,4 +1,4 @@
-"""The board moving on: the walk of a game's records (domain/record/board_state.py).
+"""The board moving on: the walk of a game's records (domain/record/board/walk.py).
 
 Each test reads a shipped replay and asks the board at a record what a careful player would
 read off the table: who holds a territory, what stands in it, what the counts are.
@@ -10,7 +10,7 @@ import pytest
 
 from application.intake.replayfile import load_replay, parse_replay
 from domain.battle.model import Outcome, Winner
-from domain.record.board_state import BoardWalk, walk_board
+from domain.record.board.walk import BoardWalk, walk_board
 from domain.record.game import Game, project_game
 from domain.record.treasury import walk_treasury
 from domain.review.board_review import outcomes_of
@@ -250,7 +250,7 @@ def test_each_records_board_is_kept_as_it_was(monkeypatch: pytest.MonkeyPatch) -
     """A record's changes are logged when the walk moves on from it (one entry per territory it
     changed): what was logged for a record is what the history still holds after every later
     record (the walk's live dicts are copied, never shared), and one look reads it whole."""
-    from domain.record import board_walker
+    from domain.record.board import walker as board_walker
 
     logged: dict[tuple[str, int], tuple[dict[str, Force], str | None]] = {}
     flush = board_walker.Walker.flush

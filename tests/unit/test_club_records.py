@@ -12,7 +12,7 @@ import pytest
 from application.intake.replayfile import load_replay, parse_replay
 from application.usecases.transfer import write_replay
 from domain.errors import ReplayError
-from domain.record.board_state import walk_board
+from domain.record.board.walk import walk_board
 from domain.record.entries import BoardNote
 from domain.record.game import Game
 from domain.record.ipc_changes import IPC_KINDS, ipc_change, pay

@@ -11,7 +11,7 @@ from typing import Any
 
 from application.intake.replayfile import load_replay
 from domain.battle.model import Winner
-from domain.record.board_state import walk_board
+from domain.record.board.walk import walk_board
 from domain.record.events import DiceSupplied, GameEvent, ReportFiled, RulingIssued
 from domain.record.game import Game, project_game
 from domain.review.board_review import outcomes_of

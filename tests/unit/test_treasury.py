@@ -12,7 +12,7 @@ import json
 import pytest
 
 from application.intake.replayfile import load_replay, parse_replay
-from domain.record.board_state import walk_board
+from domain.record.board.walk import walk_board
 from domain.record.game import Game
 from domain.record.treasury import TreasuryWalk, cost_of, income_of, walk_treasury
 from domain.review.board_review import outcomes_of

@@ -1,5 +1,5 @@
 """What the board walk is told besides the records: each battle's result, and the rulings and
-void turns that change the board as corrected (:func:`domain.record.board_state.walk_board`'s
+void turns that change the board as corrected (:func:`domain.record.board.walk.walk_board`'s
 ``outcomes``, keyed by battle, or by the keys below for what is not a battle)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The live board a walk of the records changes (:class:`BoardState`), and where it starts.
 
-See :func:`domain.record.board_state.walk_board`.
+See :func:`domain.record.board.walk.walk_board`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The walk's steps: every record that moves the board, in record order, with the walker's
-method that walks it (see :func:`domain.record.board_state.walk_board`)."""
+method that walks it (see :func:`domain.record.board.walk.walk_board`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from domain.record.board_walker import Walker
+    from domain.record.board.walker import Walker
     from domain.record.game import Game
 
 

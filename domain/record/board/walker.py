@@ -1,8 +1,8 @@
 """The walker of the board: one pass over a game's records, each step one method.
 
-:func:`domain.record.board_state.walk_board` builds the steps (domain.record.board_steps) and
+:func:`domain.record.board.walk.walk_board` builds the steps (domain.record.board.steps) and
 drives a :class:`Walker` over them; what each step does to the board is here. The rules each step
-follows are stated in domain.record.board_state's docstring.
+follows are stated in domain.record.board.walk's docstring.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
-from domain.record.board_start import BoardState
-from domain.record.board_walk import BoardWalk, CountCheck, Discrepancy, Entry
+from domain.record.board.history import BoardWalk, CountCheck, Discrepancy, Entry
+from domain.record.board.outcomes import BattleResult, bid_drop_key, void_turns
+from domain.record.board.start import BoardState
 from domain.record.entries import BattleRecord, BoardNote, allied
 from domain.record.events import Holding, Move
-from domain.record.walk_inputs import BattleResult, bid_drop_key, void_turns
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.force_parts import (
     air_part,

@@ -1,6 +1,6 @@
 """The board as walked: each territory's history through a game's records, read at any record.
 
-:func:`domain.record.board_state.walk_board` makes a :class:`BoardWalk`; a :class:`BoardAt` reads
+:func:`domain.record.board.walk.walk_board` makes a :class:`BoardWalk`; a :class:`BoardAt` reads
 it as it stood before a record (one bisection per look), and the checkpoints' findings
 (:class:`Discrepancy`, :class:`CountCheck`) ride with it.
 """

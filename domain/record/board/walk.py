@@ -28,11 +28,8 @@ import gc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from domain.record.board_start import BoardState, start
-from domain.record.board_steps import first_round_of, walk_steps
-from domain.record.board_walk import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
-from domain.record.board_walker import Walker
-from domain.record.walk_inputs import (
+from domain.record.board.history import BoardAt, BoardWalk, CountCheck, Discrepancy, Entry
+from domain.record.board.outcomes import (
     BID_DROPPED,
     PENDING,
     VOID_TURN,
@@ -40,13 +37,16 @@ from domain.record.walk_inputs import (
     bid_drop_key,
     void_turn_key,
 )
+from domain.record.board.start import BoardState, start
+from domain.record.board.steps import first_round_of, walk_steps
+from domain.record.board.walker import Walker
 from domain.rules.board import Board
 
 if TYPE_CHECKING:
     from domain.record.game import Game
 
-# The read side (the walk's history, the board at a record) lives in domain.record.board_walk,
-# what the walk is told of each battle in domain.record.walk_inputs; their names are kept here
+# The read side (the walk's history, the board at a record) lives in domain.record.board.history,
+# what the walk is told of each battle in domain.record.board.outcomes; their names are kept here
 # for the callers that import them with the walk.
 __all__ = ["BID_DROPPED", "PENDING", "VOID_TURN", "BattleResult", "BoardAt", "BoardState", "BoardWalk",
            "CountCheck", "Discrepancy", "Entry", "bid_drop_key", "void_turn_key", "walk_board"]
