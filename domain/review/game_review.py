@@ -9,7 +9,7 @@ The as-rolled record is never altered: ``as_rolled=True`` lists the findings bes
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from msgspec.structs import replace as with_fields
 
@@ -23,47 +23,26 @@ from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.as_rolled import Readings, analyse_as_rolled, orders_of
 from domain.review.board_review import board_knows, game_parts, on_board, outcomes_of
 from domain.review.correction_dice import CorrectionDice
-from domain.review.corrections import correct
-from domain.review.decisions import ELECTIONS, Decision, WaitingFor, decide, elector
+from domain.review.decisions import decide
 from domain.review.declaration_errors import TurnAudit, audit_declarations
-from domain.review.impact import has_impact, impact
 from domain.review.papers import papers_of
-from domain.review.refight import Context, Plan, aa_order_of, setup_of
+from domain.review.refight import Context, aa_order_of
 from domain.review.result_flow import Flow
 from domain.review.rolling_errors import BattleAudit, Issue, audit_rolls
+from domain.review.settlement import Judged, as_finding, correction, moot_in_void_turn, void_turn
 from domain.review.treasury_review import purses
 from domain.review.views import (
-    Awaiting,
     BattleStatus,
     BattleView,
-    DiceStatus,
     DrawnDice,
     Finding,
     GameView,
-    Impact,
-    VoidedDice,
-    awaiting_note,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
-
-#: Remedies that find nothing to change: a forgotten shot that misses stands, a ghost that
-#: missed is ignored (2008 Section III; 1999 Part 14 AA guns 1a/2.1, BB 3.2.1).
-_NO_CHANGE: dict[FindingKind, FindingStatus] = {
-    FindingKind.AA_FORGOTTEN: FindingStatus.STANDS, FindingKind.BB_FORGOTTEN: FindingStatus.STANDS,
-    FindingKind.AA_GHOST: FindingStatus.IGNORED, FindingKind.BB_GHOST: FindingStatus.IGNORED,
-    FindingKind.AA_TOO_MANY: FindingStatus.IGNORED, FindingKind.BB_TOO_MANY: FindingStatus.IGNORED}
-
-
-@dataclass
-class _Judged:
-    issue: Issue
-    decision: Decision
-    finding_id: str
-
 
 #: New objects above which the review promotes what it made (see domain.memory.no_gc): a
 #: review of a few hundred events stays below it (and skips the walk of frozen objects).
@@ -208,8 +187,8 @@ def _review_on(state: _Review) -> GameView:
     findings: list[Finding] = []
     for turn, issue in state.turn_audit.turn:
         fid = state.next_id()
-        judged = _Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
-        findings.append(_finding(judged, state.policy, turn, None))
+        judged = Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
+        findings.append(as_finding(judged, state.policy, turn, None))
         if judged.decision.apply and issue.place is not None and not as_rolled:
             # A bid placement ruled illegal comes off the board as corrected (decisions.decide).
             state.bid_drops[bid_drop_key(*issue.place)] = BID_DROPPED
@@ -221,11 +200,11 @@ def _review_on(state: _Review) -> GameView:
             if judged.decision.voids_turn and (judged.decision.apply
                                                or judged.decision.status == FindingStatus.FIXED):
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
-            findings.append(_finding(judged, state.policy, record.turn, record))
+            findings.append(as_finding(judged, state.policy, record.turn, record))
         battles.append(view)
     if not as_rolled:
-        battles = [_void_turn(view, voided_turns.get(view.turn)) for view in battles]
-        findings = [_moot_in_void_turn(finding, voided_turns) for finding in findings]
+        battles = [void_turn(view, voided_turns.get(view.turn)) for view in battles]
+        findings = [moot_in_void_turn(finding, voided_turns) for finding in findings]
     parts = state.shared.parts
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
@@ -263,7 +242,7 @@ class _Review:
         self.number += 1
         return f"F{self.number}"
 
-    def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[_Judged]]:
+    def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
         corrected, on the board as the record moved it on."""
         purse = purses(self.treasury, self.walk, filed.fought_seq + 1)
@@ -295,7 +274,7 @@ class _Review:
         judged_list = []
         for issue in sorted(issues, key=_order) if issues else ():
             fid = self.next_id()
-            judged_list.append(_Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
+            judged_list.append(Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
                                        fid))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
@@ -311,10 +290,10 @@ class _Review:
                           # Only recorded dice count: entered from the dice server or drawn by the
                           # Minister (a clear dice_seed never draws one: anyone could predict it).
                           CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-            view, judged_list, draws, effect = _correction(ctx, judged_list)
+            view, judged_list, draws, effect = correction(ctx, judged_list)
         else:
             # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
-            # odds to give (what _correction makes of no findings, without the plan).
+            # odds to give (what correction makes of no findings, without the plan).
             view, draws, effect = rolled, [], None
         if draws:
             self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
@@ -356,16 +335,6 @@ def _read(record: BattleRecord, readings: Readings) -> tuple[RecordedBattle, Bat
     """A battle's records cut into rounds, and analysed as rolled (under the edition's readings)."""
     recorded = read_record(record)
     return recorded, analyse_as_rolled(record, readings, recorded)
-
-
-def _correction(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged],
-                                                               list[tuple[int, str, tuple[int, ...]]],
-                                                               Impact | None]:
-    """A battle corrected: its view, its settled findings, the dice it drew and its impact."""
-    view, settled = _corrected(ctx, judged)
-    # The battle as the engine fights it is made only for odds there are to give.
-    effect = impact(setup_of(ctx), ctx.as_rolled, view) if has_impact(ctx.as_rolled, view) else None
-    return view, settled, list(ctx.dice.from_source), effect
 
 
 def correct_forces(record: BattleRecord, recorded: RecordedBattle,
@@ -435,159 +404,6 @@ def _game_number(game: Game, record: BattleRecord, recorded: RecordedBattle) -> 
                                f"game number typed as {roll.game_number}, this game is "
                                f"{game.game_number}", round=first, at=roll.at))
     return found
-
-
-def _corrected(ctx: Context, judged: list[_Judged]) -> tuple[BattleView, list[_Judged]]:
-    """Apply the remedies that hold and settle each finding's final status."""
-    plan = _plan(ctx, judged)
-    view, changed = correct(ctx, plan)
-    settled = _superseded([_settle(item, view, changed) for item in judged], plan)
-    open_items = [j for j in settled
-                  if j.decision.status == FindingStatus.OPEN and j.decision.waiting_for is not None]
-    if open_items and view.status in (BattleStatus.STANDS, BattleStatus.CORRECTED):
-        view = with_fields(view, status=BattleStatus.AWAITING)
-    awaiting = next((_awaiting(j, ctx.record) for j in settled
-                     if j.decision.status in (FindingStatus.OPEN, FindingStatus.VOID)
-                     and j.decision.waiting_for is WaitingFor.ELECTION), None)
-    if awaiting is not None:
-        view = with_fields(view, awaiting=awaiting)
-    return view, settled
-
-
-def _plan(ctx: Context, judged: list[_Judged]) -> Plan:
-    """What the applied remedies ask of the battle."""
-    plan = Plan()
-    for item in (j for j in judged if j.decision.apply):
-        kind, election = item.issue.kind, item.decision.election
-        if kind in DECLARATION_ERRORS:
-            if election == Election.REROLL:
-                plan.refight_from_start = True
-            elif election == Election.NOT_FIGHT:
-                plan.not_fought = True
-        elif kind == FindingKind.BATTLE_ORDER and item.issue.until is not None:
-            plan.truncate_at = item.issue.until
-        elif kind in (FindingKind.BATTLE_ORDER, FindingKind.RETREAT_UNDECLARED):
-            plan.refight_from_start = True
-        elif kind == FindingKind.WRONG_GAME_NUMBER:
-            start = item.issue.round or 1
-            plan.resume_at = start if plan.resume_at is None else min(plan.resume_at, start)
-        elif (kind == FindingKind.AA_TOO_MANY and ctx.edition.aa_too_many == "reroll_battle") or \
-                (kind in (FindingKind.BB_TOO_MANY, FindingKind.BB_GHOST)
-                 and ctx.edition.bb_too_many == "reroll_battle"
-                 and not _missed_ghost_ignored(item.issue, ctx.edition)):
-            # 1999 Part 14, AA 1 and BB 3.1: too many shots (a ghost BB shot is one too many).
-            plan.refight_from_start = True  # 1999 Part 14: "the entire battle is to be re-rolled"
-        elif kind == FindingKind.PAUSE_SKIPPED:
-            # 2008 Orders of Loss, exceptions: "accept the defending rolls as is, applied to the
-            # units now shown" leaves the record as it is, whatever casualties the defender
-            # named since; only "either of the last two options" re-rolls what follows.
-            if election != Election.ACCEPT:
-                plan.pause_round, plan.pause_election = item.issue.round, election
-        else:
-            plan.rolling.append(item.issue)
-    if any(j.issue.kind in DECLARATION_ERRORS and j.decision.status == FindingStatus.VOID for j in judged) \
-            and not plan.refight_from_start and not plan.not_fought:
-        plan.void = True
-    plan.declaration_void = next((j.finding_id for j in judged if j.issue.kind in DECLARATION_ERRORS
-                                  and j.decision.status in (FindingStatus.VOID, FindingStatus.CORRECTED)),
-                                 None)
-    return plan
-
-
-def _missed_ghost_ignored(issue: Issue, policy: Edition) -> bool:
-    """A 1999 ghost or left-on support shot that missed, under an edition that ignores it."""
-    return issue.kind == FindingKind.BB_GHOST and not issue.hits and policy.bb_ghost_miss == "ignore"
-
-
-def _settle(item: _Judged, view: BattleView, changed: bool) -> _Judged:
-    """A finding's status once the remedies are applied: one that changed nothing stands; one
-    whose correction waits for dice stays open until they are recorded."""
-    decision = item.decision
-    if decision.apply and decision.status == FindingStatus.CORRECTED and view.needed is not None:
-        # Not corrected until its dice are recorded: say exactly which are awaited.
-        decision = replace(decision, status=FindingStatus.OPEN,
-                           note=_join(decision.note, awaiting_note(view)))
-    elif decision.apply and decision.status == FindingStatus.CORRECTED:
-        issue = item.issue
-        if not changed:
-            decision = replace(decision, status=_NO_CHANGE.get(issue.kind, FindingStatus.STANDS))
-        elif (view.resume_round is not None and issue.round is not None
-              and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
-            decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
-                                                    f"{view.resume_round}"))
-    return _Judged(item.issue, decision, item.finding_id)
-
-
-#: Statuses a finding inside a battle voided by a declaration error no longer keeps.
-_MOOT = frozenset({FindingStatus.CORRECTED, FindingStatus.OPEN, FindingStatus.STANDS})
-
-
-def _superseded(settled: list[_Judged], plan: Plan) -> list[_Judged]:
-    """Rolling findings of a battle a declaration error made null and void: "no portion of the
-    results may stand" (2008 Section II; 1999 Part 14, Sending Errors), so none of them is
-    corrected or open; each says which finding superseded it."""
-    cause = plan.declaration_void
-    if cause is None or not (plan.void or plan.not_fought or plan.refight_from_start):
-        return settled
-    fate = ("the battle is not fought" if plan.not_fought else
-            "the battle is re-fought from round 1" if plan.refight_from_start else
-            "the battle is null and void")
-    out = []
-    for item in settled:
-        if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
-            moot = replace(item.decision, status=FindingStatus.SUPERSEDED, apply=False,
-                           note=f"superseded by {cause}: {fate}")
-            out.append(_Judged(item.issue, moot, item.finding_id))
-        else:
-            out.append(item)
-    return out
-
-
-def _awaiting(item: _Judged, record: BattleRecord) -> Awaiting:
-    """Whose election the battle waits for, and the options the rule gives."""
-    side = elector(item.issue.kind)
-    by = record.defender_power if side == "defender" else record.attacker_power
-    return Awaiting(finding=item.finding_id, by=by, side=side, elections=ELECTIONS[item.issue.kind])
-
-
-def _void_turn(view: BattleView, causes: list[str] | None) -> BattleView:
-    """2008 Section VII: a turn rolled before a reported error was corrected "is void and must
-    be re-done": none of its dice count and its battles have no result."""
-    if not causes:
-        return view
-    voided = [*view.voided, *(VoidedDice(rv.round, side, entry.column, entry.values)
-                              for rv in view.rounds
-                              for side, seen in (("attacker", rv.attacker), ("defender", rv.defender))
-                              for entry in seen.dice if entry.status != DiceStatus.VOIDED)]
-    return with_fields(view, status=BattleStatus.VOID, rounds=(), result=None, resume_round=None, impact=None,
-                       voided=tuple(voided), finding_ids=(*view.finding_ids, *causes))
-
-
-def _moot_in_void_turn(finding: Finding, voided_turns: dict[str, list[str]]) -> Finding:
-    """2008 Section VII: a turn rolled before a reported error was corrected "is void and must be
-    re-done", so what was found in it (its declarations, its dice) is superseded by the error
-    that voided it: it is neither open nor corrected, the turn is made again."""
-    causes = voided_turns.get(finding.turn or "")
-    if not causes or finding.id in causes or finding.status not in _MOOT:
-        return finding
-    return with_fields(finding, status=FindingStatus.SUPERSEDED, detail=_join(
-        finding.detail, f"superseded by {', '.join(causes)}: {finding.turn} is void and must be "
-                        f"re-done (2008 Section VII)"))
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}; {b}" if a and b else a or b
-
-
-def _finding(judged: _Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:
-    issue, decision = judged.issue, judged.decision
-    detail = _join(issue.detail, decision.note)
-    return Finding(id=judged.finding_id, kind=issue.kind, status=decision.status,
-                   rule=policy.cite(issue.kind), detail=detail, turn=turn,
-                   battle=record.territory if record is not None else None,
-                   round=issue.round, side=issue.side.value if issue.side is not None else None,
-                   column=issue.column, ruling=decision.ruling or (f"election {decision.election}"
-                                                                   if decision.election else None))
 
 
 def audit_of(record: BattleRecord, game: Game) -> BattleAudit:
