@@ -32,7 +32,7 @@ KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "game": ("id", "edition", "title"),
     "summary": ("findings", "finding_status", "battles", "battle_status"),
     "findings[]": ("id", "kind", "turn", "battle", "round", "side", "column", "status", "rule",
-                   "detail", "ruling"),
+                   "detail", "ruling", "key"),
     "battles[]": ("turn", "battle", "kind", "status", "resume_round", "findings", "rounds",
                   "voided", "result", "impact", "awaiting", "dice_needed", "treasury"),
     "battles[].treasury[]": ("power", "ipcs", "income"),

@@ -124,6 +124,8 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
     data["detail"] = finding.detail
     if finding.ruling is not None:
         data["ruling"] = finding.ruling
+    if finding.key:
+        data["key"] = finding.key
     return data
 
 

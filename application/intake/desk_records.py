@@ -72,7 +72,7 @@ class DeskRecords:
         self.add(RulingGiven, record.at, line, finding=record.finding, decision=record.decision,
                  election=str(election) if election is not None else None, by=record.by,
                  text=record.text, amends=amends, turn=self.turn_of(index, record.turn),
-                 battle=record.battle)
+                 battle=record.battle, finding_key=record.finding_key)
 
     def withdrawal(self, index: int, record: WithdrawalRecord, line: int | None) -> None:
         """``type = "withdrawal"``: a report or ruling withdrawn (``withdraws`` = its event number)."""

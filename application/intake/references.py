@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from domain.errors import ReplayError
 from domain.record.claimed import battle_rolled, claimed_time_problem
 from domain.record.events import (
@@ -30,15 +32,17 @@ from domain.record.game import Game
 from domain.record.intake import known_territory
 from domain.record.recorded_battle import read_record
 from domain.record.references import BadReference, live_entry, named_battle
-from domain.review.decisions import ruling_problem
+from domain.review.decisions import ruled_finding, ruling_problem
 from domain.review.game_review import review
 
 #: The line of a key of the record being checked (its [[event]] table's line when absent).
 LineOf = Callable[[str], int | None]
 
 
-def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> None:
-    """Refuse a record whose references the game (as it stands before it) cannot resolve."""
+def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> GameEvent:
+    """Refuse a record whose references the game (as it stands before it) cannot resolve; the
+    record as it is to be stored (a ruling bound to the identity of the finding it names then,
+    as ``minister rule`` binds it)."""
     try:
         if isinstance(event, DiceSupplied):
             named_battle(game, event.battle, event.turn)  # dice go to one battle
@@ -56,7 +60,7 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
         raise ReplayError(f"{error.part} {error.message}", source=source,
                           line=line_of(error.part)) from None
     if isinstance(event, RulingIssued | RulingGiven):
-        _check_ruling(game, event, source, line_of)
+        event = _check_ruling(game, event, source, line_of)
     if isinstance(event, ForfeitDecided):
         asked = [n.kind for n in game.board_log if n.kind in ("forfeit_request", "forfeit_decision")]
         if not asked or asked[-1] != "forfeit_request":
@@ -65,6 +69,7 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
                               line=line_of("decision"))
     if event.at is not None and event.at != event.timestamp:
         _check_claimed(game, event, source, line_of("at"))
+    return event
 
 
 def _report_battle(game: Game, battle: str | None, turn: str | None) -> None:
@@ -77,19 +82,30 @@ def _report_battle(game: Game, battle: str | None, turn: str | None) -> None:
         raise BadReference(f"{turn!r} names a battle's turn: expected battle = ... too", "turn")
 
 
-def _check_ruling(game: Game, event: RulingIssued | RulingGiven, source: str, line_of: LineOf) -> None:
-    """A ruling must name a finding the game has when it is made (of its ``turn`` and ``battle``
-    when it names them), and an election the rule offers on it: as ``minister rule`` refuses."""
+def _check_ruling(game: Game, event: RulingIssued | RulingGiven, source: str,
+                  line_of: LineOf) -> RulingIssued | RulingGiven:
+    """A ruling must name one finding the game has when it is made (of its ``turn`` and
+    ``battle`` when it names them), and an election the rule offers on it: as ``minister rule``
+    refuses. It is bound to that finding's identity (a record exported with its identity keeps
+    it: the finding it was made on, whatever the game holds now)."""
     territory = None
     if event.battle is not None:
         territory = known_territory(event.battle)
         if territory is None:
             raise ReplayError(f"battle {event.battle!r}: expected a territory or sea zone of the board",
                               source=source, line=line_of("battle"))
-    problem = ruling_problem(review(game).findings, event.finding, event.election, event.decision,
+    findings = review(game).findings
+    if event.finding_key is not None:
+        if not any(f.key == event.finding_key for f in findings):
+            raise ReplayError(f"finding_key {event.finding_key!r} names no finding the game has when the "
+                              "ruling is made", source=source, line=line_of("finding_key"))
+        return event
+    problem = ruling_problem(findings, event.finding, event.election, event.decision,
                              turn=event.turn, territory=territory)
     if problem is not None:
         raise ReplayError(problem.message, source=source, line=line_of(problem.part))
+    found = ruled_finding(findings, event.finding, turn=event.turn, territory=territory)
+    return msgspec.structs.replace(event, finding_key=found.key) if found is not None and found.key else event
 
 
 def _check_claimed(game: Game, event: GameEvent, source: str, line: int | None) -> None:

@@ -264,11 +264,11 @@ def _fold(builder: _Builder, source: str) -> Game:
     resolve (application.intake.references), fails before anything is stored."""
     game: Game | None = None
     lines = builder.lines
-    for event in builder.events:
+    for index, read in enumerate(builder.events):
         # One [[event]] table per event after GameStarted: event version v is table v - 2.
-        table = event.originator_version - 2
-        if game is not None:
-            check_record(game, event, source, partial(lines.key_line, table))
+        table = read.originator_version - 2
+        event = read if game is None else check_record(game, read, source, partial(lines.key_line, table))
+        builder.events[index] = event
         try:
             game = project_game(game, [event])
         except InvalidNotationError as error:
@@ -441,7 +441,7 @@ class _Builder(DeskRecords):
         election = record.election
         self.add(RulingIssued, record.at, line, finding=record.finding, decision=record.decision,
                  election=str(election) if election is not None else None, text=record.text,
-                 turn=self.turn_of(index, record.turn), battle=record.battle)
+                 turn=self.turn_of(index, record.turn), battle=record.battle, finding_key=record.finding_key)
 
     def tech(self, index: int, record: TechRecord, line: int | None) -> None:
         """``type = "tech"`` (an extension): weapons-development dice of a turn."""

@@ -161,6 +161,9 @@ class RulingRecord(Entered, kw_only=True):
     text: str = ""
     turn: Text | None = None
     battle: Text | None = None
+    #: The identity of the finding it was made on (``minister export`` writes it; the finding
+    #: must exist then): the ruling stays on it whatever findings are added later.
+    finding_key: Text | None = None
 
 
 #: Dice as a list of faces, or written as digits ("14 2 256", a '*' may mark a hit).
@@ -242,6 +245,8 @@ class RuledRecord(Entered, kw_only=True):
     amends: Count | None = None
     turn: Text | None = None
     battle: Text | None = None
+    #: As :attr:`RulingRecord.finding_key`.
+    finding_key: Text | None = None
 
 
 class WithdrawalRecord(Entered, kw_only=True):

@@ -358,6 +358,8 @@ class RulingEntry(msgspec.Struct, frozen=True):
     #: finding of that turn and battle is ruled on.
     turn: str | None = None
     territory: str | None = None
+    #: The identity of the finding it was made on (views.finding_key; None: an older record).
+    key: str | None = None
 
 
 class WithdrawalEntry(msgspec.Struct, frozen=True):

@@ -191,6 +191,10 @@ class RulingIssued(GameEvent, frozen=True, kw_only=True):
     #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
     turn: str | None = None
     battle: str | None = None
+    #: The identity of the finding ``finding`` named when the ruling was made (views.finding_key):
+    #: the ruling stays on it whatever findings are added or renumbered later. None: a record
+    #: made before identities were kept (it is read by ``finding`` as it then stood).
+    finding_key: str | None = None
 
 
 class DiceSupplied(GameEvent, frozen=True, kw_only=True):
@@ -304,6 +308,10 @@ class RulingGiven(GameEvent, frozen=True, kw_only=True):
     #: The finding's turn and battle, when the ruling names them (they narrow ``finding``).
     turn: str | None = None
     battle: str | None = None
+    #: The identity of the finding ``finding`` named when the ruling was made (views.finding_key):
+    #: the ruling stays on it whatever findings are added or renumbered later. None: a record
+    #: made before identities were kept (it is read by ``finding`` as it then stood).
+    finding_key: str | None = None
 
 
 class EntryWithdrawn(GameEvent, frozen=True, kw_only=True):

@@ -481,7 +481,7 @@ def _file_tech(game: Game, event: TechRolled) -> None:
 def _file_ruling(game: Game, event: RulingIssued) -> None:
     game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
                                     event.text, event.at, event.source_line, turn=event.turn,
-                                    territory=_place(event.battle)))
+                                    territory=_place(event.battle), key=event.finding_key))
 
 
 def _seq_of(game: Game, event: GameEvent, version: int) -> int:
@@ -499,7 +499,8 @@ def _file_ruling_given(game: Game, event: RulingGiven) -> None:
     amends = _seq_of(game, event, event.amends) if event.amends is not None else 0
     game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
                                     event.text, event.at, event.source_line, by=event.by, amends=amends,
-                                    turn=event.turn, territory=_place(event.battle)))
+                                    turn=event.turn, territory=_place(event.battle),
+                                    key=event.finding_key))
 
 
 def _file_withdrawal(game: Game, event: EntryWithdrawn) -> None:

@@ -57,7 +57,8 @@ def audit_procedures(game: Game, walk: BoardWalk, board: Board | None = None) ->
 def _bid(note: BoardNote, state: BoardAt, board: Board) -> list[Issue]:
     """2008 Bidding: where bid units may go, and negative bids not mixed with additions."""
     found = [Issue(FindingKind.BID_ILLEGAL, f"{entry.units} for {entry.power} in {entry.territory}: {why} "
-                   "(2008 Bidding)", at=note.at, place=(entry.territory, entry.power))
+                   "(2008 Bidding)", at=note.at, place=(entry.territory, entry.power),
+                   where=f"{entry.territory}/{entry.power}")
              for entry in note.holdings if (why := _misplaced(entry.power, entry.territory, entry.units,
                                                               state, board))]
     added = note.holdings or any(extra > 0 for _, extra in note.ipcs)

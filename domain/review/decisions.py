@@ -68,6 +68,19 @@ class RulingProblem:
         return self.message
 
 
+def ruled_finding(findings: Sequence[Finding], finding: str, *, turn: str | None = None,
+                  territory: str | None = None) -> Finding | None:
+    """The one finding a ruling names (by id or kind, of ``turn`` and in ``territory`` when it
+    names them), as :func:`ruling_problem` accepts it; None when it names none or several."""
+    try:
+        ref = finding_ref(finding)
+    except ValueError:
+        return None
+    named = [f for f in findings if ref in (f.id, f.kind) and turn in (None, f.turn)
+             and territory in (None, f.battle)]
+    return named[0] if len(named) == 1 else None
+
+
 def ruling_problem(findings: Sequence[Finding], finding: str, election: str | None,
                    decision: str = "apply", *, turn: str | None = None,
                    territory: str | None = None) -> RulingProblem | None:
@@ -90,6 +103,13 @@ def ruling_problem(findings: Sequence[Finding], finding: str, election: str | No
         known = ", ".join(f"{f.id} ({f.turn or 'the game'}, {f.battle or 'no battle'})" for f in named)
         return RulingProblem(part, f"no finding {finding!r} {where} (the game's: {known})")
     named = narrowed
+    if len(named) > 1:
+        # One ruling, one finding: a kind that names several would decide findings the Minister
+        # did not look at (and findings made later), so it is refused, the candidates listed.
+        listed = ", ".join(f"{f.id} ({f.turn or 'the game'}{', ' + f.battle if f.battle else ''})"
+                           for f in named)
+        return RulingProblem("finding", f"{finding!r} names {len(named)} findings: {listed}; name one "
+                                        "by its id (or give its turn and battle)")
     if election is not None and decision != Ruling.DISMISS:
         choices = sorted({e for f in named for e in offered(f.kind)})
         if election not in choices:
@@ -126,7 +146,7 @@ def following_turn(turn: str) -> str:
 
 
 def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edition: Edition,
-           finding_id: str) -> Decision:
+           finding_id: str, key: str = "") -> Decision:
     """The fate of one issue under the edition, the reports and the rulings of the game.
 
     A ruling the rules leave no room for (an error not reported yet, or fixed) is named in the
@@ -135,7 +155,7 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
         return Decision(FindingStatus.IGNORED)
-    ruling = _ruling(game, issue, finding_id, record, turn)
+    ruling = _ruling(game, issue, finding_id, key, record, turn)
     decision = _decide(issue, record, turn, game, edition, ruling)
     if ruling is None or decision.ruling is not None or decision.election is not None:
         return decision
@@ -366,19 +386,22 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
 
 
 
-def _ruling(game: Game, issue: Issue, finding_id: str, record: BattleRecord | None,
+def _ruling(game: Game, issue: Issue, finding_id: str, key: str, record: BattleRecord | None,
             turn: str) -> RulingEntry | None:
-    """The ruling that decides this finding: the last one naming its id; else the last naming
-    its kind (a ruling by kind decides every finding of that kind made before it). A ruling
-    that names a turn or a battle decides only the findings of that turn and battle."""
+    """The ruling that decides this finding: the last one made on it (bound to its identity,
+    ``key``, when it was recorded: findings added or renumbered later never move it). A record
+    made before identities were kept names it as it then stood: by id, else by kind (a ruling
+    by kind decides every finding of that kind made before it); one that names a turn or a
+    battle decides only the findings of that turn and battle."""
     here = [r for r in game.live_rulings if r.turn in (None, turn)
             and r.territory in (None, record.territory if record is not None else None)]
-    by_id = [r for r in here if r.finding == finding_id]
-    if by_id:
-        return by_id[-1]
-    by_kind = [r for r in here if r.finding == issue.kind
+    bound = [r for r in here if r.key is not None and r.key == key]
+    unbound = [r for r in here if r.key is None]
+    by_id = [r for r in unbound if r.finding == finding_id]
+    by_kind = [r for r in unbound if r.finding == issue.kind
                and (issue.at is None or r.at is None or r.at >= issue.at)]
-    return by_kind[-1] if by_kind else None
+    found = [r for r in (*bound, *(by_id or by_kind)) if r is not None]
+    return max(found, key=lambda r: r.seq) if found else None
 
 
 def _join(a: str, b: str) -> str:

@@ -130,7 +130,7 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[in
                     FindingKind.MAP_DISCREPANCY,
                     f"the map update shows {stated[key] or 'nothing'} of {power}'s in "
                     f"{move.landing}, the non-combat move '{move.raw}' puts {move.units} there: the "
-                    "non-combat moves take precedence", at=update.at)))
+                    "non-combat moves take precedence", at=update.at, where=f"{move.landing}/{power}")))
     return flagged
 
 
@@ -153,7 +153,7 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
                 FindingKind.MAP_DISCREPANCY,
                 f"the {what} shows {gap.stated or 'nothing'} of {gap.power}'s in "
                 f"{gap.territory}, the moves and battles recorded leave {gap.board or 'nothing'} there: "
-                "the recorded moves take precedence", at=gap.at)))
+                "the recorded moves take precedence", at=gap.at, where=f"{gap.territory}/{gap.power}")))
     if edition.defines(FindingKind.MAP_COUNT_WRONG):
         # 2008 Post Combat Orders: the attacker gives "a territory and IPC count. Please use units
         # to distinguish between territory count and IPC count, i.e. UK 30/$32". The $ figure is
@@ -168,7 +168,8 @@ def _board_checks(walk: BoardWalk, rolled: BoardWalk, edition: Edition,
             found.turn.append((check.turn, Issue(
                 FindingKind.MAP_COUNT_WRONG,
                 f"count '{stated.written}', the board gives {stated.power} {check.territories}/${check.ipcs} "
-                f"({check.territories} territories held, their IPC value ${check.ipcs})", at=check.at)))
+                f"({check.territories} territories held, their IPC value ${check.ipcs})", at=check.at,
+                where=stated.power)))
 
 
 #: MB 2nd edition: each weapons-development die costs 5 IPCs.

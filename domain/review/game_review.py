@@ -37,11 +37,13 @@ from domain.review.views import (
     DrawnDice,
     Finding,
     GameView,
+    finding_key,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
+from domain.rules.turns import Power, turn_of
 from domain.rules.units import UnitType
 
 #: New objects above which the review promotes what it made (see domain.memory.no_gc): a
@@ -182,19 +184,33 @@ class _Shared:
 
 
 def _review_on(state: _Review) -> GameView:
-    """One review of every battle, on the board the state's walk gives."""
+    """One review of every battle, on the board the state's walk gives. Findings are numbered
+    in game order: a turn's battles, then what is found of the turn as a whole (its purchase,
+    placements, map update), before the next turn's."""
     game, as_rolled = state.game, state.as_rolled
     findings: list[Finding] = []
+    by_turn: dict[str, list[Issue]] = {}
     for turn, issue in state.turn_audit.turn:
-        fid = state.next_id()
-        judged = Judged(issue, decide(issue, None, turn, game, state.policy, fid), fid)
-        findings.append(as_finding(judged, state.policy, turn, None))
-        if judged.decision.apply and issue.place is not None and not as_rolled:
-            # A bid placement ruled illegal comes off the board as corrected (decisions.decide).
-            state.bid_drops[bid_drop_key(*issue.place)] = BID_DROPPED
+        by_turn.setdefault(turn, []).append(issue)
+
+    def turn_findings(before: str | None) -> None:
+        """The turn-wide findings of every turn before ``before`` (all: None), in game order."""
+        limit = _place_in_play(before) if before is not None else None
+        for turn in sorted(by_turn, key=_place_in_play):
+            if limit is not None and _place_in_play(turn) >= limit:
+                continue
+            for issue in by_turn.pop(turn):
+                fid, key = state.identify(issue, turn, None)
+                judged = Judged(issue, decide(issue, None, turn, game, state.policy, fid, key), fid, key)
+                findings.append(as_finding(judged, state.policy, turn, None))
+                if judged.decision.apply and issue.place is not None and not as_rolled:
+                    # A bid placement ruled illegal comes off the board as corrected (decisions.decide).
+                    state.bid_drops[bid_drop_key(*issue.place)] = BID_DROPPED
+
     battles: list[BattleView] = []
     voided_turns: dict[str, list[str]] = {}
     for index, record in enumerate(game.battles):
+        turn_findings(record.turn)
         view, judged_list = state.battle(index, record)
         for judged in judged_list:
             if judged.decision.voids_turn and (judged.decision.apply
@@ -202,13 +218,14 @@ def _review_on(state: _Review) -> GameView:
                 voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
             findings.append(as_finding(judged, state.policy, record.turn, record))
         battles.append(view)
+    turn_findings(None)
     if not as_rolled:
         battles = [void_turn(view, voided_turns.get(view.turn)) for view in battles]
         findings = [moot_in_void_turn(finding, voided_turns) for finding in findings]
     parts = state.shared.parts
     return GameView(game_id=game.game_id, edition=game.edition, title=game.title,
                     as_rolled=as_rolled, findings=tuple(findings), battles=tuple(battles),
-                    drawn=tuple(state.from_source), papers=papers_of(game),
+                    drawn=tuple(state.from_source), papers=papers_of(game, findings),
                     treasury=purses(state.treasury, state.walk, game.seq + 1),
                     # The map reads the walk's own history (shared, never changed after the walk).
                     board_history=state.walk.history,
@@ -216,6 +233,18 @@ def _review_on(state: _Review) -> GameView:
                     void_turns=() if as_rolled else tuple(voided_turns),
                     board_points=parts.board_points, board_records=parts.board_records,
                     board_roles=parts.board_roles, turn_records=parts.turn_records)
+
+
+def _place_in_play(turn: str) -> tuple[int, int]:
+    """A turn's place in the order of play: (game round, power in the order of play)."""
+    try:
+        found = turn_of(turn)
+    except ValueError:
+        return (-1, -1)  # not a turn label: before any turn
+    return (found.round, _POWERS.index(found.power))
+
+
+_POWERS = list(Power)
 
 
 class _Review:
@@ -231,16 +260,24 @@ class _Review:
         self.voids = voids
         self.walk, self.treasury, self.turn_audit = board.walk, board.treasury, board.turn_audit
         self.number = 0
+        #: How many findings alike in all but their number each identity's base has had.
+        self.seen: dict[tuple[object, ...], int] = {}
         self.used: dict[tuple[str, str], Force] = {}
         self.flows: dict[str, Flow] = {}
         self.from_source: list[DrawnDice] = []
         #: Bid placements the Minister of Law ruled off the board (the walk as corrected's input).
         self.bid_drops: dict[str, BattleResult] = {}
 
-    def next_id(self) -> str:
-        """The next finding id ("F1", "F2", ... in the order findings are made)."""
+    def identify(self, issue: Issue, turn: str, territory: str | None) -> tuple[str, str]:
+        """The next finding's id ("F1", "F2", ... in the order findings are made: game order)
+        and its identity (views.finding_key), which later events cannot move."""
         self.number += 1
-        return f"F{self.number}"
+        side = issue.side.value if issue.side is not None else None
+        base = (issue.kind, turn, territory, issue.round, side, issue.column, issue.where)
+        occurrence = self.seen.get(base, 0)
+        self.seen[base] = occurrence + 1
+        return f"F{self.number}", finding_key(issue.kind, turn, territory, issue.round, side, issue.column,
+                                              issue.where, occurrence)
 
     def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
@@ -273,9 +310,9 @@ class _Review:
                   if self.policy.defines(i.kind)]
         judged_list = []
         for issue in sorted(issues, key=_order) if issues else ():
-            fid = self.next_id()
-            judged_list.append(Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid),
-                                       fid))
+            fid, key = self.identify(issue, record.turn, record.territory)
+            judged_list.append(Judged(issue, decide(issue, record, record.turn, self.game, self.policy, fid,
+                                                    key), fid, key))
         if self.as_rolled:
             return (with_fields(rolled, finding_ids=tuple(j.finding_id for j in judged_list),
                                 treasury=purse), judged_list)

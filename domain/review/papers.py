@@ -3,16 +3,20 @@ in full, with what became of it (in force, withdrawn, replaced; dice provisional
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from domain.record.club_filing import APPROVED, conceded, side_of
-from domain.record.entries import BoardNote
+from domain.record.entries import BoardNote, RulingEntry
 from domain.record.game import Game
-from domain.review.views import Paper
+from domain.review.views import Finding, Paper
 
 
-def papers_of(game: Game) -> tuple[Paper, ...]:
-    """Reports, rulings and commitments in record order, each with its status."""
+def papers_of(game: Game, findings: Sequence[Finding] = ()) -> tuple[Paper, ...]:
+    """Reports, rulings and commitments in record order, each with its status; a ruling names
+    the finding it was made on as the review numbers it now (``findings``), or says that
+    finding no longer exists (a later correction removed it: the ruling is never moved)."""
+    by_key = {finding.key: finding for finding in findings if finding.key}
     off = game.version - game.seq
     withdrawn = {w.target: w.seq + off for w in game.withdrawals}
     replaced = {e.amends: e.seq + off for e in game.reports if e.amends}
@@ -35,8 +39,8 @@ def papers_of(game: Game) -> tuple[Paper, ...]:
                                         report.battle or "the game", report.text, status(report.seq),
                                         entered(report.seq, report.at))))
     for ruling in game.rulings:
-        about = f"{ruling.finding}: {ruling.decision}" + (f", election {ruling.election}"
-                                                          if ruling.election else "")
+        about = f"{_ruled(ruling, by_key)}: {ruling.decision}" + (f", election {ruling.election}"
+                                                                   if ruling.election else "")
         found.append((ruling.seq, Paper(ruling.seq + off, "ruling", ruling.at, ruling.by, about,
                                         ruling.text, status(ruling.seq),
                                         entered(ruling.seq, ruling.at))))
@@ -55,6 +59,21 @@ def papers_of(game: Game) -> tuple[Paper, ...]:
         found.append((c.seq, Paper(c.seq + off, "commitment", c.at, c.by, c.scheme, c.commitment, state)))
     found += [(note.seq, paper) for note, paper in _closing(game, off)]
     return tuple(paper for _, paper in sorted(found, key=lambda pair: pair[0]))
+
+
+def _ruled(ruling: RulingEntry, by_key: dict[str, Finding]) -> str:
+    """The finding a ruling is on, as the review numbers it now."""
+    if ruling.key is None:
+        return ruling.finding  # a record made before identities were kept: as it named it
+    found = by_key.get(ruling.key)
+    if found is None:
+        kind, turn, battle = [*ruling.key.split("|"), "", "", ""][:3]
+        where = ", ".join(part for part in (turn, battle) if part)
+        return (f"{ruling.finding} as it stood when ruled ({kind}{', ' + where if where else ''}): that "
+                "finding no longer exists")
+    if found.id == ruling.finding:
+        return found.id
+    return f"{found.id} (named {ruling.finding} when ruled)"
 
 
 #: 2008 Game Commitments: a player who quits forfeits the game.

@@ -58,6 +58,9 @@ class Issue:
     #: (territory, power) of the board record's entry the issue names (an illegal bid
     #: placement): what a ruling applying the remedy takes off the board as corrected.
     place: tuple[str, str] | None = None
+    #: What in its turn a turn-wide issue is about (a territory, a power): part of the
+    #: finding's identity (views.finding_key), so that a ruling stays on it.
+    where: str = ""
 
 
 def _is_air(unit: UnitType) -> bool:

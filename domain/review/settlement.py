@@ -47,6 +47,8 @@ class Judged:
     issue: Issue
     decision: Decision
     finding_id: str
+    #: The finding's identity (views.finding_key).
+    key: str = ""
 
 
 def correction(ctx: Context, judged: list[Judged]) -> tuple[BattleView, list[Judged],
@@ -137,7 +139,7 @@ def _settle(item: Judged, view: BattleView, changed: bool) -> Judged:
               and issue.round >= view.resume_round and issue.kind not in DECLARATION_ERRORS):
             decision = replace(decision, note=_join(decision.note, f"its round was re-rolled from round "
                                                     f"{view.resume_round}"))
-    return Judged(item.issue, decision, item.finding_id)
+    return Judged(item.issue, decision, item.finding_id, item.key)
 
 
 #: Statuses a finding inside a battle voided by a declaration error no longer keeps.
@@ -159,7 +161,7 @@ def _superseded(settled: list[Judged], plan: Plan) -> list[Judged]:
         if item.issue.kind not in DECLARATION_ERRORS and item.decision.status in _MOOT:
             moot = replace(item.decision, status=FindingStatus.SUPERSEDED, apply=False,
                            note=f"superseded by {cause}: {fate}")
-            out.append(Judged(item.issue, moot, item.finding_id))
+            out.append(Judged(item.issue, moot, item.finding_id, item.key))
         else:
             out.append(item)
     return out
@@ -204,7 +206,7 @@ def _join(a: str, b: str) -> str:
 def as_finding(judged: Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:
     issue, decision = judged.issue, judged.decision
     detail = _join(issue.detail, decision.note)
-    return Finding(id=judged.finding_id, kind=issue.kind, status=decision.status,
+    return Finding(id=judged.finding_id, key=judged.key, kind=issue.kind, status=decision.status,
                    rule=policy.cite(issue.kind), detail=detail, turn=turn,
                    battle=record.territory if record is not None else None,
                    round=issue.round, side=issue.side.value if issue.side is not None else None,

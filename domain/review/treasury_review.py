@@ -117,15 +117,16 @@ def _purchase(spend: Spend) -> list[Issue]:
         found.append(Issue(K.TREASURY_WRONG, f"the purchase says {spend.power} had {spend.stated} IPCs, "
                            f"the treasury as the record moved it gives {spend.available} (starting "
                            "IPCs, income collected at the end of each turn, purchases spent; "
-                           "Classic rulebook, Collect Income)", at=spend.at))
+                           "Classic rulebook, Collect Income)", at=spend.at, where=spend.power))
     held = spend.capital_holder
     if held is not None and not allied(held, spend.power) and spend.cost:
         found.append(Issue(K.PURCHASE_OVERSPENT, f"{spend.power} bought {spend.units} while {held} holds its "
-                           f"capital: no new units may be purchased then ({_SPENDING})", at=spend.at))
+                           f"capital: no new units may be purchased then ({_SPENDING})", at=spend.at,
+                           where=spend.power))
     elif spend.cost > spend.available:
         found.append(Issue(K.PURCHASE_OVERSPENT, f"{spend.power} bought {spend.units} for {spend.cost} IPCs "
                            f"with {spend.available} IPCs in its treasury ({_CLASSIC_PURCHASE}: no more "
-                           "than the IPCs on hand)", at=spend.at))
+                           "than the IPCs on hand)", at=spend.at, where=spend.power))
     return found
 
 
@@ -157,11 +158,13 @@ def _placements(game: Game, walk: BoardWalk, treasury: TreasuryWalk) -> list[tup
             if extra:
                 found.append((note.turn, Issue(
                     K.PLACEMENT_UNPURCHASED, f"{power} placed {extra} in {entry.territory} that it did not "
-                    f"buy in {note.turn} ({_CLASSIC_PLACE}: the units purchased this turn)", at=note.at)))
+                    f"buy in {note.turn} ({_CLASSIC_PLACE}: the units purchased this turn)", at=note.at,
+                    where=entry.territory)))
             why = _misplaced(power, entry.territory, entry.units, start, now, limits)
             if why:
                 found.append((note.turn, Issue(
-                    K.PLACEMENT_ILLEGAL, f"{entry.units} placed in {entry.territory}: {why}", at=note.at)))
+                    K.PLACEMENT_ILLEGAL, f"{entry.units} placed in {entry.territory}: {why}", at=note.at,
+                    where=entry.territory)))
     if listed:
         found += _unplaced(game, turns, bought, placed, treasury)
     return found
@@ -255,12 +258,13 @@ def _map_updates(game: Game, walk: BoardWalk, rolled: BoardWalk,
             found.append((note.turn, Issue(
                 K.MAP_UPDATE_INCOMPLETE, f"{power}'s map update leaves out {territory}, which {power} took "
                 "this turn (Post Combat Orders: the map update lists every territory the country has "
-                "units in or possesses)", at=note.at)))
+                "units in or possesses)", at=note.at, where=territory)))
         claimed = _claimed(note, power, walk) & _claimed(note, power, rolled)
         for territory, holder in sorted(claimed):
             found.append((note.turn, Issue(
                 K.MAP_UPDATE_INCOMPLETE, f"{power}'s map update lists {territory} as its own, the board "
-                f"shows {holder} holding it: it did not change hands (Post Combat Orders)", at=note.at)))
+                f"shows {holder} holding it: it did not change hands (Post Combat Orders)", at=note.at,
+                where=territory)))
     return found
 
 

@@ -105,6 +105,19 @@ class Finding(msgspec.Struct, frozen=True):
     column: Column | None = None
     #: The ruling or election that decided it, if any.
     ruling: str | None = None
+    #: What the finding is about, whatever else the record holds: its kind, turn, battle,
+    #: round, side, column and what in the turn it names (:func:`finding_key`). A ruling is
+    #: bound to it when recorded, so findings added or renumbered later never move it.
+    key: str = ""
+
+
+def finding_key(kind: str, turn: str | None, battle: str | None, round_number: int | None,
+                side: str | None, column: object, where: str, occurrence: int) -> str:
+    """A finding's identity: ``kind|turn|battle|round|side|column|where|n`` (``n`` tells apart
+    findings alike in everything else, in the order the review makes them)."""
+    parts = (kind, turn or "", battle or "", "" if round_number is None else str(round_number), side or "",
+             "" if column is None else str(column), where, str(occurrence))
+    return "|".join(parts)
 
 
 class Chances(msgspec.Struct, frozen=True):

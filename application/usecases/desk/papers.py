@@ -25,7 +25,7 @@ from domain.record.events import (
 )
 from domain.record.game import Game
 from domain.record.references import BadReference, entry_version, live_entry
-from domain.review.decisions import offered, ruling_problem
+from domain.review.decisions import offered, ruled_finding, ruling_problem
 from domain.review.game_review import review
 from domain.review.views import Finding
 from domain.rules.findings import finding_ref
@@ -70,7 +70,9 @@ def _findings_now(app: MinisterApplication, game: Game) -> tuple[Finding, ...]:
 
 
 def _ruling_checks(game: Game, everything: tuple[Finding, ...], finding: str, decision: str,
-                   election: str | None, turn: str | None = None, battle: BattleRecord | None = None) -> None:
+                   election: str | None, turn: str | None = None,
+                   battle: BattleRecord | None = None) -> Finding:
+    """The one finding the ruling names, checked: MinisterError naming the option at fault."""
     if decision not in DECISIONS:
         raise MinisterError(f"expected --decision one of {', '.join(DECISIONS)}, found {decision!r}")
     try:
@@ -86,15 +88,14 @@ def _ruling_checks(game: Game, everything: tuple[Finding, ...], finding: str, de
     problem = ruling_problem(everything, finding, None, turn=turn, territory=territory)
     if problem is not None:
         raise MinisterError(f"--{problem.part} {problem.message}")
-    findings = [f for f in findings if turn in (None, f.turn) and territory in (None, f.battle)]
-    if election is None:
-        return
-    for found in findings:
-        options = offered(found.kind)
-        if election not in options:
-            expected = f"one of {', '.join(options)}" if options else "none (its rule offers no election)"
-            raise MinisterError(f"--election {election!r} does not fit {found.id} ({found.kind}, "
-                                f"{found.rule}): expected {expected}")
+    found = ruled_finding(everything, finding, turn=turn, territory=territory)
+    assert found is not None  # ruling_problem accepted it: it names one finding
+    options = offered(found.kind)
+    if election is not None and election not in options:
+        expected = f"one of {', '.join(options)}" if options else "none (its rule offers no election)"
+        raise MinisterError(f"--election {election!r} does not fit {found.id} ({found.kind}, "
+                            f"{found.rule}): expected {expected}")
+    return found
 
 
 def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
@@ -110,12 +111,14 @@ def rule(app: MinisterApplication, game_id: str, finding: str, decision: str, *,
         # Any turn may have findings (a treasury's, a map update's): the findings decide.
         label = turn_given(turn) if turn is not None else None
         named = battle_of(game, battle, turn) if battle is not None else None
-        _ruling_checks(game, _findings_now(app, game), finding, decision, election, label, named)
+        ruled = _ruling_checks(game, _findings_now(app, game), finding, decision, election, label, named)
         recorded, claimed = checked_time(game, at, now)
+        # Bound to the finding's identity: later events that add or renumber findings never
+        # move the ruling to another one (views.finding_key).
         return [RulingGiven(originator_id=game.id, originator_version=game.version + 1,
                             timestamp=recorded, at=claimed, finding=finding, decision=decision,
                             election=election, by=by, text=text, amends=amends, turn=label,
-                            battle=battle)]
+                            battle=battle, finding_key=ruled.key or None)]
 
     [event] = app.append(game_id, build)
     assert isinstance(event, RulingGiven)
