@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from domain.record.club_filing import ends_game
 from domain.record.entries import Election, Ruling
@@ -276,7 +276,8 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
     if report is None:
         if later_start is not None:
             return Decision(FindingStatus.FIXED,
-                            note=f"not reported before {later} was rolled (2008 Section VII)")
+                            note=f"not reported before {later} was rolled ({_time(later_start)}; 2008 "
+                            "Section VII)")
         return Decision(FindingStatus.OPEN, note=f"not reported yet: correctable until {later} is rolled")
     if deadline is not None and report.at is not None and report.at > deadline:
         if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
@@ -285,7 +286,8 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
                 return Decision(FindingStatus.OPEN,
                                 note=f"reported after {later} was rolled but before the USSR part "
                                 "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
-        return Decision(FindingStatus.FIXED, note=f"reported after {later} was rolled (2008 Section VII)")
+        return Decision(FindingStatus.FIXED, note=f"reported {_time(report.at)}, after {later} was rolled "
+                        f"({_time(deadline)}; 2008 Section VII)")
     # Reported in time; corrected when its dice were entered or a ruling named the battle
     # (never, if neither is on record).
     done = _corrected_at(game, record)
@@ -402,6 +404,13 @@ def _ruling(game: Game, issue: Issue, finding_id: str, key: str, record: BattleR
                and (issue.at is None or r.at is None or r.at >= issue.at)]
     found = [r for r in (*bound, *(by_id or by_kind)) if r is not None]
     return max(found, key=lambda r: r.seq) if found else None
+
+
+def _time(moment: datetime | None) -> str:
+    """A time as the letter and the report give it: "2008-09-04 09:05 UTC" (no microseconds)."""
+    if moment is None:
+        return "time not known"
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _join(a: str, b: str) -> str:

@@ -50,7 +50,8 @@ def _imported(tmp_path: Path, store: str, capsys: pytest.CaptureFixture[str]) ->
     # Sent before Japan 2 was rolled, read and entered after: in time, the battle is void.
     ("2008-07-05T20:00:00Z", "void", None),
     # Sent after Japan 2 was rolled: too late, the error stands.
-    ("2008-07-06T19:00:00Z", "fixed", "reported after Japan 2 was rolled (2008 Section VII)"),
+    ("2008-07-06T19:00:00Z", "fixed",
+     "reported 2008-07-06 19:00 UTC, after Japan 2 was rolled (2008-07-06 18:10 UTC; 2008 Section VII)"),
 ])
 def test_an_email_entered_after_later_rolls_is_judged_by_its_own_time(
         tmp_path: Path, spec: str, sent: str, status: str, note: str | None,

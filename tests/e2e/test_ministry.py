@@ -124,7 +124,7 @@ def test_a_report_after_the_next_turn_was_rolled_comes_too_late(
                      "--store", spec]) == 0
     finding = _finding(_report(spec, capsys))
     assert finding["status"] == "fixed"
-    assert "reported after Germany 1 was rolled" in str(finding["detail"])
+    assert "after Germany 1 was rolled (2008-03-02 09:05 UTC" in str(finding["detail"])
 
 
 def test_a_mutual_agreement_is_recorded_and_stands(tmp_path: Path,

@@ -53,7 +53,8 @@ def test_a_turn_without_combat_is_rolled_when_posted_once_a_later_turn_began() -
     assert rolled_at(after, "Germany 2") == posted
     finding = _treasury_wrong_ussr_2(after)
     assert finding.status == FindingStatus.FIXED
-    assert "not reported before Germany 2 was rolled (2008 Section VII)" in finding.detail
+    assert "not reported before Germany 2 was rolled (2008-09-07 09:00 UTC; 2008 Section VII)" \
+        in finding.detail
 
 
 def test_the_games_finish_ends_its_last_turn() -> None:

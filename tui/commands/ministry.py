@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from domain.record.entries import Ruling
+from projections.plain import visible
 from tui.commands.letter import finding_arg
 from tui.commands.store import EXIT_OK, add_store_option
 
@@ -160,14 +161,15 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 @contextmanager
-def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
+def _store(args: argparse.Namespace, *, refresh: bool = True) -> Iterator[MinisterApplication]:
     from application.adapters.stores import open_store
     from application.usecases.review_model import refresh_quietly
 
     app = open_store(getattr(args, "store", None))
     try:
         yield app
-        refresh_quietly(app, args.game)  # the stored review follows the new events
+        if refresh:
+            refresh_quietly(app, args.game)  # the stored review follows the new events
     finally:
         app.close()
 
@@ -198,18 +200,31 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    """``minister rule GAME --finding F --decision D [--election E] [--by X] [--text T] [--at TIME]``."""
+    """``minister rule GAME --finding F --decision D [--election E] [--by X] [--text T] [--at TIME]``:
+    the ruling recorded, then what it did to its finding (the review made once, to store it): a
+    ruling the rules leave no room for is on record, and says so at once, with why."""
     from application.usecases.desk import papers
     from application.usecases.desk.common import event_dict, parse_at
+    from application.usecases.review_model import refresh_quietly, stored_findings
 
-
-    with _store(args) as app:
+    with _store(args, refresh=False) as app:
         event = papers.rule(app, args.game, args.finding, args.decision, election=args.election,
                             text=args.text, by=args.by, at=parse_at(args.at), turn=args.turn,
                             battle=args.battle)
-    return _print(args, event_dict(event), f"ruling on {event.finding} recorded: {event.decision}"
-                  + (f", election {event.election}" if event.election else "")
-                  + f" at {_when(event)} [event {event.originator_version}]")
+        refresh_quietly(app, args.game)
+        now = next((f for f in stored_findings(app, args.game) or () if f.key == event.finding_key), None)
+    line = (f"ruling on {event.finding} recorded: {event.decision}"
+            + (f", election {event.election}" if event.election else "")
+            + f" at {_when(event)} [event {event.originator_version}]")
+    data = event_dict(event)
+    if now is not None:
+        data["finding_now"] = {"id": now.id, "kind": now.kind, "status": now.status, "detail": now.detail}
+        line += f"\n{now.id} {now.kind} is now {now.status}"
+        if "changes nothing" in now.detail or now.status in ("fixed", "open"):
+            # The rules leave the ruling no room (reported too late, not reported, awaiting an
+            # election or dice): say so now, with the rule and the times that decide it.
+            line += f": {visible(now.detail)}"
+    return _print(args, data, line)
 
 
 def cmd_amend(args: argparse.Namespace) -> int:
