@@ -42,6 +42,27 @@ def _plugins() -> list[ModuleType]:
     return found
 
 
+def version() -> str:
+    """minister's version: the installed package's, else the one its pyproject.toml states (a
+    clone run with ``python -m tui.cli``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    try:
+        import tomllib
+
+        stated = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        if isinstance(stated, str):
+            return stated  # the source being run, even when another copy is installed
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        return installed("minister")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(
@@ -51,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the store for stored games: memory:, sqlite:PATH, "
                              "postgresql://USER@HOST:PORT/DB or postgres: (default: $MINISTER_STORE, "
                              "else the SQLite file in the user's data directory)")
+    parser.add_argument("--version", action="version", version=f"minister {version()}",
+                        help="print minister's version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser(
