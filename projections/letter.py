@@ -11,6 +11,7 @@ JSON shape (docs/format-extensions.md).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -235,6 +236,24 @@ def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Sec
 
 
 # -- rendering ---------------------------------------------------------------------------------
+#: Characters that start Markdown inline syntax (emphasis, code, links, images, strikethrough,
+#: tables) anywhere in a line; each is written with a backslash, which Markdown drops.
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]!~|{}])")
+#: What makes a block of its own at the start of a list item's text: a heading, a quote, a
+#: nested list, a rule, a setext underline.
+_MARKDOWN_BLOCK = re.compile(r"^(\d{1,9})([.)])|^([#>+\-=])")
+
+
+def markdown_text(text: str) -> str:
+    """Text from the record as Markdown that shows it as written: HTML (``<script>``, ``<img
+    onerror=...>``) as entities, never markup, and Markdown syntax (links, emphasis, a heading
+    or list marker at the start) escaped, so a player's words cannot add a link or a tag."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = _MARKDOWN_INLINE.sub(r"\\\1", escaped)
+    return _MARKDOWN_BLOCK.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1)
+                               else f"\\{m.group(3)}", escaped)
+
+
 def render(letter: Letter, form: str = "text") -> str:
     """The letter as text, Markdown or HTML; the record's words (names, report texts) with
     their control characters made visible, each line kept on its row (the JSON keeps them)."""
@@ -242,10 +261,11 @@ def render(letter: Letter, form: str = "text") -> str:
                     [Section(visible(s.title), [visible(line) for line in s.lines])
                      for s in letter.sections])
     if form == "markdown":
-        out = [f"# {letter.heading}"]
+        out = [f"# {markdown_text(letter.heading)}"]
         for s in letter.sections:
-            out += ["", f"## {s.title}", "", *(f"- {line.strip()}" if not line.startswith("    ")
-                                                    else f"  - {line.strip()}" for line in s.lines)]
+            out += ["", f"## {markdown_text(s.title)}", "",
+                    *(f"- {markdown_text(line.strip())}" if not line.startswith("    ")
+                      else f"  - {markdown_text(line.strip())}" for line in s.lines)]
         return "\n".join(out) + "\n"
     if form == "html":
         out = [f"<h1>{html.escape(letter.heading)}</h1>"]

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from application.adapters.app import MinisterApplication
+from application.intake.replayschema import MAX_DICE
 from application.usecases.desk.common import battle_of, checked_time, record_time
 from application.usecases.desk.keys import load_secret, save_secret
 from domain.battle.dice import (
@@ -161,10 +162,17 @@ def reveal(app: MinisterApplication, game_id: str, keys: Path, *,
 
 
 def parse_dice(text: str) -> tuple[int, ...]:
-    """``"6 6 1 4"`` (or ``"6614"``; a ``*`` may mark a hit) as faces."""
+    """``"6 6 1 4"`` (or ``"6614"``; a ``*`` may mark a hit) as faces: at least one, at most
+    :data:`~application.intake.replayschema.MAX_DICE` (what a replay file's ``dice`` holds, so
+    the game can always be exported and imported again)."""
     if not _DICE.match(text or ""):
         raise MinisterError(f"DICE {text!r}: expected faces 1-6 such as \"6 6 1 4\"")
-    return tuple(int(ch) for ch in text if ch.isdigit())
+    faces = tuple(int(ch) for ch in text if ch.isdigit())
+    if not faces:
+        raise MinisterError(f"DICE {text!r}: no die given; expected faces 1-6 such as \"6 6 1 4\"")
+    if len(faces) > MAX_DICE:
+        raise MinisterError(f"DICE: {len(faces)} dice given; expected at most {MAX_DICE} in one entry")
+    return faces
 
 
 def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *,
