@@ -18,6 +18,7 @@ from typing import Any
 
 from domain.record.game import Game
 from domain.review.decisions import following_turn
+from domain.review.papers import ABANDONED, REVEALED, commitment_standing
 from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView, awaiting_note
 from domain.rules.editions import edition
 from domain.rules.findings import FindingKind, FindingStatus
@@ -26,11 +27,20 @@ from projections.plain import visible
 FORMATS = ("text", "markdown", "html")
 
 #: How anyone re-checks the Minister's dice once the secret is revealed (minister-dice/2).
-HOW_TO_VERIFY = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/2\", "
-                 "commitment, game id, sequence, battle, purpose, count, block]) for blocks 0, 1, …; "
-                 "each byte below 252 gives the die byte % 6 + 1. The commitment is "
-                 "SHA-256(\"minister-dice/2:\" + secret). `minister verify --dice GAME` (or "
+HOW_TO_VERIFY = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/3\", "
+                 "commitment, game id, sequence, battle, turn, round, side, column, purpose, count, "
+                 "block]) for blocks 0, 1, …, where the turn, round, side, column, purpose and count "
+                 "are the throw the battle awaited (derived from the game, never chosen); each byte "
+                 "below 252 gives the die byte % 6 + 1. The commitment is "
+                 "SHA-256(\"minister-dice/3:\" + secret). `minister verify --dice GAME` (or "
                  "`minister verify BUNDLE`) does all of it offline.")
+#: The same for an older record's ``minister-dice/2`` commitments.
+HOW_TO_VERIFY_2 = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/2\", "
+                   "commitment, game id, sequence, battle, purpose, count, block]) for blocks 0, 1, …; "
+                   "each byte below 252 gives the die byte % 6 + 1. The commitment is "
+                   "SHA-256(\"minister-dice/2:\" + secret). `minister verify --dice GAME` (or "
+                   "`minister verify BUNDLE`) does all of it offline, and says whether each roll's "
+                   "purpose and count are the throw the battle awaited.")
 
 
 @dataclass
@@ -159,6 +169,8 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
     """Every die recorded for corrections: entered from the dice server, or drawn and revealed."""
     section = Section("Dice")
     revealed = {r.commitment: r for r in game.reveals}
+    standing = {d.seq: (c, state) for c, state, draws in commitment_standing(game) for d in draws}
+    unchecked: list[str] = []
     for c in game.commitments:
         by = f" by {c.by}" if c.by else ""
         section.lines.append(f"{_time(c.at)} — commitment{by} ({c.scheme}), recorded before its dice "
@@ -171,18 +183,32 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
                                  f"{record.territory}: {' '.join(map(str, supplied.dice))}")
         for drawn in record.draws:
             moment = game.moments[drawn.seq] if drawn.seq < len(game.moments) else None
+            sealed, state = standing.get(drawn.seq, (None, REVEALED))
+            warning = ""
+            if sealed is not None and state != REVEALED:
+                warning = (" — UNVERIFIABLE: its commitment was abandoned unrevealed, so nobody can "
+                           "ever check these dice" if state == ABANDONED else
+                           " — NOT VERIFIED: its commitment's secret is not revealed yet")
+                unchecked.append(f"roll #{drawn.sequence} ({record.territory})")
             section.lines.append(f"{_time(moment)} — roll #{drawn.sequence}, {record.territory}, "
-                                 f"{drawn.purpose}: {' '.join(map(str, drawn.dice))}")
+                                 f"{drawn.purpose}: {' '.join(map(str, drawn.dice))}{warning}")
     for c in game.commitments:
         opened = revealed.get(c.commitment)
         if opened is not None:
             section.lines.append(f"{_time(opened.at)} — secret revealed for {c.commitment[:16]}…: "
                                  f"{opened.secret}")
-        else:
+        elif c is game.commitments[-1]:
             section.lines.append(f"The secret of commitment {c.commitment[:16]}… is not revealed yet: "
-                                 "its dice can be checked once it is.")
-    if game.commitments:
-        section.lines.append("How to verify: " + HOW_TO_VERIFY)
+                                 "its dice cannot be checked until it is.")
+        else:
+            section.lines.append(f"Commitment {c.commitment[:16]}… was abandoned without its secret "
+                                 "being revealed: the dice drawn under it can never be checked.")
+    if unchecked:
+        section.lines.append(f"These dice cannot be checked by anyone: {', '.join(unchecked)}. "
+                             "What they decide rests on the Minister's word alone.")
+    for scheme, how in (("minister-dice/2", HOW_TO_VERIFY_2), ("minister-dice/3", HOW_TO_VERIFY)):
+        if any(c.scheme == scheme for c in game.commitments):
+            section.lines.append("How to verify: " + how)
     if not section.lines:
         section.lines.append("No correction dice are recorded.")
     return section

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from application.adapters.app import MinisterApplication
-from application.adapters.integrity import head_of
+from application.adapters.integrity import head_of, held_head_problem, link_position
 from application.intake.replayfile import parse_replay
 from application.usecases.desk.common import event_dict
-from application.usecases.desk.dice import check_events
+from application.usecases.desk.dice_check import check_events
 from application.usecases.transfer import export_game
 from domain.errors import MinisterError
 from domain.record.events import (
@@ -99,6 +99,9 @@ class BundleCheck:
     head: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Each throw whose dice nobody can check (commitment unrevealed or abandoned, or a free
+    #: purpose under minister-dice/2): the bundle is not verified while there are any.
+    unverified: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -106,8 +109,10 @@ class BundleCheck:
         return not self.problems
 
 
-def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> BundleCheck:
-    """Check a bundle with no store: the record against its head, then every part against the record."""
+def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter, *,
+                 head: str | None = None) -> BundleCheck:
+    """Check a bundle with no store: the record against the head the player holds (``head``,
+    when given) and its own, then every part against the record."""
     record = data.get("record")
     if not isinstance(record, str):
         raise MinisterError(f"{source}: expected \"record\" = the exported game in the bundle")
@@ -116,6 +121,10 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> 
     except MinisterError as error:
         return BundleCheck(str(data.get("game")), "", [f"record: {error}"])
     check = BundleCheck(replay.game_id, head_of(replay.events))
+    if head is not None:
+        held = held_head_problem(head, check.head, len(replay.events), link_position(replay.events, head))
+        if held is not None:
+            check.problems.append(f"head: {held}")
     table = replay.raw.get("integrity")
     stated = table.get("head") if isinstance(table, dict) else None
     if stated != check.head:
@@ -126,10 +135,9 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> 
     for key in ("format", "game", "events", "head", *_PARTS, "letter"):
         if data.get(key) != fresh[key]:
             check.problems.append(_difference(key, data.get(key), fresh[key]))
-    dice = check_events(replay.game_id, replay.events)
+    dice = check_events(replay.game_id, replay.events, replay.game)
     check.problems += [f"dice: {problem}" for problem in dice.problems]
-    if dice.pending:
-        check.notes.append(f"{dice.pending} rolls await the reveal of their commitment")
+    check.unverified += dice.unverified
     check.notes.append(f"{dice.checked} committed rolls reproduce from their revealed secrets"
                        + (f"; {dice.legacy} legacy rolls (minister-dice/1)" if dice.legacy else ""))
     return check
