@@ -247,6 +247,15 @@ def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None =
             if isinstance(event, GameEvent)]
 
 
+def decode_state(topic: str, state: bytes) -> GameEvent:
+    """One event from its stored (topic, state)."""
+    decoder = _DECODERS.get(topic)
+    if decoder is None:
+        return decode_event(topic, state)  # names the unknown topic in its error
+    event: GameEvent = decoder.decode(state)
+    return event
+
+
 def decode_states(states: Iterable[tuple[str, bytes]]) -> Iterator[GameEvent]:
     """Events from (topic, state) rows, each decoded when it is asked for."""
     decoders = _DECODERS
