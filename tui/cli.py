@@ -111,6 +111,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from tui.reviewed import is_stored, stored_report
 
     if is_stored(args.file):
+        from application.usecases.services import check_stored
+
+        check_stored(args.file, store=getattr(args, "store", None))  # a damaged record: exit 1
         report = stored_report(getattr(args, "store", None), args.file, json=args.json,
                                as_rolled=args.as_rolled)
         if args.json:

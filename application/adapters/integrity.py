@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from application.adapters.damage import TamperedError, kind_of, unreadable
 from application.adapters.mapper import encode_event
 from domain.errors import MinisterError
 from domain.record.events import GameEvent
@@ -65,13 +66,6 @@ def _stored_parts(state: bytes) -> tuple[bytes, object, object]:
     return msgspec.msgpack.encode(tree), chain, tree.get("originator_version")
 
 
-class TamperedError(MinisterError):
-    """A stored game whose hash chain is broken, or whose events cannot be read into the game:
-    it is refused (exit 1, a verification failure, naming the event), never shown as fact."""
-
-    exit_code = 1
-
-
 def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: str,
                  first_version: int, links: dict[int, str] | None = None) -> str:
     """Check stored (topic, state) rows continue the chain from ``previous``; the new head.
@@ -98,18 +92,31 @@ def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: st
 
 
 def _tampered(game_id: str, version: int, topic: str, reason: str) -> TamperedError:
-    return TamperedError(f"game {game_id!r}: stored event {version} ({_kind(topic)}) {reason}: "
+    return TamperedError(f"game {game_id!r}: stored event {version} ({kind_of(topic)}) {reason}: "
                          "the record was changed after it was recorded, so it is not shown. "
                          f"Run minister verify --integrity {game_id} for the details")
 
 
-def unreadable(game_id: str, version: int, topic: str, reason: str) -> TamperedError:
-    """A stored event whose link holds but which cannot be read into the game (a row edited and
-    its chain recomputed, or written by another program): refused like a broken chain."""
-    return TamperedError(f"game {game_id!r}: stored event {version} ({_kind(topic)}) cannot be "
-                         f"read into the game ({reason}): the record was changed after it was "
-                         "recorded, or not written by minister, so it is not shown. Run minister "
-                         f"verify --integrity {game_id} for the details")
+def walk_stored(game_id: str, states: Sequence[tuple[str, bytes]]) -> str:
+    """Check a game's whole stored record, (topic, state) rows from event 1: every link of the
+    chain, and every row decoding as its event; the head. :class:`TamperedError` names the
+    first event that fails (what ``replay`` and ``show`` of a stored game check before showing
+    anything, whatever derived rows the store keeps)."""
+    from application.adapters.mapper import decode_event
+    from domain.record.events import GameStarted
+    from domain.record.game import start_game
+
+    head = follow_chain(game_id, states, GENESIS, 1)
+    for version, (topic, state) in enumerate(states, 1):
+        try:
+            event = decode_event(topic, state)
+            if version == 1:  # the game must start, in an edition minister knows
+                if not isinstance(event, GameStarted):
+                    raise ValueError(f"a {type(event).__name__} where the game starts")
+                start_game(event)
+        except Exception as error:  # a row edited in the database may be any kind of garbage
+            raise unreadable(game_id, version, topic, f"{type(error).__name__}: {error}") from None
+    return head
 
 
 def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[GameEvent]:
@@ -189,11 +196,6 @@ class ChainCheck:
         return self.problem is None
 
 
-def _kind(topic: str) -> str:
-    """``minister/RollRecorded@1`` -> ``RollRecorded``."""
-    return topic.rsplit("/", maxsplit=1)[-1].split("@", maxsplit=1)[0]
-
-
 def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
                plain: Callable[[Any], bytes], *, earlier: str | None = None) -> ChainCheck:
     """Recompute the chain over stored rows (with ``originator_version`` and ``topic``).
@@ -209,7 +211,7 @@ def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
     earlier_at = 0 if earlier == GENESIS else None
     for row in rows:
         version: int = row.originator_version
-        kind = _kind(row.topic)
+        kind = kind_of(row.topic)
         if version != expected:
             reason = (f"events {expected} to {version - 1} are missing"
                       if version > expected + 1 else f"event {expected} is missing")
@@ -307,7 +309,7 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
                 try:
                     game = project_game(game, (event,))
                 except Exception as error:  # an edited row, its chain recomputed: any garbage
-                    problems.append(str(RowProblem(row.originator_version, _kind(row.topic),
+                    problems.append(str(RowProblem(row.originator_version, kind_of(row.topic),
                                                    f"cannot be read into the game ({error})")))
                     wanted.clear()  # no state to compare the later snapshots with
                     break

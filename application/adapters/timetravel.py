@@ -31,6 +31,7 @@ from uuid import UUID
 
 from cachetools import LRUCache
 
+from application.adapters.damage import unreadable
 from application.adapters.eventstore import (
     decode_state,
     iter_events,
@@ -41,7 +42,7 @@ from application.adapters.eventstore import (
     snapshots_of,
     snapshotting,
 )
-from application.adapters.integrity import GENESIS, follow_chain, unreadable
+from application.adapters.integrity import GENESIS, follow_chain
 from application.adapters.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
 from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
@@ -158,7 +159,7 @@ def _game_id(states: list[tuple[str, bytes]], fallback: str) -> str:
 
     try:
         first = msgspec.msgpack.decode(states[0][1], type=dict[str, Any])
-    except (msgspec.DecodeError, ValueError):
+    except Exception:  # garbage or a text cell: the fallback names it
         return fallback
     found = first.get("game_id")
     return found if isinstance(found, str) else fallback

@@ -32,3 +32,22 @@ def open_game(ref: str, *, store: str | None = None) -> Game:
             raise ReplayError("cannot read the file (no such file, and no game with that id "
                               "in the store)", source=ref) from None
     return open_store(store).game(ref)
+
+
+def check_stored(game_id: str, *, store: str | None = None) -> None:
+    """Refuse a stored game whose record fails its own checks, before anything of it is shown:
+    its hash chain recomputed from the stored bytes and every event decoded
+    (:class:`application.adapters.integrity.TamperedError`, exit 1, names the first event that
+    fails). A game the store does not hold passes: the caller says it is unknown."""
+    from application.adapters.eventstore import read_states
+    from application.adapters.integrity import walk_stored
+    from application.adapters.stores import open_store
+    from domain.record.events import game_uuid
+
+    app = open_store(store)
+    try:
+        states = read_states(app, game_uuid(game_id))
+        if states:
+            walk_stored(game_id, states)
+    finally:
+        app.close()

@@ -54,7 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "games", help="list the stored games",
         description="List the games in the store: id, edition, number of events, time of the "
-                    "last event and title.")
+                    "last event and title; a game whose rows do not decode is listed as DAMAGED "
+                    "(the others are unaffected).")
     parser.add_argument("--json", action="store_true", help="the list as JSON")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_games)
@@ -156,14 +157,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
         sys.stdout.write(json.dumps([{"game": g.game_id, "edition": g.edition, "events": g.events,
                                       "last_event_at": g.last_event_at.isoformat() if g.last_event_at
-                                      else None, "title": g.title} for g in games], indent=1) + "\n")
+                                      else None, "title": g.title, "damaged": g.damaged}
+                                     for g in games], indent=1) + "\n")
         return EXIT_OK
     if not games:
         print("no games stored")
         return EXIT_OK
     rows = [(game.game_id, game.edition, str(game.events),
              game.last_event_at.strftime("%Y-%m-%dT%H:%M:%SZ") if game.last_event_at else "-",
-             game.title or "") for game in games]
+             f"DAMAGED: {game.damaged}; see minister verify --integrity {game.game_id}"
+             if game.damaged else game.title or "") for game in games]
     headers = ("GAME", "EDITION", "EVENTS", "LAST EVENT", "TITLE")
     sys.stdout.write(plain_table(headers, rows, right=("EVENTS",)))
     return EXIT_OK
