@@ -136,3 +136,37 @@ def test_verify_compares_the_head_the_player_holds(tmp_path: Path, spec: str,
         assert code == 2 and "expected the 64 hex digits" in err, (target, err)
     code, _, err = run(capsys, "verify", "--dice", GAME_ID, "--head", head, "--store", spec)
     assert code == 2 and "expected one thing to compare it with" in err, err
+
+
+def test_bundles_are_capped_in_size_and_nesting(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 100 MB bundle is refused before it is read, a 100,000-deep one without recursing, a
+    part nested deeper than an event's fields names its key; each exit 2, no traceback (issue 26
+    item 5). A bundle above the limit is never written."""
+    import time
+
+    from application.usecases.desk import bundle as bundles
+
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as out:  # sparse: 100 MB on paper, nothing to read
+        out.write(b'{"format": "minister-bundle/1", ')
+        out.truncate(100 * 2**20)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": "minister-bundle/1", "draws": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    nested = tmp_path / "nested.json"
+    nested.write_text(json.dumps({"format": "minister-bundle/1", "game": "g", "events": 1, "head": "0",
+                                  **{k: [] for k in ("commitments", "reveals", "entered_dice", "reports",
+                                                     "rulings", "withdrawals")},
+                                  "draws": [{"dice": [[6]]}], "letter": "", "record": ""}))
+    for path, expected in ((huge, "over the limit of 64 MB"), (deep, "not a minister-bundle/1 bundle"),
+                           (nested, "at `$.draws[0][...][0]`")):
+        started = time.monotonic()
+        code, out, err = run(capsys, "verify", str(path))
+        assert code == 2 and expected in err and "Traceback" not in err, (path, out, err)
+        assert time.monotonic() - started < 10
+    spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
+    imported(tmp_path, spec, capsys)
+    monkeypatch.setattr(bundles, "MAX_BUNDLE_BYTES", 2_000)
+    written = tmp_path / "big.json"
+    code, _, err = run(capsys, "bundle", GAME_ID, "-o", str(written), "--store", spec)
+    assert code == 2 and "over the limit" in err and "nothing written" in err and not written.exists()
