@@ -102,6 +102,24 @@ class ChosenDiceContract:
             check.problems[0], check
 
 
+    def test_a_secret_that_does_not_open_its_commitment_is_refused(self, app: MinisterApplication,
+                                                                    tmp_path: Path) -> None:
+        """The reveal must open the commitment recorded before the dice: another secret (one that
+        gives the dice someone wants) is named, and no roll under it counts as checked."""
+        from domain.record.events import DiceRevealed
+
+        keys = tmp_path / "keys"
+        sealed = commit(app, GAME_ID, keys)
+        drawn = roll(app, GAME_ID, "W Europe", keys)
+        game = app.game(GAME_ID)
+        at = game.modified_on + timedelta(minutes=1)
+        app.record([DiceRevealed(originator_id=game.id, originator_version=game.version + 1, timestamp=at,
+                                 at=at, commitment=sealed.commitment, secret="00" * 32)])
+        check = check_dice(app, GAME_ID)
+        assert not check.ok and check.checked == 0 and len(drawn) > 0
+        assert f"the revealed secret does not open commitment {sealed.commitment[:16]}" in check.problems[0]
+
+
 class TestMemoryChosenDice(MemorySpec, ChosenDiceContract):
     """In memory."""
 
