@@ -103,19 +103,21 @@ def walk_stored(game_id: str, states: Sequence[tuple[str, bytes]]) -> str:
     first event that fails (what ``replay`` and ``show`` of a stored game check before showing
     anything, whatever derived rows the store keeps)."""
     from application.adapters.mapper import decode_event
+    from domain.memory import no_gc
     from domain.record.events import GameStarted
-    from domain.record.game import start_game
+    from domain.rules.editions import edition
 
     head = follow_chain(game_id, states, GENESIS, 1)
-    for version, (topic, state) in enumerate(states, 1):
-        try:
-            event = decode_event(topic, state)
-            if version == 1:  # the game must start, in an edition minister knows
-                if not isinstance(event, GameStarted):
-                    raise ValueError(f"a {type(event).__name__} where the game starts")
-                start_game(event)
-        except Exception as error:  # a row edited in the database may be any kind of garbage
-            raise unreadable(game_id, version, topic, f"{type(error).__name__}: {error}") from None
+    with no_gc():  # each event is dropped at once: the collector would only walk the young ones
+        for version, (topic, state) in enumerate(states, 1):
+            try:
+                event = decode_event(topic, state)
+                if version == 1:  # the game must start, in an edition minister knows
+                    if not isinstance(event, GameStarted):
+                        raise ValueError(f"a {type(event).__name__} where the game starts")
+                    edition(event.edition)  # KeyError naming the editions minister knows
+            except Exception as error:  # a row edited in the database may be any kind of garbage
+                raise unreadable(game_id, version, topic, f"{type(error).__name__}: {error}") from None
     return head
 
 

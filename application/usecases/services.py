@@ -6,10 +6,12 @@ A game reference is a path to a replay file or the id of a game in the store.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from application.intake.replayfile import load_replay
 from domain.errors import ReplayError
-from domain.record.game import Game
+
+if TYPE_CHECKING:  # the engine loads only when a game is opened, not for check_stored
+    from domain.record.game import Game
 
 
 def open_game(ref: str, *, store: str | None = None) -> Game:
@@ -19,6 +21,8 @@ def open_game(ref: str, *, store: str | None = None) -> Game:
     (ids are the players' choice), and is looked up in the store before the file is reported
     missing.
     """
+    from application.intake.replayfile import load_replay
+
     path = Path(ref)
     if path.exists():
         return load_replay(path).game
