@@ -120,6 +120,30 @@ class ChosenDiceContract:
         assert f"the revealed secret does not open commitment {sealed.commitment[:16]}" in check.problems[0]
 
 
+    def test_an_open_commitment_of_the_older_scheme_is_revealed_not_rolled(
+            self, app: MinisterApplication, tmp_path: Path) -> None:
+        """A store written by an earlier minister holds an open ``minister-dice/2`` commitment:
+        its key file still reveals it; ``roll`` refuses to draw under it (its rolls would not
+        bind the throw) and says to reveal and commit again."""
+        from application.usecases.desk.keys import save_secret
+        from domain.battle.dice import SCHEME_2, commitment_2
+        from domain.errors import MinisterError
+        from domain.record.events import DiceCommitted
+
+        keys = tmp_path / "keys"
+        sealed = commitment_2(SECRET, SCHEME_2)
+        save_secret(keys, GAME_ID, sealed, SECRET)
+        game = app.game(GAME_ID)
+        at = game.modified_on + timedelta(minutes=1)
+        app.record([DiceCommitted(originator_id=game.id, originator_version=game.version + 1,
+                                  timestamp=at, at=at, commitment=sealed, scheme=SCHEME_2)])
+        with pytest.raises(MinisterError, match="is minister-dice/2, whose rolls do not bind the throw"):
+            roll(app, GAME_ID, "W Europe", keys)
+        assert reveal(app, GAME_ID, keys).secret == SECRET
+        commit(app, GAME_ID, keys)
+        assert roll(app, GAME_ID, "W Europe", keys)
+
+
 class TestMemoryChosenDice(MemorySpec, ChosenDiceContract):
     """In memory."""
 
