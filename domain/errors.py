@@ -6,6 +6,10 @@ from __future__ import annotations
 class MinisterError(Exception):
     """Base of minister's own errors."""
 
+    #: The exit code of a command ended by this error: 2, bad input (a record that fails its
+    #: own checks is a verification failure, 1).
+    exit_code: int = 2
+
 
 class InvalidNotationError(MinisterError, ValueError):
     """Text that is not valid IAAPA notation.

@@ -11,12 +11,14 @@ JSON shape (docs/format-extensions.md).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from domain.record.game import Game
 from domain.review.decisions import following_turn
+from domain.review.papers import ABANDONED, REVEALED, commitment_standing
 from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView, awaiting_note
 from domain.rules.editions import edition
 from domain.rules.findings import FindingKind, FindingStatus
@@ -25,11 +27,20 @@ from projections.plain import visible
 FORMATS = ("text", "markdown", "html")
 
 #: How anyone re-checks the Minister's dice once the secret is revealed (minister-dice/2).
-HOW_TO_VERIFY = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/2\", "
-                 "commitment, game id, sequence, battle, purpose, count, block]) for blocks 0, 1, …; "
-                 "each byte below 252 gives the die byte % 6 + 1. The commitment is "
-                 "SHA-256(\"minister-dice/2:\" + secret). `minister verify --dice GAME` (or "
+HOW_TO_VERIFY = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/3\", "
+                 "commitment, game id, sequence, battle, turn, round, side, column, purpose, count, "
+                 "block]) for blocks 0, 1, …, where the turn, round, side, column, purpose and count "
+                 "are the throw the battle awaited (derived from the game, never chosen); each byte "
+                 "below 252 gives the die byte % 6 + 1. The commitment is "
+                 "SHA-256(\"minister-dice/3:\" + secret). `minister verify --dice GAME` (or "
                  "`minister verify BUNDLE`) does all of it offline.")
+#: The same for an older record's ``minister-dice/2`` commitments.
+HOW_TO_VERIFY_2 = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/2\", "
+                   "commitment, game id, sequence, battle, purpose, count, block]) for blocks 0, 1, …; "
+                   "each byte below 252 gives the die byte % 6 + 1. The commitment is "
+                   "SHA-256(\"minister-dice/2:\" + secret). `minister verify --dice GAME` (or "
+                   "`minister verify BUNDLE`) does all of it offline, and says whether each roll's "
+                   "purpose and count are the throw the battle awaited.")
 
 
 @dataclass
@@ -158,6 +169,8 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
     """Every die recorded for corrections: entered from the dice server, or drawn and revealed."""
     section = Section("Dice")
     revealed = {r.commitment: r for r in game.reveals}
+    standing = {d.seq: (c, state) for c, state, draws in commitment_standing(game) for d in draws}
+    unchecked: list[str] = []
     for c in game.commitments:
         by = f" by {c.by}" if c.by else ""
         section.lines.append(f"{_time(c.at)} — commitment{by} ({c.scheme}), recorded before its dice "
@@ -170,18 +183,32 @@ def _dice(game: Game, battles: set[str] | None) -> Section:
                                  f"{record.territory}: {' '.join(map(str, supplied.dice))}")
         for drawn in record.draws:
             moment = game.moments[drawn.seq] if drawn.seq < len(game.moments) else None
+            sealed, state = standing.get(drawn.seq, (None, REVEALED))
+            warning = ""
+            if sealed is not None and state != REVEALED:
+                warning = (" — UNVERIFIABLE: its commitment was abandoned unrevealed, so nobody can "
+                           "ever check these dice" if state == ABANDONED else
+                           " — NOT VERIFIED: its commitment's secret is not revealed yet")
+                unchecked.append(f"roll #{drawn.sequence} ({record.territory})")
             section.lines.append(f"{_time(moment)} — roll #{drawn.sequence}, {record.territory}, "
-                                 f"{drawn.purpose}: {' '.join(map(str, drawn.dice))}")
+                                 f"{drawn.purpose}: {' '.join(map(str, drawn.dice))}{warning}")
     for c in game.commitments:
         opened = revealed.get(c.commitment)
         if opened is not None:
             section.lines.append(f"{_time(opened.at)} — secret revealed for {c.commitment[:16]}…: "
                                  f"{opened.secret}")
-        else:
+        elif c is game.commitments[-1]:
             section.lines.append(f"The secret of commitment {c.commitment[:16]}… is not revealed yet: "
-                                 "its dice can be checked once it is.")
-    if game.commitments:
-        section.lines.append("How to verify: " + HOW_TO_VERIFY)
+                                 "its dice cannot be checked until it is.")
+        else:
+            section.lines.append(f"Commitment {c.commitment[:16]}… was abandoned without its secret "
+                                 "being revealed: the dice drawn under it can never be checked.")
+    if unchecked:
+        section.lines.append(f"These dice cannot be checked by anyone: {', '.join(unchecked)}. "
+                             "What they decide rests on the Minister's word alone.")
+    for scheme, how in (("minister-dice/2", HOW_TO_VERIFY_2), ("minister-dice/3", HOW_TO_VERIFY)):
+        if any(c.scheme == scheme for c in game.commitments):
+            section.lines.append("How to verify: " + how)
     if not section.lines:
         section.lines.append("No correction dice are recorded.")
     return section
@@ -235,6 +262,24 @@ def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Sec
 
 
 # -- rendering ---------------------------------------------------------------------------------
+#: Characters that start Markdown inline syntax (emphasis, code, links, images, strikethrough,
+#: tables) anywhere in a line; each is written with a backslash, which Markdown drops.
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]!~|{}])")
+#: What makes a block of its own at the start of a list item's text: a heading, a quote, a
+#: nested list, a rule, a setext underline.
+_MARKDOWN_BLOCK = re.compile(r"^(\d{1,9})([.)])|^([#>+\-=])")
+
+
+def markdown_text(text: str) -> str:
+    """Text from the record as Markdown that shows it as written: HTML (``<script>``, ``<img
+    onerror=...>``) as entities, never markup, and Markdown syntax (links, emphasis, a heading
+    or list marker at the start) escaped, so a player's words cannot add a link or a tag."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = _MARKDOWN_INLINE.sub(r"\\\1", escaped)
+    return _MARKDOWN_BLOCK.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1)
+                               else f"\\{m.group(3)}", escaped)
+
+
 def render(letter: Letter, form: str = "text") -> str:
     """The letter as text, Markdown or HTML; the record's words (names, report texts) with
     their control characters made visible, each line kept on its row (the JSON keeps them)."""
@@ -242,10 +287,11 @@ def render(letter: Letter, form: str = "text") -> str:
                     [Section(visible(s.title), [visible(line) for line in s.lines])
                      for s in letter.sections])
     if form == "markdown":
-        out = [f"# {letter.heading}"]
+        out = [f"# {markdown_text(letter.heading)}"]
         for s in letter.sections:
-            out += ["", f"## {s.title}", "", *(f"- {line.strip()}" if not line.startswith("    ")
-                                                    else f"  - {line.strip()}" for line in s.lines)]
+            out += ["", f"## {markdown_text(s.title)}", "",
+                    *(f"- {markdown_text(line.strip())}" if not line.startswith("    ")
+                      else f"  - {markdown_text(line.strip())}" for line in s.lines)]
         return "\n".join(out) + "\n"
     if form == "html":
         out = [f"<h1>{html.escape(letter.heading)}</h1>"]

@@ -43,6 +43,27 @@ def _plugins() -> list[ModuleType]:
     return found
 
 
+def version() -> str:
+    """minister's version: the installed package's, else the one its pyproject.toml states (a
+    clone run with ``python -m tui.cli``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    try:
+        import tomllib
+
+        stated = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        if isinstance(stated, str):
+            return stated  # the source being run, even when another copy is installed
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        return installed("minister")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(
@@ -52,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the store for stored games: memory:, sqlite:PATH, "
                              "postgresql://USER@HOST:PORT/DB or postgres: (default: $MINISTER_STORE, "
                              "else the SQLite file in the user's data directory)")
+    parser.add_argument("--version", action="version", version=f"minister {version()}",
+                        help="print minister's version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser(
@@ -89,6 +112,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from application.usecases.review_model import is_stored, stored_report
 
     if is_stored(args.file):
+        from application.usecases.services import check_stored
+
+        check_stored(args.file, store=getattr(args, "store", None))  # a damaged record: exit 1
         report = stored_report(getattr(args, "store", None), args.file, json=args.json,
                                as_rolled=args.as_rolled)
         if args.json:
@@ -166,14 +192,24 @@ def _store_commands() -> ModuleType:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``minister verify FILE|DIR...`` (and ``--integrity GAME``, ``--dice GAME``): exit 1 on any
     mismatch, 2 on a bad file."""
+    head = getattr(args, "head", None)
+    if head is not None:
+        from application.adapters.integrity import parse_head
+
+        head = parse_head(head)  # a malformed head is bad input, whatever it is compared with
+        if len(args.paths) + bool(getattr(args, "integrity", None)) != 1:
+            raise MinisterError("--head HASH: expected one thing to compare it with: --integrity "
+                                "GAME, one bundle or one replay file")
     if getattr(args, "integrity", None) or getattr(args, "dice", None):
         code: int = _store_commands().verify_store(args)
         if not args.paths:
             return code
-        return max(code, cmd_verify(argparse.Namespace(paths=args.paths, json=args.json)))
+        return max(code, cmd_verify(argparse.Namespace(
+            paths=args.paths, json=args.json, head=None,
+            allow_unverified=getattr(args, "allow_unverified", False))))
     if not args.paths:
         raise MinisterError("expected replay files or folders, bundles, or --integrity GAME / --dice GAME")
-    bundle_codes = [_verify_bundle(Path(p), args) for p in args.paths if Path(p).is_file()]
+    bundle_codes = [_verify_bundle(Path(p), args, head) for p in args.paths if Path(p).is_file()]
     if any(code is not None for code in bundle_codes):
         if any(code is None for code in bundle_codes) or len(bundle_codes) != len(args.paths):
             raise MinisterError("expected either evidence bundles or replay files, not both at once")
@@ -183,12 +219,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     files = replay_files(args.paths)
     if not files:
         raise MinisterError(f"{' '.join(args.paths)}: no replay files (*.toml) found")
+    if head is not None and len(files) != 1:
+        raise MinisterError(f"--head HASH: {args.paths[0]} holds {len(files)} replay files; expected one")
     failed = bad = 0
     results: list[dict[str, object]] = []
     quiet = getattr(args, "json", False)
     for path in files:
         try:
-            problems = check_replay(load_replay(path))
+            replay = load_replay(path)
+            if head is None:
+                problems = check_replay(replay)
+            else:  # an exported record has no [expect]: the head is what is checked then
+                problems = [*_head_problems(replay, head),
+                            *(check_replay(replay) if replay.expect is not None else [])]
         except MinisterError as error:
             print(f"ERROR {error}", file=sys.stderr)
             results.append({"file": str(path), "ok": False, "error": str(error)})
@@ -212,11 +255,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_MISMATCH if failed else EXIT_OK
 
 
-def _verify_bundle(path: Path, args: argparse.Namespace) -> int | None:
-    """``minister verify BUNDLE``: checked with no store (None: the file is not a bundle)."""
+def _verify_bundle(path: Path, args: argparse.Namespace, head: str | None) -> int | None:
+    """``minister verify BUNDLE [--head HASH]``: checked with no store (None: not a bundle)."""
     letter = importlib.import_module("tui.commands.letter")
-    code: int | None = letter.verify_bundle(path, as_json=getattr(args, "json", False))
+    code: int | None = letter.verify_bundle(path, as_json=getattr(args, "json", False), head=head,
+                                            allow_unverified=getattr(args, "allow_unverified", False))
     return code
+
+
+def _head_problems(replay: Replay, head: str) -> list[str]:
+    """A replay file's events against the head the player holds (``verify FILE --head HASH``)."""
+    from application.adapters.integrity import head_of, held_head_problem, link_position
+
+    events = replay.events
+    problem = held_head_problem(head, head_of(events), len(events), link_position(events, head))
+    return [f"head: {problem}"] if problem is not None else []
 
 
 #: Commands whose standard output is not text for a reader: the timeline (Textual draws it) and
@@ -270,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             code: int = args.handler(args)
         except MinisterError as error:
             print(visible(f"minister: {error}", lines=True), file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return error.exit_code  # bad input (2), or a stored record failing its checks (1)
         except BrokenPipeError:
             return EXIT_OK
     return code

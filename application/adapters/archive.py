@@ -11,12 +11,13 @@ one index probe per game, so the time grows with the number of games, not of eve
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from application.adapters.eventstore import store_kind
 from application.adapters.mapper import MsgspecMapper, decode_event
-from application.adapters.stores import StoredGame
-from application.adapters.timetravel import event_time
+from application.adapters.stores import StoredGame, cell_bytes, listed_game
 from domain.record.events import GameStarted
 
 if TYPE_CHECKING:
@@ -26,8 +27,9 @@ _LAST = "SELECT {col} FROM {table} e WHERE e.originator_id = s.originator_id " \
         "ORDER BY e.originator_version DESC LIMIT 1"
 
 
-def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | None:
-    """(first topic, first state, last topic, last state) per game, or None where not possible."""
+def _rows(app: MinisterApplication) -> list[tuple[str, str, bytes, str, bytes, int]] | None:
+    """(originator id, first topic, first state, last topic, last state, last version) per game,
+    or None where not possible."""
     mapper = app.mapper
     if not isinstance(mapper, MsgspecMapper) or mapper.cipher or mapper.compressor:
         return None
@@ -36,13 +38,17 @@ def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | Non
     module = store_kind(recorder)
     if module == "eventsourcing.sqlite":
         table = recorder.events_table_name
-        statement = (f"SELECT s.topic, s.state, ({_LAST.format(col='topic', table=table)}), "
-                     f"({_LAST.format(col='state', table=table)}) FROM {table} s "
+        statement = (f"SELECT s.originator_id, s.topic, s.state, "
+                     f"({_LAST.format(col='topic', table=table)}), "
+                     f"({_LAST.format(col='state', table=table)}), "
+                     f"({_LAST.format(col='originator_version', table=table)}) FROM {table} s "
                      "WHERE s.topic = ? ORDER BY s.rowid")
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.sqlite_cursor.row_factory = None
             cursor.execute(statement, (GameStarted.TOPIC,))
-            return [(str(a), bytes(b), str(c), bytes(d)) for a, b, c, d in cursor.fetchall()]
+            # A cell edited in the file may hold text where bytes belong: kept as its bytes.
+            return [(str(i), str(a), cell_bytes(b), str(c), cell_bytes(d), int(v))
+                    for i, a, b, c, d, v in cursor.fetchall()]
     if module == "eventsourcing.postgres":
         from psycopg import sql
 
@@ -53,30 +59,29 @@ def _rows(app: MinisterApplication) -> list[tuple[str, bytes, str, bytes]] | Non
             "WITH RECURSIVE ids(id) AS ((SELECT originator_id FROM {0} ORDER BY originator_id LIMIT 1) "
             "UNION ALL SELECT (SELECT e.originator_id FROM {0} e WHERE e.originator_id > ids.id "
             "ORDER BY e.originator_id LIMIT 1) FROM ids WHERE ids.id IS NOT NULL) "
-            "SELECT s.topic AS first_topic, s.state AS first_state, l.topic AS last_topic, "
-            "l.state AS last_state FROM ids JOIN {0} s ON s.originator_id = ids.id AND "
-            "s.originator_version = 1 CROSS JOIN LATERAL (SELECT topic, state FROM {0} e "
+            "SELECT ids.id AS id, s.topic AS first_topic, s.state AS first_state, l.topic AS last_topic, "
+            "l.state AS last_state, l.originator_version AS last_version FROM ids JOIN {0} s "
+            "ON s.originator_id = ids.id AND s.originator_version = 1 CROSS JOIN LATERAL "
+            "(SELECT topic, state, originator_version FROM {0} e "
             "WHERE e.originator_id = ids.id ORDER BY e.originator_version DESC LIMIT 1) l "
             "WHERE s.topic = %s ORDER BY s.notification_id").format(
             sql.Identifier(recorder.datastore.schema, recorder.events_table_name))
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(query, (GameStarted.TOPIC,))
-            return [(row["first_topic"], bytes(row["first_state"]), row["last_topic"],
-                     bytes(row["last_state"])) for row in cursor.fetchall()]
+            return [(str(row["id"]), row["first_topic"], bytes(row["first_state"]), row["last_topic"],
+                     bytes(row["last_state"]), int(row["last_version"])) for row in cursor.fetchall()]
     return None
 
 
 def list_games_at_once(app: MinisterApplication) -> list[StoredGame] | None:
     """Every stored game as :func:`application.adapters.stores.list_games` lists it, in one query
-    (None when the store cannot be read that way)."""
+    (None when the store cannot be read that way); a game whose first or last row does not
+    decode is listed as damaged."""
     rows = _rows(app)
     if rows is None:
         return None
     games = []
-    for first_topic, first_state, last_topic, last_state in rows:
-        started = decode_event(first_topic, first_state)
-        last = decode_event(last_topic, last_state)
-        if isinstance(started, GameStarted):
-            games.append(StoredGame(started.game_id, started.edition, started.title,
-                                    last.originator_version, event_time(last)))
+    for key, first_topic, first_state, last_topic, last_state, last_version in rows:
+        games.append(listed_game(UUID(key), partial(decode_event, first_topic, first_state), first_state,
+                                 partial(decode_event, last_topic, last_state), last_version))
     return games

@@ -35,7 +35,8 @@ from eventsourcing.sqlite import (
     SQLiteRecorder,
 )
 
-from application.adapters.mapper import MsgspecMapper, decode_event, encode_event
+from application.adapters.damage import unreadable
+from application.adapters.mapper import MsgspecMapper, decode_event
 from domain.errors import MinisterError
 from domain.record.events import TOPICS, GameEvent, GameSnapshot, GameStarted
 
@@ -227,10 +228,44 @@ def iter_events(app: Application[UUID], originator_id: UUID, *, gt: int | None =
         return (event for event in found if isinstance(event, GameEvent))
     reader: Any = recorder  # one of minister's event recorders (_fast)
     rows: list[tuple[str, bytes]] = reader.select_states(originator_id, gt, lte, desc, limit)
+    return _decoded(app, originator_id, rows, gt, lte, desc, limit)
+
+
+def _decoded(app: Application[UUID], originator_id: UUID, rows: list[tuple[str, bytes]],
+             gt: int | None, lte: int | None, desc: bool, limit: int | None) -> Iterator[GameEvent]:
+    """The rows' events, each decoded when asked for; a row that does not decode (edited in the
+    database) is refused as a damaged record naming its event, never a traceback."""
     decoders = _DECODERS
-    # An unknown topic goes through decode_event, which names it in its error.
-    return (decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
-            for topic, state in rows)
+    for topic, state in rows:
+        try:
+            # An unknown topic goes through decode_event, which names it in its error.
+            yield decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
+        except Exception as error:  # a row edited in the database may be any kind of garbage
+            raise _undecodable(app, originator_id, (gt, lte, desc, limit), error) from None
+
+
+def _undecodable(app: Application[UUID], originator_id: UUID,
+                 where: tuple[int | None, int | None, bool, int | None], error: Exception) -> MinisterError:
+    """The damaged-record error for a row of a read that did not decode (the read made again,
+    row by row, to name the event: only on this path)."""
+    gt, lte, desc, limit = where
+    for row in app.recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit):
+        try:
+            decode_state(row.topic, row.state)
+        except Exception as found:  # the first row that does not decode
+            return unreadable(_label(app, originator_id), row.originator_version, row.topic,
+                              f"{type(found).__name__}: {found}")
+    return unreadable(_label(app, originator_id), 0, "?", f"{type(error).__name__}: {error}")
+
+
+def _label(app: Application[UUID], originator_id: UUID) -> str:
+    """A game's id as its first row states it (read leniently), else its originator id."""
+    try:
+        [first] = app.recorder.select_events(originator_id, lte=1)
+        found = msgspec.msgpack.decode(first.state).get("game_id")
+    except Exception:  # no such row, garbage or text: the originator id names it
+        return str(originator_id)
+    return found if isinstance(found, str) else str(originator_id)
 
 
 def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
@@ -242,9 +277,31 @@ def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None =
         reader: Any = recorder  # one of minister's event recorders (_fast)
         states: list[tuple[str, bytes]] = reader.select_states(originator_id, gt, lte, False, None)
         return states
-    found = app.events.get(originator_id, gt=gt, lte=lte)
-    return [(type(event).TOPIC, encode_event(event)) for event in found
-            if isinstance(event, GameEvent)]
+    # The rows as stored (compression and encryption undone), not decoded events encoded again:
+    # the chain and the decoding are checked on these bytes, so a damaged row is named, never
+    # a decoding error half-way through a read.
+    rows = app.recorder.select_events(originator_id, gt=gt, lte=lte)
+    return [(row.topic, plain_state(app, row.state)) for row in rows]
+
+
+def plain_state(app: Application[UUID], state: object) -> bytes:
+    """A stored state as the mapper encoded it (compression and encryption undone; a text cell
+    as its UTF-8, which then fails its checks)."""
+    data = state.encode("utf-8", "replace") if isinstance(state, str) else bytes(state)  # type: ignore[call-overload]
+    if app.mapper.cipher:
+        data = app.mapper.cipher.decrypt(data)
+    if app.mapper.compressor:
+        data = app.mapper.compressor.decompress(data)
+    return data
+
+
+def decode_state(topic: str, state: bytes) -> GameEvent:
+    """One event from its stored (topic, state)."""
+    decoder = _DECODERS.get(topic)
+    if decoder is None:
+        return decode_event(topic, state)  # names the unknown topic in its error
+    event: GameEvent = decoder.decode(state)
+    return event
 
 
 def decode_states(states: Iterable[tuple[str, bytes]]) -> Iterator[GameEvent]:
@@ -267,25 +324,17 @@ def stored_rows(app: Application[UUID], originator_id: UUID) -> Sequence[StoredE
     return rows
 
 
-def started_games(app: Application[UUID]) -> Iterator[GameStarted]:
-    """Every GameStarted in the store, in the order the games were stored.
-
-    A row that does not decode is skipped here (``verify --integrity`` reports it): one
-    damaged game must not stop the others from being listed.
-    """
+def started_rows(app: Application[UUID]) -> Iterator[Any]:
+    """The stored row of every game's GameStarted (a notification: originator, version, topic,
+    state as stored), in the order the games were stored; decoding them is the caller's (a
+    damaged one is listed as such, never stops the list)."""
     start: int | None = None
     while True:
         page: Any = app.recorder.select_notifications(start, 500, topics=[GameStarted.TOPIC],
                                                       inclusive_of_start=False)
         if not page:
             return
-        for notification in page:
-            try:
-                event = app.mapper.to_domain_event(notification)
-            except (ValueError, msgspec.DecodeError):
-                continue
-            if isinstance(event, GameStarted):
-                yield event
+        yield from page
         start = page[-1].id
 
 

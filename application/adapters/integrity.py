@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from application.adapters.damage import TamperedError, kind_of, unreadable
 from application.adapters.mapper import encode_event
 from domain.errors import MinisterError
 from domain.record.events import GameEvent
@@ -65,10 +66,6 @@ def _stored_parts(state: bytes) -> tuple[bytes, object, object]:
     return msgspec.msgpack.encode(tree), chain, tree.get("originator_version")
 
 
-class TamperedError(MinisterError):
-    """A stored game whose hash chain is broken: it is refused, never shown as fact."""
-
-
 def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: str,
                  first_version: int, links: dict[int, str] | None = None) -> str:
     """Check stored (topic, state) rows continue the chain from ``previous``; the new head.
@@ -95,9 +92,33 @@ def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: st
 
 
 def _tampered(game_id: str, version: int, topic: str, reason: str) -> TamperedError:
-    return TamperedError(f"game {game_id!r}: stored event {version} ({_kind(topic)}) {reason}: "
+    return TamperedError(f"game {game_id!r}: stored event {version} ({kind_of(topic)}) {reason}: "
                          "the record was changed after it was recorded, so it is not shown. "
                          f"Run minister verify --integrity {game_id} for the details")
+
+
+def walk_stored(game_id: str, states: Sequence[tuple[str, bytes]]) -> str:
+    """Check a game's whole stored record, (topic, state) rows from event 1: every link of the
+    chain, and every row decoding as its event; the head. :class:`TamperedError` names the
+    first event that fails (what ``replay`` and ``show`` of a stored game check before showing
+    anything, whatever derived rows the store keeps)."""
+    from application.adapters.mapper import decode_event
+    from domain.memory import no_gc
+    from domain.record.events import GameStarted
+    from domain.rules.editions import edition
+
+    head = follow_chain(game_id, states, GENESIS, 1)
+    with no_gc():  # each event is dropped at once: the collector would only walk the young ones
+        for version, (topic, state) in enumerate(states, 1):
+            try:
+                event = decode_event(topic, state)
+                if version == 1:  # the game must start, in an edition minister knows
+                    if not isinstance(event, GameStarted):
+                        raise ValueError(f"a {type(event).__name__} where the game starts")
+                    edition(event.edition)  # KeyError naming the editions minister knows
+            except Exception as error:  # a row edited in the database may be any kind of garbage
+                raise unreadable(game_id, version, topic, f"{type(error).__name__}: {error}") from None
+    return head
 
 
 def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[GameEvent]:
@@ -112,6 +133,41 @@ def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[G
 def head_of(events: Sequence[GameEvent]) -> str:
     """The head hash of a chained record (the genesis value for no events)."""
     return (events[-1].chain or GENESIS) if events else GENESIS
+
+
+def parse_head(text: str) -> str:
+    """A head hash as given on the command line (``--head``): 64 hex digits, any case."""
+    head = text.strip().lower()
+    if len(head) != 64 or any(ch not in "0123456789abcdef" for ch in head):
+        raise MinisterError(f"--head {text!r}: expected the 64 hex digits of a head hash (as "
+                            "`minister export` or `minister bundle` printed it)")
+    return head
+
+
+def held_head_problem(held: str, head: str, events: int, held_at: int | None) -> str | None:
+    """What a record's head says against the head a player holds (None: the same head).
+
+    ``held_at`` is the event whose link ``held`` is (0: the empty record's genesis value; None:
+    no event's). A held head that is an earlier link means events were added after it; one that
+    is no link means the record was rewritten or cut short since it was taken: both fail.
+    """
+    if held == head:
+        return None
+    if held_at is not None:
+        added = events - held_at
+        span = f"event {events}" if added == 1 else f"events {held_at + 1} to {events}"
+        return (f"{added} event{'s were' if added != 1 else ' was'} added after the head you hold "
+                f"({held} is the link of event {held_at}; the record now has {events} events, "
+                f"head {head}): {span} came after it")
+    return (f"the head you hold, {held}, is the link of none of the record's {events} events "
+            f"(its head is {head}): the record was rewritten or cut short since that head was taken")
+
+
+def link_position(events: Sequence[GameEvent], held: str) -> int | None:
+    """The event whose chain link is ``held`` (0: the genesis value), or None."""
+    if held == GENESIS:
+        return 0
+    return next((number for number, event in enumerate(events, 1) if event.chain == held), None)
 
 
 @dataclass(frozen=True)
@@ -142,11 +198,6 @@ class ChainCheck:
         return self.problem is None
 
 
-def _kind(topic: str) -> str:
-    """``minister/RollRecorded@1`` -> ``RollRecorded``."""
-    return topic.rsplit("/", maxsplit=1)[-1].split("@", maxsplit=1)[0]
-
-
 def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
                plain: Callable[[Any], bytes], *, earlier: str | None = None) -> ChainCheck:
     """Recompute the chain over stored rows (with ``originator_version`` and ``topic``).
@@ -162,7 +213,7 @@ def check_rows(rows: Iterable[Any], decode: Callable[[Any], GameEvent],
     earlier_at = 0 if earlier == GENESIS else None
     for row in rows:
         version: int = row.originator_version
-        kind = _kind(row.topic)
+        kind = kind_of(row.topic)
         if version != expected:
             reason = (f"events {expected} to {version - 1} are missing"
                       if version > expected + 1 else f"event {expected} is missing")
@@ -225,12 +276,14 @@ def _plain_state(app: Application[Any], row: Any) -> bytes:
 
 
 def check_game(app: Application[Any], game_id: str, *, head: str | None = None) -> GameCheck:
-    """Recompute a stored game's chain; compare its head with ``head``; check its snapshots.
+    """Recompute a stored game's chain; fold its events into the game; compare its head with
+    ``head``; check its snapshots.
 
-    A ``head`` kept from an earlier export passes when it is the link of an earlier event (the
-    game went on since); a head that is no link of the chain means the record was rewritten or
-    cut short. Snapshots are outside the chain (derived data), so each is compared with the
-    state the events give at its version and with the chain link it was bound to.
+    A ``head`` the player holds must be the head: when it is the link of an earlier event, the
+    events added since are counted (the player has not seen them); when it is no link of the
+    chain, the record was rewritten or cut short. Either fails. Snapshots are outside the chain
+    (derived data), so each is compared with the state the events give at its version and with
+    the chain link it was bound to.
     """
     from application.adapters.eventstore import snapshots_of, stored_rows
     from application.adapters.snapshots import STATE_TOPIC, snapshot_of
@@ -239,25 +292,29 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
     from domain.record.game import Game, project_game
 
     originator_id = game_uuid(game_id)
+    given = parse_head(head) if head is not None else None
     rows = stored_rows(app, originator_id)
-    given = head.strip().lower() if head is not None else None
     chain = check_rows(rows, lambda row: _decode(app, row), lambda row: _plain_state(app, row),
                        earlier=given)
     problems = [str(chain.problem)] if chain.problem else []
-    if given is not None and chain.ok and given != chain.head and chain.earlier_at is None:
-        problems.append(f"the head hash is {chain.head} ({chain.events} events), and {head!r} is "
-                        "the link of none of its events: the record was rewritten or cut short "
-                        "since that head was taken")
+    held = (held_head_problem(given, chain.head, chain.events, chain.earlier_at)
+            if given is not None and chain.ok else None)
+    if held is not None:
+        problems.append(held)
     if chain.ok:
         wanted = {found.originator_version: found for found in snapshots_of(app, originator_id)
                   if found.topic == STATE_TOPIC}
         game: Game | None = None
         with no_gc():
-            for row in rows:
-                if not wanted:
-                    break
+            for row in rows:  # every event must also go into the game, as opening it does
                 event = _decode(app, row)
-                game = project_game(game, (event,))
+                try:
+                    game = project_game(game, (event,))
+                except Exception as error:  # an edited row, its chain recomputed: any garbage
+                    problems.append(str(RowProblem(row.originator_version, kind_of(row.topic),
+                                                   f"cannot be read into the game ({error})")))
+                    wanted.clear()  # no state to compare the later snapshots with
+                    break
                 snapshot = wanted.pop(row.originator_version, None)
                 if game is not None and snapshot is not None and (
                         snapshot_of(game, snapshot.timestamp, event.chain).state != snapshot.state

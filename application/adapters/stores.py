@@ -22,23 +22,23 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+from uuid import UUID
 
+import msgspec
 import platformdirs
 
 from application.adapters.app import MinisterApplication
-from application.adapters.eventstore import (
-    StoreError,
-    factory_settings,
-    read_events,
-    started_games,
-)
+from application.adapters.eventstore import StoreError, factory_settings, started_rows
 from application.adapters.timetravel import event_time
 from domain.errors import MinisterError
+from domain.record.events import GameEvent, GameStarted
 
 STORE_VARIABLE = "MINISTER_STORE"
 _SQLITE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
@@ -172,21 +172,63 @@ class StoredGame:
     title: str | None
     events: int
     last_event_at: datetime | None
+    #: Why the game cannot be opened, when a row read for the list does not decode (None: none).
+    damaged: str | None = None
+
+
+def listed_game(originator_id: UUID, first: Callable[[], object], raw_first: bytes,
+                last: Callable[[], object], last_version: int) -> StoredGame:
+    """A game's line from its first and last rows (each decoded by the callable given): a row
+    that does not decode makes the line say the game is damaged, never stops the list."""
+    try:
+        started = first()
+        if not isinstance(started, GameStarted):
+            raise ValueError(f"a {type(started).__name__}, not GameStarted")
+    except Exception as error:  # a row edited in the database may be any kind of garbage
+        return StoredGame(_stated_id(raw_first) or str(originator_id), "?", None, last_version, None,
+                          damaged=f"stored event 1 cannot be decoded ({_reason(error)})")
+    try:
+        ended = last()
+        if not isinstance(ended, GameEvent):
+            raise ValueError(f"a {type(ended).__name__}, not a game event")
+    except Exception as error:
+        return StoredGame(started.game_id, started.edition, started.title, last_version, None,
+                          damaged=f"stored event {last_version} cannot be decoded ({_reason(error)})")
+    return StoredGame(started.game_id, started.edition, started.title, last_version, event_time(ended))
+
+
+def _reason(error: Exception) -> str:
+    return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
+
+
+def _stated_id(state: bytes) -> str | None:
+    """The game id a damaged first row still states, read leniently (None: it states none)."""
+    try:
+        tree = msgspec.msgpack.decode(state)
+    except Exception:  # garbage, text: no id to show
+        return None
+    found = tree.get("game_id") if isinstance(tree, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def list_games(app: MinisterApplication) -> list[StoredGame]:
     """Every stored game with its number of events and the time of its last event.
 
-    A game whose last event cannot be read is still listed (its count and time unknown, 0 and
-    None): ``verify --integrity`` says what is wrong with it; the others are unaffected.
+    A game whose first or last row cannot be decoded is still listed, marked damaged (``verify
+    --integrity`` says what is wrong with it); the others are unaffected.
     """
     games = []
-    for started in started_games(app):
-        try:
-            last: list[Any] = read_events(app, started.originator_id, desc=True, limit=1)
-        except (ValueError, TypeError):  # msgspec.DecodeError is a ValueError
-            last = []
-        games.append(StoredGame(started.game_id, started.edition, started.title,
-                                int(last[0].originator_version) if last else 0,
-                                event_time(last[0]) if last else None))
+    for row in started_rows(app):
+        last_rows: list[Any] = list(app.recorder.select_events(row.originator_id, desc=True, limit=1))
+        ending: Any = last_rows[0] if last_rows else row
+        games.append(listed_game(row.originator_id, partial(app.mapper.to_domain_event, row),
+                                 cell_bytes(row.state), partial(app.mapper.to_domain_event, ending),
+                                 int(ending.originator_version)))
     return games
+
+
+def cell_bytes(cell: object) -> bytes:
+    """A stored state cell as bytes (text, as a damaged SQLite file may hold, as its UTF-8)."""
+    if isinstance(cell, str):
+        return cell.encode("utf-8", "replace")
+    return bytes(cell) if isinstance(cell, bytes | bytearray | memoryview) else b""

@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from cachetools import LRUCache
 
+from application.adapters.damage import unreadable
 from application.adapters.eventstore import (
-    decode_states,
+    decode_state,
     iter_events,
     prune_snapshots,
     put_snapshots,
@@ -125,8 +126,31 @@ def _opened(app: Application[UUID], originator_id: UUID) -> tuple[Game, str] | N
                           "is not bound to the stored events' chain; it is ignored and the events "
                           "are folded instead", stacklevel=2)
     with no_gc():
-        folded = project_game(game, decode_states(states[after or 0:]))
+        folded = fold_checked(game_id, game, states[after or 0:], (after or 0) + 1)
     return (folded, head) if folded is not None else None
+
+
+def fold_checked(game_id: str, game: Game | None, states: Sequence[tuple[str, bytes]],
+                 first_version: int) -> Game | None:
+    """Fold stored (topic, state) rows, the first being event ``first_version``, into ``game``.
+
+    A row whose chain holds but which does not decode as its event, or which the game cannot
+    take (a roll filed under a battle no declaration lists, a field of the wrong type: rows
+    edited and the chain recomputed) is refused as :class:`TamperedError` naming the event;
+    nothing half-folded is kept (the callers fold into a state taken out of the cache).
+    """
+    at = 0  # the index of the row being decoded or filed
+
+    def events() -> Iterator[GameEvent]:
+        nonlocal at
+        for at, (topic, state) in enumerate(states):  # noqa: B007 (read by the handler below)
+            yield decode_state(topic, state)
+
+    try:
+        return project_game(game, events())
+    except Exception as error:  # a row edited in the database may be any kind of garbage
+        raise unreadable(game_id, first_version + at, states[at][0],
+                         f"{type(error).__name__}: {error}") from None
 
 
 def _game_id(states: list[tuple[str, bytes]], fallback: str) -> str:
@@ -135,7 +159,7 @@ def _game_id(states: list[tuple[str, bytes]], fallback: str) -> str:
 
     try:
         first = msgspec.msgpack.decode(states[0][1], type=dict[str, Any])
-    except (msgspec.DecodeError, ValueError):
+    except Exception:  # garbage or a text cell: the fallback names it
         return fallback
     found = first.get("game_id")
     return found if isinstance(found, str) else fallback
@@ -182,7 +206,7 @@ class LatestGames:
             game, head = kept
             states = read_states(app, originator_id, gt=game.version, lte=version)
             head = follow_chain(game.game_id, states, head, game.version + 1)
-            project_game(game, decode_states(states))
+            fold_checked(game.game_id, game, states, game.version + 1)
             kept = (game, head)
         self._games[originator_id] = kept  # the least recently used game goes when full
         return kept[0]

@@ -32,6 +32,7 @@ from application.intake.references import check_record, check_retreats
 from application.intake.replayschema import (
     MAX_EVENTS,
     MAX_FILE_BYTES,
+    MAX_LOG_DICE,
     MAX_LOG_LINES,
     CasualtiesRecord,
     CommitmentRecord,
@@ -59,6 +60,7 @@ from application.intake.replayschema import (
 )
 from domain.battle.dice import commitment
 from domain.errors import InvalidNotationError, ReplayError
+from domain.notation.battle_log import DiceText
 from domain.record.claimed import claimed_time_problem
 from domain.record.entries import Ruling
 from domain.record.events import (
@@ -301,8 +303,9 @@ class _Builder(DeskRecords):
         self.lines = lines
         self.events: list[GameEvent] = []
         self.last_at: datetime | None = None
-        #: Roll-log lines read so far (at most MAX_LOG_LINES).
+        #: Roll-log lines and dice read so far (at most MAX_LOG_LINES and MAX_LOG_DICE).
         self.log_lines = 0
+        self.log_dice = 0
         #: The ``entered`` key of the record being built (None: entered when it happened).
         self.entered: datetime | None = None
 
@@ -406,6 +409,12 @@ class _Builder(DeskRecords):
             raise self.error(f"expected at most {MAX_LOG_LINES} roll-log lines in one file, found "
                              f"{self.log_lines} by this roll", index, "log")
         parsed = battle_log(record.log, start)
+        self.log_dice += sum(len(column) for line in parsed.lines
+                             if isinstance(dice := getattr(line, "dice", None), DiceText)
+                             for column in dice.columns)
+        if self.log_dice > MAX_LOG_DICE:
+            raise self.error(f"expected at most {MAX_LOG_DICE} dice in the roll logs of one file, "
+                             f"found {self.log_dice} by this roll", index, "log")
         number = record.game_number
         self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log, parsed=parsed,
                  territory=self._territory(index, record.battle),

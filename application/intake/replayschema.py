@@ -25,9 +25,12 @@ import msgspec
 MAX_COUNT = 1_000_000
 #: The most dice one ``dice``/``drawn``/``tech`` record may hold.
 MAX_DICE = 10_000
-#: The most roll-log lines one file may hold (a real battle takes tens; ~1.3 KB of memory each
-#: in ``minister replay``, benchmarks/bench_roll_log.py).
-MAX_LOG_LINES = 200_000
+#: The most roll-log lines one file may hold: a real battle takes tens, a whole game a few
+#: thousand; the largest generated benchmark game (50,000 events) 164,316. Memory grows with
+#: them (~1.7 KB each in ``minister replay FILE``; measured in docs/reliability.md).
+MAX_LOG_LINES = 170_000
+#: The most dice the roll logs of one file may hold (that benchmark game: 323,354).
+MAX_LOG_DICE = 400_000
 #: The most [[event]] tables one file may hold.
 MAX_EVENTS = 200_000
 #: The largest replay file read (bytes).

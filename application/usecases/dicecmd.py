@@ -13,7 +13,8 @@ from datetime import datetime
 
 from application.adapters.app import MinisterApplication
 from application.usecases.desk.common import battle_of, record_time
-from application.usecases.desk.dice import DiceCheck, check_dice, next_sequence
+from application.usecases.desk.dice import next_sequence
+from application.usecases.desk.dice_check import DiceCheck, check_dice
 from domain.battle.dice import roll_dice
 from domain.errors import MinisterError
 from domain.record.events import DiceDrawn, GameEvent, ReportFiled

@@ -6,10 +6,12 @@ A game reference is a path to a replay file or the id of a game in the store.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from application.intake.replayfile import load_replay
 from domain.errors import ReplayError
-from domain.record.game import Game
+
+if TYPE_CHECKING:  # the engine loads only when a game is opened, not for check_stored
+    from domain.record.game import Game
 
 
 def open_game(ref: str, *, store: str | None = None) -> Game:
@@ -19,6 +21,8 @@ def open_game(ref: str, *, store: str | None = None) -> Game:
     (ids are the players' choice), and is looked up in the store before the file is reported
     missing.
     """
+    from application.intake.replayfile import load_replay
+
     path = Path(ref)
     if path.exists():
         return load_replay(path).game
@@ -32,3 +36,22 @@ def open_game(ref: str, *, store: str | None = None) -> Game:
             raise ReplayError("cannot read the file (no such file, and no game with that id "
                               "in the store)", source=ref) from None
     return open_store(store).game(ref)
+
+
+def check_stored(game_id: str, *, store: str | None = None) -> None:
+    """Refuse a stored game whose record fails its own checks, before anything of it is shown:
+    its hash chain recomputed from the stored bytes and every event decoded
+    (:class:`application.adapters.integrity.TamperedError`, exit 1, names the first event that
+    fails). A game the store does not hold passes: the caller says it is unknown."""
+    from application.adapters.eventstore import read_states
+    from application.adapters.integrity import walk_stored
+    from application.adapters.stores import open_store
+    from domain.record.events import game_uuid
+
+    app = open_store(store)
+    try:
+        states = read_states(app, game_uuid(game_id))
+        if states:
+            walk_stored(game_id, states)
+    finally:
+        app.close()

@@ -13,11 +13,21 @@ Once the seed is revealed anyone can recompute every roll with :func:`verify_rol
 
 ``minister-dice/1`` covers neither the number of dice, nor the battle, nor the purpose: dropping
 trailing dice or moving a roll to another battle still verifies. It is kept only to read old
-records. The Minister's desk uses ``minister-dice/2`` (:func:`roll_committed`): the secret is a
-random key the Minister keeps out of the record until he reveals it; the commitment is
-``sha256("minister-dice/2:" + secret)``; roll ``sequence`` takes its dice from
-``HMAC-SHA256(key=secret, msg=JSON [scheme, commitment, game_id, sequence, territory, purpose,
-count, block])`` with the same rejection sampling, so every field of a roll is bound to its dice.
+records. ``minister-dice/2`` (:func:`roll_committed`): the secret is a random key the Minister
+keeps out of the record until he reveals it; the commitment is ``sha256("minister-dice/2:" +
+secret)``; roll ``sequence`` takes its dice from ``HMAC-SHA256(key=secret, msg=JSON [scheme,
+commitment, game_id, sequence, territory, purpose, count, block])`` with the same rejection
+sampling. Its ``purpose`` was free text: the holder of the secret could try purposes offline
+until one gave the dice he wanted. It is kept to read old records (their check compares the
+purpose with the throw the game awaited).
+
+The desk draws by ``minister-dice/3`` (:func:`roll_throw`): the commitment is
+``sha256("minister-dice/3:" + secret)``; the MAC message is JSON ``[scheme, commitment, game_id,
+sequence, territory, turn, round, side, column, purpose, count, block]`` where every field after
+the sequence is the :class:`Throw` the program derives from the game (the throw the battle's
+correction awaits): the purpose is one of :data:`PURPOSES`, never text anyone types, and the
+check derives the throw again and refuses a roll that names another. So the one who holds the
+secret has nothing left to vary: the dice of each throw are fixed once the commitment is recorded.
 """
 
 from __future__ import annotations
@@ -37,8 +47,19 @@ from domain.battle.model import DiceExhausted
 #: Version tag mixed into every commitment and HMAC message.
 SCHEME = "minister-dice/1"
 
-#: The desk's scheme: the MAC covers the roll's count, battle and purpose.
+#: The earlier desk scheme: the MAC covers the roll's count, battle and a free-text purpose.
 SCHEME_2 = "minister-dice/2"
+
+#: The desk's scheme: the MAC covers the throw the program derives (turn, round, side, column,
+#: purpose from a closed set, count) besides the game, battle and sequence.
+SCHEME_3 = "minister-dice/3"
+
+#: The commit–reveal schemes a commitment may name.
+COMMIT_SCHEMES = (SCHEME_2, SCHEME_3)
+
+#: What a ``minister-dice/3`` throw is for: a round's volley, a first strike, or the dice a
+#: correction adds to a column (Part 14: the GM rolls the forgotten units' dice).
+PURPOSES = ("volley", "first strike", "correction")
 
 # The largest multiple of 6 not above 256: bytes at or above it are rejected (no modulo bias).
 _ACCEPT_BELOW = 252
@@ -136,14 +157,16 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
-def commitment_2(secret: str) -> str:
-    """The published commitment to a ``minister-dice/2`` secret."""
-    return hashlib.sha256(f"{SCHEME_2}:{secret}".encode()).hexdigest()
+def commitment_2(secret: str, scheme: str = SCHEME_2) -> str:
+    """The published commitment to a commit–reveal secret (``minister-dice/2`` or ``/3``)."""
+    if scheme not in COMMIT_SCHEMES:
+        raise ValueError(f"unknown dice scheme {scheme!r} (expected one of {', '.join(COMMIT_SCHEMES)})")
+    return hashlib.sha256(f"{scheme}:{secret}".encode()).hexdigest()
 
 
-def opens(secret: str, commitment: str) -> bool:
-    """Whether ``secret`` is the one behind a ``minister-dice/2`` commitment."""
-    return hmac.compare_digest(commitment_2(secret), commitment.strip().lower())
+def opens(secret: str, commitment: str, scheme: str = SCHEME_2) -> bool:
+    """Whether ``secret`` is the one behind a commitment of ``scheme``."""
+    return hmac.compare_digest(commitment_2(secret, scheme), commitment.strip().lower())
 
 
 class RollKey(msgspec.Struct, frozen=True):
@@ -170,6 +193,48 @@ def roll_committed(secret: str, key: RollKey) -> list[int]:
             if byte < _ACCEPT_BELOW:
                 dice.append(byte % 6 + 1)
                 if len(dice) == key.count:
+                    break
+        block += 1
+    return dice
+
+
+class Throw(msgspec.Struct, frozen=True):
+    """The throw a ``minister-dice/3`` roll is for, derived from the game by the program: the
+    battle's turn, the round, the side, the column (a number, or the shots' unit), the purpose
+    (one of :data:`PURPOSES`) and the number of dice."""
+
+    turn: str
+    round: int
+    side: str
+    column: str
+    purpose: str
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.purpose not in PURPOSES:
+            raise ValueError(f"not a throw's purpose: {self.purpose!r} (expected one of "
+                             f"{', '.join(PURPOSES)})")
+        if self.side not in ("attacker", "defender"):
+            raise ValueError(f"not a side: {self.side!r}")
+        if self.round < 1 or self.count < 1:
+            raise ValueError(f"expected a round and a count of at least 1, found {self.round}, {self.count}")
+
+
+def roll_throw(secret: str, commitment: str, game_id: str, sequence: int, territory: str,
+               throw: Throw) -> list[int]:
+    """The dice of one ``minister-dice/3`` roll: every field of the derived throw is in every MAC."""
+    if sequence < 0:
+        raise ValueError(f"negative roll sequence {sequence!r}")
+    dice: list[int] = []
+    block = 0
+    while len(dice) < throw.count:
+        message = json.dumps([SCHEME_3, commitment, game_id, sequence, territory, throw.turn,
+                              throw.round, throw.side, throw.column, throw.purpose, throw.count, block],
+                             separators=(",", ":")).encode()
+        for byte in hmac.new(secret.encode(), message, hashlib.sha256).digest():
+            if byte < _ACCEPT_BELOW:
+                dice.append(byte % 6 + 1)
+                if len(dice) == throw.count:
                     break
         block += 1
     return dice

@@ -91,6 +91,7 @@ from domain.record.intake import (
     special_orders,
 )
 from domain.rules.board import Board
+from domain.rules.editions import edition
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.turns import turn_of
@@ -531,7 +532,12 @@ _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
 
 
 def start_game(event: GameStarted) -> Game:
-    """The initial state from the game's first event."""
+    """The initial state from the game's first event (ValueError: an edition minister does not
+    know, as a row edited in the store may state: the review could not judge the game)."""
+    try:
+        edition(event.edition)
+    except KeyError as error:
+        raise ValueError(str(error).strip('"')) from None
     return Game(id=event.originator_id, game_id=event.game_id, edition=event.edition,
                 version=event.originator_version, created_on=event.timestamp,
                 modified_on=event.timestamp, title=event.title, dice_seed=event.dice_seed,

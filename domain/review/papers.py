@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from domain.record.club_filing import APPROVED, conceded, side_of
-from domain.record.entries import BoardNote, RulingEntry
+from domain.record.entries import BoardNote, CommitmentEntry, DrawnEntry, RulingEntry
 from domain.record.game import Game
 from domain.review.views import Finding, Paper
 
@@ -44,15 +44,11 @@ def papers_of(game: Game, findings: Sequence[Finding] = ()) -> tuple[Paper, ...]
         found.append((ruling.seq, Paper(ruling.seq + off, "ruling", ruling.at, ruling.by, about,
                                         ruling.text, status(ruling.seq),
                                         entered(ruling.seq, ruling.at))))
-    revealed = {r.commitment for r in game.reveals}
-    drawn = [d for b in (*game.battles, *game.withdrawn) for d in b.draws]
-    ends = [*(c.seq for c in game.commitments[1:]), game.seq + 1]
-    for c, end in zip(game.commitments, ends, strict=False):  # ends has one more: the end of the game
-        later = [d for d in drawn if c.seq < d.seq < end]
-        count = sum(len(d.dice) for d in later)
-        if c.commitment in revealed:
+    for c, standing, draws in commitment_standing(game):
+        count = sum(len(d.dice) for d in draws)
+        if standing == REVEALED:
             state = "revealed: its dice can be checked (minister verify --dice)"
-        elif end <= game.seq:
+        elif standing == ABANDONED:
             state = f"abandoned unrevealed: its {count} dice can never be checked"
         else:
             state = f"open: {count} dice drawn are provisional until the secret is revealed"
@@ -112,4 +108,27 @@ def _closing(game: Game, off: int) -> list[tuple[BoardNote, Paper]]:
                       else "the game was over already")
             found.append((note, Paper(note.seq + off, "concession", note.at, note.by, "the game",
                                       note.text, status)))
+    return found
+
+
+#: What became of a dice commitment: its secret revealed (its dice can be checked), still open
+#: (they cannot be checked yet), or abandoned unrevealed by a later commitment (never).
+REVEALED, OPEN, ABANDONED = "revealed", "open", "abandoned"
+
+
+def commitment_standing(game: Game) -> list[tuple[CommitmentEntry, str, list[DrawnEntry]]]:
+    """Each commitment, what became of it, and the draws made under it (until the next one)."""
+    revealed = {r.commitment for r in game.reveals}
+    drawn = [d for b in (*game.battles, *game.withdrawn) for d in b.draws]
+    ends = [*(c.seq for c in game.commitments[1:]), game.seq + 1]
+    found = []
+    for c, end in zip(game.commitments, ends, strict=False):  # ends has one more: the end of the game
+        draws = sorted((d for d in drawn if c.seq < d.seq < end), key=lambda d: d.seq)
+        if c.commitment in revealed:
+            standing = REVEALED
+        elif end <= game.seq:
+            standing = ABANDONED
+        else:
+            standing = OPEN
+        found.append((c, standing, draws))
     return found

@@ -102,3 +102,16 @@ def test_odds_names_a_stalemate_only_when_there_can_be_one() -> None:
     assert "Stalemate" not in text and "Unresolved" not in text and "e+00" not in text
     stuck = dataclasses.replace(result, unresolved=0.0125)
     assert "Stalemate            1.2500 %   (neither side can hit the other any more)" in render(stuck, setup)
+
+
+def test_version_names_the_release(capsys: pytest.CaptureFixture[str]) -> None:
+    """``minister --version`` (issue 27 item 10): the version pyproject.toml states, exit 0."""
+    import tomllib
+
+    from tests.conftest import ROOT
+
+    stated = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"minister {stated}\n"

@@ -110,8 +110,12 @@ def test_the_whole_job(tmp_path: Path, spec: str, capsys: pytest.CaptureFixture[
     rolls = as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--keys", keys, "--store", spec)["rolls"]
     assert rolls and all(r["sequence"] == n for n, r in enumerate(rolls))
     unrevealed(spec, tmp_path, secret, commitment["commitment"], capsys)
+    # Unrevealed, the dice are not verified (issue 27 item 7): each roll is named, exit 1 unless
+    # --allow-unverified.
     code, out, _ = run(capsys, "verify", "--dice", GAME_ID, "--store", spec)
-    assert code == 0 and f"{len(rolls)} rolls await the reveal" in out
+    assert code == 1 and f"{len(rolls)} rolls cannot be checked" in out
+    assert out.count("not revealed yet: it cannot be checked until it is") == len(rolls)
+    assert run(capsys, "verify", "--dice", GAME_ID, "--allow-unverified", "--store", spec)[0] == 0
     as_json(capsys, "reveal", GAME_ID, "--keys", keys, "--store", spec)
     checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
     assert checked["ok"] and checked["checked"] == len(rolls) and checked["pending"] == 0
@@ -292,7 +296,8 @@ def test_amend_and_withdraw_keep_history_and_the_review_uses_the_latest(
 
 def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """minister-dice/2 binds count, battle and purpose into every die (issue 14, item 6).
+    """minister-dice/2 binds count, battle and purpose into every die (issue 14, item 6): a
+    forger who edits a roll and recomputes the hash chain is still caught by the dice check.
 
     Deterministic: the shipped replay's secret is fixed, so each tampering below is known to give
     other dice (a roll cut to k dice could still match by chance, 1 in 6**k, with another secret).
@@ -300,7 +305,7 @@ def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
     import shutil
 
     from tests.conftest import REPLAYS
-    from tests.integration.store_helpers import edit_sqlite_event
+    from tests.integration.store_helpers import forge_sqlite_event
 
     path = tmp_path / "store.sqlite3"
     spec = f"sqlite:{path}"
@@ -315,19 +320,29 @@ def test_verify_dice_names_a_roll_cut_lengthened_or_moved(tmp_path: Path,
                           ("repurposed", {"purpose": "R2 attacker column 3"})]:
         copy = tmp_path / f"{name}.sqlite3"
         shutil.copy(path, copy)
-        edit_sqlite_event(copy, game, 9, **changes)
-        code, out, _ = run(capsys, "verify", "--dice", game, "--store", f"sqlite:{copy}")
-        assert code == 1 and "roll #1 (event 9" in out, (name, out)
+        forge_sqlite_event(copy, game, 9, **changes)
+        code, out, err = run(capsys, "verify", "--dice", game, "--store", f"sqlite:{copy}")
+        if name == "moved":  # to a battle no declaration lists: the game cannot even be opened
+            assert code == 1 and "stored event 9 (DiceDrawn) cannot be read into the game" in err, err
+        else:
+            assert code == 1 and "roll #1 (event 9" in out, (name, out)
+
+
+def awaiting_the_reroll(capsys: pytest.CaptureFixture[str], spec: str) -> None:
+    """Germany's report in time and UK's election to re-roll West Europe: the battle awaits dice."""
+    as_json(capsys, "report", GAME_ID, "--by", "Germany", "--battle", "W Europe", "--text",
+            "West Europe also holds 1 ARM", "--at", "2008-07-05T18:30:00Z", "--store", spec)
+    as_json(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
+            "--by", "UK", "--at", "2008-07-05T18:40:00Z", "--store", spec)
 
 
 def test_a_lost_key_is_abandoned_openly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec, keys = f"sqlite:{tmp_path / 'store.sqlite3'}", tmp_path / "keys"
     imported(tmp_path, spec, capsys)
-    run(capsys, "rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
-        "--store", spec)
+    awaiting_the_reroll(capsys, spec)
     first = as_json(capsys, "commit", GAME_ID, "--keys", str(keys), "--store", spec)
-    as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--count", "2", "--keys", str(keys),
-            "--store", spec)
+    rolls = as_json(capsys, "roll", GAME_ID, "--battle", "W Europe", "--keys", str(keys),
+                    "--store", spec)["rolls"]
     Path(first["key_file"]).unlink()
     code, _, err = run(capsys, "reveal", GAME_ID, "--keys", str(keys), "--store", spec)
     assert code == 2 and "no readable key file" in err
@@ -335,10 +350,14 @@ def test_a_lost_key_is_abandoned_openly(tmp_path: Path, capsys: pytest.CaptureFi
     as_json(capsys, "commit", GAME_ID, "--abandon", "--keys", str(keys), "--store", spec)
     papers = as_json(capsys, "replay", GAME_ID, "--store", spec)["papers"]
     statuses = [p["status"] for p in papers if p["kind"] == "commitment"]
-    assert statuses[0] == "abandoned unrevealed: its 2 dice can never be checked"
+    dice = sum(len(r["dice"]) for r in rolls)
+    assert statuses[0] == f"abandoned unrevealed: its {dice} dice can never be checked"
     assert statuses[1].startswith("open: 0 dice drawn")
-    checked = as_json(capsys, "verify", "--dice", GAME_ID, "--store", spec)
-    assert checked["ok"] and checked["pending"] == 1
+    # Never "verified" (issue 27 item 7): each roll named, exit 1 unless --allow-unverified.
+    code, out, _ = run(capsys, "verify", "--dice", GAME_ID, "--store", spec)
+    assert code == 1 and out.count("abandoned unrevealed: it can never be checked") == len(rolls), out
+    checked = as_json(capsys, "verify", "--dice", GAME_ID, "--allow-unverified", "--store", spec)
+    assert checked["ok"] and checked["abandoned"] == len(rolls) and checked["pending"] == 0
 
 
 def test_dice_are_taken_quoted_or_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

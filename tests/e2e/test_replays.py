@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from application.intake.replayfile import load_replay
-from application.usecases.desk.dice import check_events
+from application.usecases.desk.dice_check import check_events
 from domain.review.game_review import review
 from projections.report import report_json
 from tests.conftest import REPLAYS, ROOT
@@ -126,8 +126,8 @@ def test_a_clear_dice_seed_draws_no_correction_die() -> None:
 
 def test_committed_correction_dice_are_rechecked_offline() -> None:
     replay = load_replay(REPLAYS / "part14" / "east-europe-committed-dice.toml")
-    check = check_events(replay.game_id, replay.events)
-    assert check.ok and check.checked == check.rolls > 0 and not check.pending and not check.legacy
+    check = check_events(replay.game_id, replay.events, replay.game)
+    assert check.verified and check.checked == check.rolls > 0 and not check.pending and not check.legacy
     drawn = [d for b in replay.game.battles for _, _, faces in b.drawn for d in faces]
     view = review(replay.game)
     added = [v for rv in view.battles[0].rounds for e in rv.attacker.dice + rv.defender.dice

@@ -12,7 +12,7 @@ import pytest
 from application.adapters.mapper import encode_event
 from application.adapters.stores import open_store
 from tests.conftest import REPLAYS, ROOT
-from tests.integration.store_helpers import edit_sqlite_event, generated_text, sqlite_rows
+from tests.integration.store_helpers import edit_sqlite_event, forge_sqlite_event, sqlite_rows
 from tui.cli import main
 
 EXAMPLE = REPLAYS / "part13" / "overkill-6arm-v-2inf.toml"
@@ -80,71 +80,84 @@ def test_import_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "first difference at event 4" in err
 
 
+def awaiting_dice(tmp_path: Path, store: str) -> str:
+    """The desk's one-battle game imported into ``store`` with a report in time and UK's election
+    to re-roll West Europe: the battle awaits dice (what ``roll`` draws). Its id."""
+    from tests.e2e.test_desk import GAME, GAME_ID
+
+    source = tmp_path / "desk.toml"
+    source.write_text(GAME, encoding="utf-8")
+    for args in (["import", str(source)],
+                 ["report", GAME_ID, "--by", "Germany", "--battle", "W Europe", "--text", "1 ARM too",
+                  "--at", "2008-07-05T18:30:00Z"],
+                 ["rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--election", "reroll",
+                  "--by", "UK", "--at", "2008-07-05T18:40:00Z"]):
+        done = minister("--store", store, *args)
+        assert done.returncode == 0, (args, done.stderr)
+    return GAME_ID
+
+
 def test_export_then_import_elsewhere(tmp_path: Path) -> None:
-    source = tmp_path / "g.toml"
-    source.write_text(generated_text(200, 61), encoding="utf-8")
     one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
-    assert minister("--store", f"sqlite:{one}", "import", str(source)).returncode == 0
+    game = awaiting_dice(tmp_path, f"sqlite:{one}")
     keys = str(tmp_path / "keys")
-    assert minister("--store", f"sqlite:{one}", "commit", "generated-200-61", "--keys", keys).returncode == 0
-    rolled = minister("--store", f"sqlite:{one}", "roll", "generated-200-61", "--battle",
-                      _battle_of(one, "generated-200-61"), "--count", "3", "--purpose", "attacker round 1",
-                      "--keys", keys)
+    assert minister("--store", f"sqlite:{one}", "commit", game, "--keys", keys).returncode == 0
+    rolled = minister("--store", f"sqlite:{one}", "roll", game, "--battle", "W Europe", "--keys", keys)
     assert rolled.returncode == 0, rolled.stderr
-    assert rolled.stdout.startswith("roll #0 for ")
+    assert rolled.stdout.startswith("roll #0 for West Europe (R1 attacker column 3)")
+    assert minister("--store", f"sqlite:{one}", "reveal", game, "--keys", keys).returncode == 0
     exported = tmp_path / "export.toml"
-    done = minister("export", "generated-200-61", "-o", str(exported), "--store", f"sqlite:{one}")
+    done = minister("export", game, "-o", str(exported), "--store", f"sqlite:{one}")
     assert done.returncode == 0, done.stderr
     assert minister("--store", f"sqlite:{two}", "import", str(exported)).returncode == 0
-    assert [s for _, _, s in sqlite_rows(one, "generated-200-61")] == \
-        [s for _, _, s in sqlite_rows(two, "generated-200-61")]
-    stdout = minister("--store", f"sqlite:{one}", "export", "generated-200-61").stdout
+    assert [s for _, _, s in sqlite_rows(one, game)] == [s for _, _, s in sqlite_rows(two, game)]
+    stdout = minister("--store", f"sqlite:{one}", "export", game).stdout
     assert stdout == exported.read_text(encoding="utf-8")
+    assert minister("--store", f"sqlite:{two}", "verify", "--dice", game).returncode == 0
 
 
 def test_roll_and_verify_dice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = f"sqlite:{tmp_path / 's.sqlite3'}"
+    path = tmp_path / "s.sqlite3"
+    store = f"sqlite:{path}"
     keys = str(tmp_path / "keys")
-    source = tmp_path / "g.toml"
-    source.write_text(generated_text(100, 62), encoding="utf-8")
-    assert run(capsys, "--store", store, "import", str(source))[0] == 0
-    battle = _battle_of(tmp_path / "s.sqlite3", "generated-100-62")
-    assert run(capsys, "--store", store, "commit", "generated-100-62", "--keys", keys)[0] == 0
-    rolled = []
-    for count in (2, 3, 1):
-        code, out, _ = run(capsys, "--store", store, "roll", "generated-100-62", "--battle", battle,
-                           "--count", str(count), "--keys", keys)
-        rolled.append([int(d) for d in out.split(":", 1)[1].split("[")[0].split()])
-        assert code == 0 and len(rolled[-1]) == count
-    assert run(capsys, "--store", store, "reveal", "generated-100-62", "--keys", keys)[0] == 0
-    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62",
-                       "--integrity", "generated-100-62")
-    assert code == 0
-    assert "3 committed rolls reproduce from their revealed secrets" in out
-    assert "105 events, hash chain intact" in out
-    # A roll whose dice were changed in the store no longer reproduces; the chain breaks too.
-    # Every die changed (7 - d), so the check cannot pass by chance.
+    game = awaiting_dice(tmp_path, store)
+    assert run(capsys, "--store", store, "commit", game, "--keys", keys)[0] == 0
+    code, out, _ = run(capsys, "--store", store, "roll", game, "--battle", "W Europe", "--keys", keys)
+    rolled = [[int(d) for d in line.split(":", 1)[1].split("[")[0].split()] for line in out.splitlines()]
+    events = [int(line.rsplit("[event ", 1)[1].rstrip("]")) for line in out.splitlines()]
+    assert code == 0 and len(rolled) >= 3, out
+    assert run(capsys, "--store", store, "reveal", game, "--keys", keys)[0] == 0
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", game, "--integrity", game)
+    assert code == 0, out
+    assert f"{len(rolled)} committed rolls reproduce from their revealed secrets" in out
+    assert f"{events[-1] + 1} events, hash chain intact" in out
+    # A roll whose dice were changed in the store no longer reproduces, even with the chain made
+    # anew. Every die changed (7 - d), so the check cannot pass by chance.
     changed = [7 - d for d in rolled[1]]
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 103, dice=changed)
-    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
-    assert code == 1 and "roll #1 (event 103" in out
+    forge_sqlite_event(path, game, events[1], dice=changed)
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", game)
+    assert code == 1 and f"roll #1 (event {events[1]}" in out
     assert f"does not reproduce: recorded {' '.join(map(str, changed))}" in out
     # Two rolls with one sequence number, one missing: both show.
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 104, sequence=1)
-    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
-    assert code == 1 and "roll #1 is recorded 2 times (events 103, 104)" in out
-    edit_sqlite_event(tmp_path / "s.sqlite3", "generated-100-62", 104, sequence=3)
-    code, out, _ = run(capsys, "--store", store, "verify", "--dice", "generated-100-62")
+    forge_sqlite_event(path, game, events[2], sequence=1)
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", game)
+    assert code == 1 and f"roll #1 is recorded 2 times (events {events[1]}, {events[2]})" in out
+    forge_sqlite_event(path, game, events[2], sequence=len(rolled))
+    code, out, _ = run(capsys, "--store", store, "verify", "--dice", game)
     assert code == 1 and "rolls missing: #2" in out
+    # Edited without making the chain anew: the game is refused before any die is read.
+    edit_sqlite_event(path, game, events[0], dice=[7 - d for d in rolled[0]])
+    code, _, err = run(capsys, "--store", store, "verify", "--dice", game)
+    assert code == 1 and f"stored event {events[0]} (DiceDrawn) does not match the hash chain" in err
 
 
 def test_roll_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = f"sqlite:{tmp_path / 's.sqlite3'}"
     assert run(capsys, "--store", store, "import", str(EXAMPLE))[0] == 0
-    code, _, err = run(capsys, "--store", store, "roll", EXAMPLE_ID, "--battle", "Caucasus", "--count", "2",
+    code, _, err = run(capsys, "--store", store, "roll", EXAMPLE_ID, "--battle", "Caucasus",
                        "--keys", str(tmp_path))
     assert code == 2 and "has no open dice commitment" in err
-    code, _, err = run(capsys, "--store", store, "roll", "nope", "--battle", "Caucasus", "--count", "2")
+    code, _, err = run(capsys, "--store", store, "roll", "nope", "--battle", "Caucasus")
     assert code == 2 and "no game with id 'nope'" in err
 
 
@@ -155,14 +168,6 @@ def test_verify_integrity_after_editing_the_sqlite_file(tmp_path: Path) -> None:
     done = minister("--store", f"sqlite:{path}", "verify", "--integrity", EXAMPLE_ID)
     assert done.returncode == 1
     assert "event 3 (DeclarationRecorded): does not match the hash chain" in done.stdout
-
-
-def _battle_of(path: Path, game_id: str) -> str:
-    app = open_store(f"sqlite:{path}")
-    try:
-        return app.game(game_id).battles[-1].territory
-    finally:
-        app.close()
 
 
 def test_stored_events_are_what_the_file_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

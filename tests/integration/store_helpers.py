@@ -25,6 +25,7 @@ from application.adapters.eventstore import (
     raw_rows,
     set_raw_state,
 )
+from application.adapters.integrity import GENESIS, link_bytes, stored_link
 from application.intake.replayfile import Replay, parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.record.events import game_uuid
@@ -96,6 +97,13 @@ def edit_sqlite_event(path: Path, game_id: str, version: int, **changes: Any) ->
         RawRows(app).edit(game_id, version, **changes)
 
 
+def forge_sqlite_event(path: Path, game_id: str, version: int, **changes: Any) -> None:
+    """Change fields of one stored event and recompute the chain after it (a forger's edit)."""
+    with sqlite_store(path) as app:
+        RawRows(app).edit(game_id, version, **changes)
+        RawRows(app).rechain(game_id)
+
+
 def set_sqlite_state(path: Path, game_id: str, version: int, state: bytes | str, *,
                      snapshots: bool = False) -> None:
     """Overwrite one stored row's state in an SQLite file (a ``str``: a text cell)."""
@@ -165,6 +173,16 @@ class RawRows:
         tree = msgspec.msgpack.decode(state)
         tree.update(changes)
         self.set_state(game_id, version, msgspec.msgpack.encode(tree), snapshots=snapshots)
+
+    def rechain(self, game_id: str) -> None:
+        """Recompute every chain link of a game's rows, as a forger who edited a row would (the
+        chain has no secret: only a head kept from before shows the rewrite)."""
+        previous = GENESIS
+        for version, _, state in self.rows(game_id):
+            canonical, held = stored_link(state)
+            previous = link_bytes(previous, canonical)
+            if held != previous:
+                self.edit(game_id, version, chain=previous)
 
     def delete(self, game_id: str, version: int | None = None, *, snapshots: bool = False) -> None:
         """Delete one row (every row of the game when ``version`` is None)."""

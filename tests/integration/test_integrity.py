@@ -98,6 +98,13 @@ class IntegrityContract:
         raw.edit(GAME, 80, snapshots=True, state=tree["state"].replace(b"INF", b"ARM", 1))
         assert any("snapshot at event 80 does not match" in p for p in check_game(app, GAME).problems)
 
+    def test_a_snapshot_bound_to_another_chain_is_found(self, app: MinisterApplication, raw: RawRows) -> None:
+        """Its state is right, but it is bound to a link the events do not give (a snapshot of
+        another history): ``verify --integrity`` names it (issue 26: the snapshot chain check)."""
+        assert check_game(app, GAME).ok
+        raw.edit(GAME, 80, snapshots=True, chain="ab" * 32)
+        assert any("snapshot at event 80 does not match" in p for p in check_game(app, GAME).problems)
+
     def test_old_events_missing_a_newer_field_still_verify(self, spec: str) -> None:
         """The chain covers the stored bytes: a field added to an event class later breaks nothing."""
         app = open_store(spec)

@@ -67,7 +67,7 @@ def test_a_damaged_game_is_refused_and_the_others_still_work(
         set_sqlite_state(path, BAD, 30, value)
     for command in (["replay", BAD], ["export", BAD]):
         code, out, err = _run(capsys, *command, "--store", spec)
-        assert code == 2, (command, out, err)
+        assert code == 1, (command, out, err)  # a verification failure (issue 26), not bad input
         assert "stored event 30" in err and "not shown" in err and "Traceback" not in err
     _others_still_work(spec, capsys)
     code, out, _ = _run(capsys, "verify", "--integrity", BAD, "--store", spec)
@@ -103,13 +103,22 @@ def test_a_snapshot_of_another_history_is_not_used(store: tuple[str, Path],
     assert out == expected  # source lines are not in the report: the same game, folded afresh
 
 
-def test_an_earlier_head_verifies_as_an_earlier_link(store: tuple[str, Path],
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_earlier_head_says_how_many_events_were_added(store: tuple[str, Path],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The head a player holds is his only protection (issue 26 item 4): a record that goes on
+    past it fails, saying how many events he has not seen; one it is no link of was rewritten."""
     spec, path = store
-    earlier = msgspec.msgpack.decode(sqlite_rows(path, GOOD)[24][2])["chain"]
-    assert _run(capsys, "verify", "--integrity", GOOD, "--head", earlier, "--store", spec)[0] == 0
+    rows = sqlite_rows(path, GOOD)
+    earlier = msgspec.msgpack.decode(rows[24][2])["chain"]
+    code, out, _ = _run(capsys, "verify", "--integrity", GOOD, "--head", earlier, "--store", spec)
+    assert code == 1 and f"{len(rows) - 25} events were added after the head you hold" in out, out
+    assert "link of event 25" in out and f"events 26 to {len(rows)} came after it" in out
+    last = msgspec.msgpack.decode(rows[-1][2])["chain"]
+    assert _run(capsys, "verify", "--integrity", GOOD, "--head", last.upper(), "--store", spec)[0] == 0
     code, out, _ = _run(capsys, "verify", "--integrity", GOOD, "--head", "ab" * 32, "--store", spec)
     assert code == 1 and "rewritten or cut short" in out
+    code, _, err = _run(capsys, "verify", "--integrity", GOOD, "--head", "0000", "--store", spec)
+    assert code == 2 and "expected the 64 hex digits" in err
 
 
 def test_a_locked_sqlite_store_is_exit_2(store: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

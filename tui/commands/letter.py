@@ -113,24 +113,35 @@ def cmd_bundle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def verify_bundle(path: Path, *, as_json: bool = False) -> int | None:
-    """Check ``path`` if it is a bundle (None: it is not one): 0 when every part holds, else 1."""
+def verify_bundle(path: Path, *, as_json: bool = False, head: str | None = None,
+                  allow_unverified: bool = False) -> int | None:
+    """Check ``path`` if it is a bundle (None: it is not one): 0 when every part holds (and its
+    record ends at ``head``, when given), else 1; dice nobody can check fail it unless
+    ``allow_unverified``."""
     from application.usecases.desk.bundle import check_bundle, read_bundle
+    from tui.commands.store import unverified_lines
 
     data = read_bundle(path)
     if data is None:
         return None
-    check = check_bundle(data, str(path), letter_text)
+    check = check_bundle(data, str(path), letter_text, head=head)
+    passed = check.ok and (allow_unverified or not check.unverified)
     if as_json:
         sys.stdout.write(json.dumps({"file": str(path), "game": check.game_id, "head": check.head,
-                                     "ok": check.ok, "problems": check.problems, "notes": check.notes},
+                                     "ok": passed, "problems": check.problems, "notes": check.notes,
+                                     "unverified": check.unverified},
                                     ensure_ascii=False, indent=1) + "\n")
-    elif check.ok:
+        return EXIT_OK if passed else EXIT_MISMATCH
+    if passed:
         print(f"ok   {path}: bundle of {check.game_id}, head {check.head}; every part holds")
-        for note in check.notes:
-            print(f"  {note}")
-    else:
+    elif check.problems:
         print(f"FAIL {path}: {check.problems[0]}")
-        for problem in check.problems[1:]:
-            print(f"  {problem}")
-    return EXIT_OK if check.ok else EXIT_MISMATCH
+    else:
+        print(f"FAIL {path}: bundle of {check.game_id}, head {check.head}: "
+              f"{len(check.unverified)} rolls cannot be checked")
+    for problem in check.problems[1:]:
+        print(f"  {problem}")
+    for note in check.notes:
+        print(f"  {note}")
+    print(unverified_lines(check.unverified, allow_unverified), end="")
+    return EXIT_OK if passed else EXIT_MISMATCH

@@ -133,24 +133,28 @@ def _add_dice(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
     parser = _command(
         subparsers, "commit", cmd_commit, keys=True,
-        help="commit to a fresh dice secret before drawing (minister-dice/2)",
+        help="commit to a fresh dice secret before drawing (minister-dice/3)",
         description="Record the hash of a fresh secret; the secret goes to the Minister's key file "
                     "(0600), never to the record, until `minister reveal`.")
     parser.add_argument("--by", default="Minister of Law", help="who commits")
     parser.add_argument("--abandon", action="store_true",
                         help="commit although a commitment is open (its key file was lost: the dice "
-                             "drawn from it can never be checked)")
+                             "drawn from it can never be checked); refused while its key file is "
+                             "still in the keys folder")
+    parser.add_argument("--force", action="store_true",
+                        help="with --abandon: abandon the open commitment although its key file is "
+                             "there (its dice can then never be checked, and the letter says so)")
 
     parser = _command(
         subparsers, "roll", cmd_roll, keys=True,
         help="draw the dice a battle awaits from the open commitment",
-        description="Draw from the open commitment: without --count, each throw the battle's "
-                    "correction awaits, until it awaits none; every throw is its own roll.")
+        description="Draw from the open commitment each throw the battle's correction awaits, "
+                    "until it awaits none; every throw is its own roll, bound to the throw minister "
+                    "derives from the game (turn, round, side, column, purpose, count): nothing "
+                    "about it is typed, so nobody can try other ones for other dice.")
     parser.add_argument("--battle", required=True, help="the battle's territory or sea zone")
     parser.add_argument("--turn", help="the battle's turn (USSR 3): needed when two battles of the "
                                        "game were fought in that territory")
-    parser.add_argument("--count", type=int, help="draw this many dice now (default: what the battle awaits)")
-    parser.add_argument("--purpose", help="what the dice are for (default: the throw awaited)")
 
     parser = _command(
         subparsers, "reveal", cmd_reveal, keys=True,
@@ -284,7 +288,8 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
     folder = keys_dir(args.keys)
     with _store(args) as app:
-        event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon)
+        event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon,
+                                 force=args.force)
     path = key_path(folder, args.game, event.commitment)
     data = {**event_dict(event), "key_file": str(path)}
     return _print(args, data, f"commitment {event.commitment} recorded [event "
@@ -292,15 +297,14 @@ def cmd_commit(args: argparse.Namespace) -> int:
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
-    """``minister roll GAME --battle B [--count N] [--purpose P] [--keys DIR]``."""
+    """``minister roll GAME --battle B [--keys DIR]``."""
     from application.usecases.desk import dice as desk_dice
     from application.usecases.desk.common import event_dict
     from application.usecases.desk.keys import keys_dir
 
 
     with _store(args) as app:
-        rolls = desk_dice.roll(app, args.game, args.battle, keys_dir(args.keys), count=args.count,
-                               purpose=args.purpose, turn=args.turn)
+        rolls = desk_dice.roll(app, args.game, args.battle, keys_dir(args.keys), turn=args.turn)
     lines = [f"roll #{e.sequence} for {e.territory} ({e.purpose}): {' '.join(map(str, e.dice))}  "
              f"[event {e.originator_version}]" for e in rolls]
     return _print(args, {"rolls": [event_dict(e) for e in rolls]}, "\n".join(lines))

@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise MinisterError(f"{args.keymap}: no binding named {', '.join(unknown)} "
                             f"(the ids are listed by ? in the app)")
+    if not Path(ref).exists():  # a stored game: a damaged record is refused before the timeline opens
+        from application.usecases.services import check_stored
+
+        check_stored(ref, store=getattr(args, "store", None))
     app = MinisterApp(FileSource(ref, store=getattr(args, "store", None)), keymap=keymap)
     app.run()
     return app.return_code or EXIT_OK

@@ -54,7 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "games", help="list the stored games",
         description="List the games in the store: id, edition, number of events, time of the "
-                    "last event and title.")
+                    "last event and title; a game whose rows do not decode is listed as DAMAGED "
+                    "(the others are unaffected).")
     parser.add_argument("--json", action="store_true", help="the list as JSON")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_games)
@@ -66,10 +67,16 @@ def add_verify_options(parser: argparse.ArgumentParser) -> None:
                         help="recompute a stored game's hash chain; name the first event that "
                              "no longer matches")
     parser.add_argument("--head", metavar="HASH",
-                        help="with --integrity: the head hash an export stated, to compare")
+                        help="the head hash you hold (printed by export or bundle): with "
+                             "--integrity GAME, with one bundle or with one replay file, the record "
+                             "must end at it; events added after it, or a record it is no link of, "
+                             "fail (exit 1)")
     parser.add_argument("--dice", metavar="GAME",
                         help="re-check every drawn die of a stored game from its revealed secrets "
-                             "(count, battle and purpose are covered)")
+                             "(the throw each roll was for is derived again)")
+    parser.add_argument("--allow-unverified", action="store_true",
+                        help="do not fail on dice nobody can check (drawn under a commitment not "
+                             "revealed or abandoned): they are still listed")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     add_store_option(parser)
 
@@ -150,14 +157,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
         sys.stdout.write(json.dumps([{"game": g.game_id, "edition": g.edition, "events": g.events,
                                       "last_event_at": g.last_event_at.isoformat() if g.last_event_at
-                                      else None, "title": g.title} for g in games], indent=1) + "\n")
+                                      else None, "title": g.title, "damaged": g.damaged}
+                                     for g in games], indent=1) + "\n")
         return EXIT_OK
     if not games:
         print("no games stored")
         return EXIT_OK
     rows = [(game.game_id, game.edition, str(game.events),
              game.last_event_at.strftime("%Y-%m-%dT%H:%M:%SZ") if game.last_event_at else "-",
-             game.title or "") for game in games]
+             f"DAMAGED: {game.damaged}; see minister verify --integrity {game.game_id}"
+             if game.damaged else game.title or "") for game in games]
     headers = ("GAME", "EDITION", "EVENTS", "LAST EVENT", "TITLE")
     sys.stdout.write(plain_table(headers, rows, right=("EVENTS",)))
     return EXIT_OK
@@ -165,12 +174,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def verify_store(args: argparse.Namespace) -> int:
     """``minister verify --integrity GAME [--head HASH]`` and/or ``--dice GAME``: 1 on a problem."""
+    if args.head is not None and not args.integrity:
+        raise MinisterError("--head HASH: expected --integrity GAME (or one bundle or replay file) "
+                            "to compare it with")
     failed = False
     with _store(args) as app:
         if args.integrity:
             failed |= not _verify_integrity(app, args.integrity, args.head, getattr(args, "json", False))
         if args.dice:
-            failed |= not _verify_dice(app, args.dice, getattr(args, "json", False))
+            failed |= not _verify_dice(app, args.dice, getattr(args, "json", False),
+                                       getattr(args, "allow_unverified", False))
     return EXIT_MISMATCH if failed else EXIT_OK
 
 
@@ -199,30 +212,44 @@ def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
     return False
 
 
-def _verify_dice(app: MinisterApplication, game_id: str, as_json: bool = False) -> bool:
-    from application.usecases.desk.dice import check_dice
+def _verify_dice(app: MinisterApplication, game_id: str, as_json: bool = False,
+                 allow_unverified: bool = False) -> bool:
+    from application.usecases.desk.dice_check import check_dice
 
     check = check_dice(app, game_id)
+    passed = check.ok and (allow_unverified or not check.unverified)
     if as_json:
         import json
 
-        print(json.dumps({"game": game_id, "check": "dice", "ok": check.ok, "rolls": check.rolls,
-                          "checked": check.checked, "pending": check.pending, "legacy": check.legacy,
-                          "problems": check.problems}, indent=1))
-        return check.ok
-    if check.ok:
-        print(f"ok   {game_id}: {_dice_summary(check.checked, check.pending, check.legacy)}")
-        return True
-    print(f"FAIL {game_id}: dice")
+        print(json.dumps({"game": game_id, "check": "dice", "ok": passed, "rolls": check.rolls,
+                          "checked": check.checked, "pending": check.pending,
+                          "abandoned": check.abandoned, "legacy": check.legacy,
+                          "problems": check.problems, "unverified": check.unverified}, indent=1))
+        return passed
+    summary = _dice_summary(check.checked, check.legacy)
+    if passed:
+        print(f"ok   {game_id}: {summary}")
+    else:
+        print(f"FAIL {game_id}: dice" + ("" if check.problems else
+                                         f": {len(check.unverified)} rolls cannot be checked"))
     for problem in check.problems:
         print(f"  {problem}")
-    return False
+    print(unverified_lines(check.unverified, allow_unverified), end="")
+    return passed
 
 
-def _dice_summary(checked: int, pending: int, legacy: int) -> str:
+def unverified_lines(unverified: list[str], allowed: bool) -> str:
+    """The throws nobody can check, one a line (after a heading saying what that means)."""
+    if not unverified:
+        return ""
+    lead = ("  these dice cannot be checked (allowed by --allow-unverified):" if allowed else
+            "  these dice cannot be checked, so they are not verified (--allow-unverified "
+            "accepts them):")
+    return "\n".join([lead, *(f"    {line}" for line in unverified)]) + "\n"
+
+
+def _dice_summary(checked: int, legacy: int) -> str:
     parts = [f"{checked} committed rolls reproduce from their revealed secrets"] if checked else []
-    if pending:
-        parts.append(f"{pending} rolls await the reveal of their commitment (not checkable yet)")
     if legacy:
         parts.append(f"{legacy} legacy rolls (minister-dice/1, clear seed) reproduce; that scheme "
                      "does not cover their count, battle or purpose")

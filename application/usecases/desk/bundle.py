@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from application.adapters.app import MinisterApplication
-from application.adapters.integrity import head_of
+from application.adapters.integrity import head_of, held_head_problem, link_position
 from application.intake.replayfile import parse_replay
+from application.intake.replayschema import MAX_FILE_BYTES
 from application.usecases.desk.common import event_dict
-from application.usecases.desk.dice import check_events
+from application.usecases.desk.dice_check import check_events
 from application.usecases.transfer import write_replay
 from domain.errors import MinisterError
 from domain.record.events import (
@@ -77,28 +80,77 @@ def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter)
 
 
 def write_bundle(bundle: dict[str, Any], path: str) -> None:
-    """Write a bundle file (UTF-8 JSON)."""
+    """Write a bundle file (UTF-8 JSON); refused, nothing written, above the size any bundle may
+    have (``verify`` would refuse to read it)."""
+    data = (json.dumps(bundle, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    if len(data) > MAX_BUNDLE_BYTES:
+        raise MinisterError(f"{path}: the bundle would be {len(data) / 2**20:.1f} MB, over the limit of "
+                            f"{MAX_BUNDLE_BYTES // 2**20} MB a bundle may have; nothing written")
     try:
-        Path(path).write_text(json.dumps(bundle, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        Path(path).write_bytes(data)
     except OSError as error:
         raise MinisterError(f"{path}: cannot write the bundle ({error.strerror})") from None
 
 
+#: The largest bundle read: a record at the replay file's limit (``MAX_FILE_BYTES``) and its
+#: parts fit (the parts are the desk's few events; a bundle is written only within it).
+MAX_BUNDLE_BYTES = MAX_FILE_BYTES
+
+#: One part's event, as :func:`event_dict` writes it: its fields are flat (text, numbers, the
+#: dice): anything nested deeper is not a bundle minister wrote.
+_Field = str | int | list[int | str] | None
+_Part = list[dict[str, _Field]]
+
+
+class BundleFile(msgspec.Struct, frozen=True):
+    """The bundle's JSON, decoded strictly: each key a type, nothing nested deeper."""
+
+    format: str
+    game: str
+    events: int
+    head: str
+    commitments: _Part
+    draws: _Part
+    reveals: _Part
+    entered_dice: _Part
+    reports: _Part
+    rulings: _Part
+    withdrawals: _Part
+    letter: str
+    record: str
+
+
 def read_bundle(path: Path) -> dict[str, Any] | None:
-    """The bundle in ``path``, or None when the file is not a bundle (a replay file, say)."""
+    """The bundle in ``path``, or None when the file is not a bundle (a replay file, say).
+
+    A bundle larger than :data:`MAX_BUNDLE_BYTES`, not JSON, or not of the bundle's shape (a key
+    missing or of another type, values nested deeper than an event's fields) is bad input, named
+    with the key at fault; it is never read whole or parsed recursively."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        with path.open("rb") as handle:
+            start = handle.read(64).lstrip()
+            if not start.startswith(b"{"):
+                return None
+            size = path.stat().st_size
+            if size > MAX_BUNDLE_BYTES:
+                raise MinisterError(f"{path}: the bundle is {size / 2**20:.1f} MB, over the limit of "
+                                    f"{MAX_BUNDLE_BYTES // 2**20} MB a bundle may have")
+            handle.seek(0)
+            data = handle.read(MAX_BUNDLE_BYTES + 1)
+    except OSError:
         return None
-    if not text.lstrip().startswith("{"):
-        return None
+    if len(data) > MAX_BUNDLE_BYTES:  # it grew while read
+        raise MinisterError(f"{path}: the bundle is over the limit of {MAX_BUNDLE_BYTES // 2**20} MB")
     try:
-        data = json.loads(text)
-    except ValueError as error:
+        bundle = msgspec.json.decode(data, type=BundleFile)
+    except msgspec.ValidationError as error:
+        raise MinisterError(f"{path}: not a {FORMAT} bundle: {error}") from None
+    except (msgspec.DecodeError, RecursionError) as error:
         raise MinisterError(f"{path}: not valid JSON ({error}); expected a {FORMAT} bundle") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise MinisterError(f"{path}: expected format = {FORMAT!r} in the bundle")
-    return data
+    if bundle.format != FORMAT:
+        raise MinisterError(f"{path}: expected format = {FORMAT!r} in the bundle, found {bundle.format!r}")
+    found: dict[str, Any] = msgspec.structs.asdict(bundle)
+    return found
 
 
 @dataclass
@@ -109,6 +161,9 @@ class BundleCheck:
     head: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Each throw whose dice nobody can check (commitment unrevealed or abandoned, or a free
+    #: purpose under minister-dice/2): the bundle is not verified while there are any.
+    unverified: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -116,8 +171,10 @@ class BundleCheck:
         return not self.problems
 
 
-def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> BundleCheck:
-    """Check a bundle with no store: the record against its head, then every part against the record."""
+def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter, *,
+                 head: str | None = None) -> BundleCheck:
+    """Check a bundle with no store: the record against the head the player holds (``head``,
+    when given) and its own, then every part against the record."""
     record = data.get("record")
     if not isinstance(record, str):
         raise MinisterError(f"{source}: expected \"record\" = the exported game in the bundle")
@@ -126,6 +183,10 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> 
     except MinisterError as error:
         return BundleCheck(str(data.get("game")), "", [f"record: {error}"])
     check = BundleCheck(replay.game_id, head_of(replay.events))
+    if head is not None:
+        held = held_head_problem(head, check.head, len(replay.events), link_position(replay.events, head))
+        if held is not None:
+            check.problems.append(f"head: {held}")
     table = replay.raw.get("integrity")
     stated = table.get("head") if isinstance(table, dict) else None
     if stated != check.head:
@@ -136,10 +197,9 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter) -> 
     for key in ("format", "game", "events", "head", *_PARTS, "letter"):
         if data.get(key) != fresh[key]:
             check.problems.append(_difference(key, data.get(key), fresh[key]))
-    dice = check_events(replay.game_id, replay.events)
+    dice = check_events(replay.game_id, replay.events, replay.game)
     check.problems += [f"dice: {problem}" for problem in dice.problems]
-    if dice.pending:
-        check.notes.append(f"{dice.pending} rolls await the reveal of their commitment")
+    check.unverified += dice.unverified
     check.notes.append(f"{dice.checked} committed rolls reproduce from their revealed secrets"
                        + (f"; {dice.legacy} legacy rolls (minister-dice/1)" if dice.legacy else ""))
     return check

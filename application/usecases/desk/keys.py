@@ -3,15 +3,20 @@
 One file per commitment, readable by its owner only (0600, in a 0700 folder): ``--keys DIR``,
 else ``$MINISTER_KEYS``, else ``$XDG_DATA_HOME/minister/keys`` (the Minister's own machine, never
 the club's store). A secret is only ever recorded in the game by a reveal.
+
+An existing folder that other users can write to (group or world write permission), or that
+belongs to another user, is refused before any key is written or read: whoever can write there
+could delete a key file (its dice could then never be checked) or put his own in its place.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
-from domain.battle.dice import opens
+from domain.battle.dice import COMMIT_SCHEMES, opens
 from domain.errors import MinisterError
 from domain.record.events import game_uuid
 
@@ -32,8 +37,32 @@ def key_path(folder: Path, game_id: str, commitment: str) -> Path:
     return folder / f"{game_uuid(game_id)}-{commitment[:16]}.key"
 
 
+def check_folder(folder: Path) -> None:
+    """Refuse a key folder other users can write to, or that is not the user's own (a folder
+    not made yet is made owner-only by :func:`save_secret`)."""
+    try:
+        info = folder.stat()
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise MinisterError(f"{folder}: cannot read the dice key folder ({error.strerror})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise MinisterError(f"{folder}: expected a folder for the dice key files (--keys DIR)")
+    mode = stat.S_IMODE(info.st_mode)
+    writers = [who for who, bit in (("its group", stat.S_IWGRP), ("every user", stat.S_IWOTH))
+               if mode & bit]
+    if writers:
+        raise MinisterError(f"{folder}: the dice key folder is writable by {' and '.join(writers)} "
+                            f"(mode {mode:04o}): they could delete or replace the Minister's key "
+                            f"files; expected a folder only its owner can write (chmod 700 {folder})")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise MinisterError(f"{folder}: the dice key folder belongs to another user (uid "
+                            f"{info.st_uid}); expected a folder of your own (--keys DIR)")
+
+
 def save_secret(folder: Path, game_id: str, commitment: str, secret: str) -> Path:
     """Write a new key file (owner-only; never overwrites one)."""
+    check_folder(folder)
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         path = key_path(folder, game_id, commitment)
@@ -46,8 +75,9 @@ def save_secret(folder: Path, game_id: str, commitment: str, secret: str) -> Pat
     return path
 
 
-def load_secret(folder: Path, game_id: str, commitment: str) -> str:
+def load_secret(folder: Path, game_id: str, commitment: str, scheme: str) -> str:
     """The secret behind ``commitment``, checked against it."""
+    check_folder(folder)
     path = key_path(folder, game_id, commitment)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -56,6 +86,6 @@ def load_secret(folder: Path, game_id: str, commitment: str) -> str:
         raise MinisterError(f"{path}: no readable key file for commitment {commitment[:16]}… of "
                             f"game {game_id!r} (expected the file `minister commit` wrote; "
                             "--keys DIR names its folder)") from None
-    if not isinstance(secret, str) or not opens(secret, commitment):
+    if not isinstance(secret, str) or scheme not in COMMIT_SCHEMES or not opens(secret, commitment, scheme):
         raise MinisterError(f"{path}: the secret does not open commitment {commitment[:16]}…")
     return secret
