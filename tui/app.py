@@ -25,10 +25,15 @@ from textual.widgets import Footer, Header, Label, ProgressBar, Static
 
 from domain.errors import MinisterError
 from domain.review.views import GameView
+from projections.find import names as find_names
+from projections.find import unknown_place
 from projections.plain import visible
 from projections.timeline import Timeline, opening_part
+from tui.find_state import FindState
+from tui.keys import KEYS
+from tui.layout import LAYOUT
 from tui.loading import GameSource, ProgressFn
-from tui.screens.find import FindScreen
+from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
@@ -47,7 +52,9 @@ JUMPS = ("first", "last", "next_turn", "prev_turn", "next_battle", "prev_battle"
 #: Actions that need the record as rolled (reviewed after the timeline opens).
 NEEDS_BOTH = ("toggle_view", "toggle_diff")
 #: Actions that move the map's focus (offered while the map is shown).
-MAP_KEYS = ("map_focus",)
+MAP_KEYS = ("map_focus", "map_place")
+#: Actions of a find (``/``): offered while one is on.
+FIND_KEYS = ("find_next", "end_find")
 _W = TypeVar("_W", bound=Widget)
 #: Below this many columns the panels are stacked: the timeline above one panel at a time.
 NARROW_BELOW = 100
@@ -66,13 +73,6 @@ class Progress(Message):
         self.stage = stage
         self.fraction = fraction
         super().__init__()
-
-
-def _binding(keys: str, action: str, description: str, binding_id: str, help_text: str, *,
-             display: str | None = None, show: bool = True) -> Binding:
-    """A binding with an id (users remap keys by id) and a longer text for the help screen."""
-    return Binding(keys, action, description, show=show, key_display=display, id=binding_id,
-                   tooltip=help_text)
 
 
 def screenshot_directory() -> Path:
@@ -101,82 +101,9 @@ class MinisterApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_BELOW, "-tall")]  # noqa: RUF012
     COMMANDS: ClassVar = App.COMMANDS | {TimelineCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        _binding("right,l,j,down", "step(1)", "next", "timeline.next", "step forward", display="→"),
-        _binding("left,h,k,up", "step(-1)", "prev", "timeline.previous", "step back", display="←"),
-        # Help and the panel key come early: a narrow footer shows only the first few keys.
-        _binding("f1,question_mark", "help", "help", "app.help", "this help", display="?"),
-        _binding("p", "cycle_panel", "panel", "view.panel",
-                 "narrow terminal: show the board, the findings or the luck under the timeline"),
-        _binding("home,g", "jump('first')", "first", "timeline.first", "the start", show=False),
-        _binding("end,G", "jump('last')", "last", "timeline.last", "the end", show=False),
-        _binding("t", "jump('next_turn')", "turn", "timeline.next_turn", "next turn"),
-        _binding("T", "jump('prev_turn')", "prev turn", "timeline.previous_turn", "previous turn",
-                 show=False),
-        _binding("b", "jump('next_battle')", "battle", "timeline.next_battle", "next battle"),
-        _binding("B", "jump('prev_battle')", "prev battle", "timeline.previous_battle", "previous battle",
-                 show=False),
-        _binding("r", "jump('next_round')", "round", "timeline.next_round", "next round"),
-        _binding("R", "jump('prev_round')", "prev round", "timeline.previous_round", "previous round",
-                 show=False),
-        _binding("n", "jump('next_finding')", "finding", "timeline.next_finding", "next finding"),
-        _binding("N", "jump('prev_finding')", "prev finding", "timeline.previous_finding",
-                 "previous finding", show=False),
-        _binding("v", "toggle_view", "rolled/corrected", "view.toggle",
-                 "switch the main line: as corrected / as rolled"),
-        _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
-        _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
-        _binding("q", "quit", "quit", "app.quit", "quit"),
-        _binding("m", "toggle_map", "map", "view.map", "the board: the map at this point (holders, the "
-                 "battle's and the turn's places, what changed, rolled ≠ corrected) and the territories "
-                 "the battle touched, before and after"),
-        _binding("right_square_bracket", "map_focus(1)", "place", "map.next",
-                 "map: focus the next place the turn touched or changed", display="]"),
-        _binding("left_square_bracket", "map_focus(-1)", "prev place", "map.previous",
-                 "map: focus the previous place the turn touched or changed", display="[", show=False),
-        _binding("right_curly_bracket", "map_focus(1, True)", "any place", "map.next_any",
-                 "map: focus the next place of the whole board, row by row", display="}", show=False),
-        _binding("left_curly_bracket", "map_focus(-1, True)", "any place", "map.previous_any",
-                 "map: focus the previous place of the whole board, row by row", display="{", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(KEYS)
 
-    CSS = """
-    #crumb { height: 1; padding: 0 1; background: $boost; }
-    #loading { height: auto; padding: 1 2; }
-    #loading ProgressBar { margin-top: 1; }
-    #main { height: 1fr; display: none; }
-    #left { width: 42%; min-width: 46; }
-    TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
-    TimelineView:focus { border: round $accent; }
-    LuckPanel { height: 14; }
-    #right { width: 1fr; }
-    #boards { height: 1fr; }
-    #boards BattleBoard { height: 1fr; width: 1fr; }
-    #other-board { display: none; }
-    FindingsPanel { height: 12; }
-    FindingsPanel:focus { border: round $accent; }
-    #detail { height: auto; max-height: 3; padding: 0 1; display: none; background: $boost; }
-    /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
-    Screen.-short Header { display: none; }
-    /* The map on (``m``): the luck panel makes room for it, the board list stays short. Narrow,
-       the map takes the place of the panels under the timeline (the list's own display is set
-       by the panel itself, so it is folded away here by its height). */
-    Screen.-map LuckPanel { display: none; }
-    Screen.-map TerritoryPanel { max-height: 8; }
-    Screen.-short MapPanel { height: 1fr; }
-    Screen.-narrow.-map #right { display: none; }
-    Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }
-    Screen.-narrow #main { layout: vertical; }
-    Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
-    Screen.-narrow LuckPanel { display: none; }
-    Screen.-narrow #right { width: 100%; height: 2fr; }
-    Screen.-narrow FindingsPanel { display: none; height: 1fr; }
-    Screen.-narrow #main.-findings #boards { display: none; }
-    Screen.-narrow #main.-findings FindingsPanel { display: block; }
-    Screen.-narrow #main.-luck #right { display: none; }
-    Screen.-narrow #main.-luck #left { height: 1fr; }
-    Screen.-narrow #main.-luck LuckPanel { display: block; }
-    """
+    CSS = LAYOUT
 
     def __init__(self, source: GameSource, *, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
@@ -196,7 +123,8 @@ class MinisterApp(App[None]):
         self.panel = NARROW_PANELS[0]
         #: The current node of the timeline shown.
         self.position = 0
-        self.last_query = ""
+        #: The find (``/``): n and N go through its matches while it is on.
+        self.finding = FindState()
         self.last_message = ""
         self._background = ""
         self._painted = threading.Event()
@@ -342,6 +270,8 @@ class MinisterApp(App[None]):
             # A wide screen shows every panel: no key needed; a narrow one shows the map in their
             # place while it is on.
             return self.narrow and not self._one("MapPanel", MapPanel).wanted
+        if action in FIND_KEYS:
+            return self.finding.on
         if action in MAP_KEYS:
             return self._one("MapPanel", MapPanel).wanted
         return True
@@ -422,7 +352,8 @@ class MinisterApp(App[None]):
             crumb.update("This game has no battles.", layout=False)
             return
         i = self.position
-        note = "".join(f"   ·   {text}" for text in (self.last_message, self._background) if text)
+        notes = (self.last_message, self.finding.note(timeline, i), self._background)
+        note = "".join(f"   ·   {text}" for text in notes if text)
         # Plain Text, not markup: a "[" in a name is shown as written; control characters visible.
         crumb.update(Text(visible(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}")),
                      layout=False)
@@ -543,23 +474,56 @@ class MinisterApp(App[None]):
         self._refresh_point()
 
     def action_find(self) -> None:
-        """Ask for a text and move to the next line containing it."""
-        if self.current_timeline is None:
+        """Ask what to find (projections.find: a place, a power, a unit, a finding kind, a turn,
+        any text) and move to the next point naming it; n and N then go through the matches."""
+        timeline = self.current_timeline
+        if timeline is None:
             return
 
-        def found(query: str | None) -> None:
-            timeline = self.current_timeline
-            if not query or timeline is None:
+        def asked(query: str | None) -> None:
+            shown = self.current_timeline
+            if not query or not query.strip() or shown is None:
                 return
-            self.last_query = query
-            target = timeline.search(query, self.position)
-            if target is None:
-                self.last_message = f"“{query}” not found"
+            found = self.finding.start(shown, query)
+            self.refresh_bindings()
+            if found is None:
+                self.last_message = f"“{visible(self.finding.query)}” not found"
                 self._refresh_point()
-            else:
-                self.goto(target)
+                return
+            self.action_find_next(1)
+            if found.place is not None:  # the map's focus goes to the place found
+                self._one("MapPanel", MapPanel).focus_on(found.place)
 
-        self.push_screen(FindScreen(self.last_query), found)
+        self.push_screen(FindScreen(self.finding.query, find_names(timeline)), asked)
+
+    def action_find_next(self, delta: int) -> None:
+        """n / N while a find is on: the next (``delta`` 1) or previous match, round the ends."""
+        timeline = self.current_timeline
+        if timeline is None:
+            return
+        target = self.finding.step(timeline, self.position, delta)
+        if target is None:
+            self.last_message = f"“{visible(self.finding.query)}”: no match in this history"
+        if target is None or target == self.position:
+            self._refresh_point()  # the note says so
+        else:
+            self.goto(target)
+
+    def action_end_find(self) -> None:
+        """Escape: the find ends; n and N go to the findings again."""
+        self.finding.end()
+        self.refresh_bindings()
+        self._refresh_point()
+
+    def action_map_place(self) -> None:
+        """Ask for a territory or sea zone by name (completed as typed) and focus the map on it."""
+        board_map = self._one("MapPanel", MapPanel)
+
+        def asked(place: str | None) -> None:
+            if place is not None:
+                board_map.focus_on(place)
+
+        self.push_screen(PlaceScreen(board_map.place_names(), board_map.place_named, unknown_place), asked)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:

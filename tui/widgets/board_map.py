@@ -20,8 +20,10 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
+from domain.rules.board import Board
 from domain.rules.map_layout import MAX_LABEL, MapLayout
 from projections.board_map import BoardMaps, MapPoint, Square, square_text
+from projections.find import place_named
 from projections.timeline import Timeline
 from tui.widgets.lines import LinesPanel
 from tui.widgets.styles import TAG_STYLES
@@ -182,6 +184,8 @@ class MapPanel(LinesPanel):
         self._battle_key: tuple[int, str | None, str] | None = None
         #: The place whose holder and units are spelled out under the map.
         self.focus_name: str | None = None
+        #: A place asked for by name while the map was hidden (focused when it is shown).
+        self._asked: str | None = None
         #: Whether the user asked for the map (``m``); hidden until then.
         self.wanted = False
         self.display = False
@@ -217,7 +221,8 @@ class MapPanel(LinesPanel):
         if key != self._battle_key:
             # A new battle (or turn): the focus goes to where it is fought.
             self._battle_key = key
-            self.focus_name = point.battle or next(iter(self.interesting()), None)
+            self.focus_name = self._asked or point.battle or next(iter(self.interesting()), None)
+        self._asked = None
         view = "as rolled" if timeline.as_rolled else "as corrected"
         self.border_title = f"Map · {point.title} · {view}"
         self.redraw()
@@ -241,6 +246,31 @@ class MapPanel(LinesPanel):
         at = names.index(focus) if focus is not None and focus in names else -1 if delta > 0 else 0
         self.focus_name = names[(at + delta) % len(names)]
         self.redraw()
+
+    def focus_on(self, place: str) -> None:
+        """Put the focus on ``place`` (kept for when the map is shown, if it is hidden)."""
+        self.focus_name = place
+        if self._point is None or not self.display:
+            self._asked = place
+            return
+        self.redraw()
+
+    def place_names(self) -> list[str]:
+        """Every place's name, the abbreviations the notation accepts and the map's labels
+        (what the "go to place" prompt completes)."""
+        board = Board.classic()
+        found = [t.name for t in board] + [a for t in board for a in t.abbreviations]
+        found += [p.label for p in self.map_layout]
+        return list(dict.fromkeys(found))
+
+    def place_named(self, text: str) -> str | None:
+        """The place ``text`` names: a label of the map ("Cauc", "Kar~"), else any name the
+        notation accepts (projections.find.place_named)."""
+        key = text.strip().casefold()
+        for place in self.map_layout:
+            if key == place.label.casefold():
+                return place.name
+        return place_named(text)
 
     def redraw(self) -> None:
         """Lay the map out again for the panel's size."""
