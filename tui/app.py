@@ -35,10 +35,12 @@ from tui.layout import LAYOUT
 from tui.loading import GameSource, ProgressFn
 from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
+from tui.screens.panels import PanelsScreen
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
+from tui.widgets.lines import LinesPanel
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.repaint import set_title
@@ -87,7 +89,8 @@ def screenshot_directory() -> Path:
 def binding_ids() -> set[str]:
     """Every binding id a keymap may name (the app's, its panels' and its screens')."""
     found: set[str] = set()
-    for bindings in (MinisterApp.BINDINGS, FindingsPanel.BINDINGS, HelpScreen.BINDINGS, FindScreen.BINDINGS):
+    for bindings in (MinisterApp.BINDINGS, FindingsPanel.BINDINGS, HelpScreen.BINDINGS, FindScreen.BINDINGS,
+                     PanelsScreen.BINDINGS):
         found.update(b.id for b in bindings if isinstance(b, Binding) and b.id)
     return found
 
@@ -543,6 +546,14 @@ class MinisterApp(App[None]):
         rows.append((palette, "command palette: go to turn …, go to battle …, go to finding …"))
         rows.append(("tab", "move between the timeline and the findings (Enter on a finding jumps to it)"))
         return rows
+
+    def action_full_panels(self) -> None:
+        """z: every panel shown (the map aside), whole, each under its title."""
+        order = ("#board", "#other-board", "TerritoryPanel", "LuckPanel")
+        shown = [self._one(selector, LinesPanel) for selector in order]
+        panels = [(str(panel.border_title or ""), panel.content) for panel in shown
+                  if panel.display and panel.region.height]
+        self.push_screen(PanelsScreen(panels))
 
     def action_help(self) -> None:
         """Show the keys and the legend."""

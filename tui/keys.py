@@ -45,6 +45,9 @@ KEYS: tuple[Binding, ...] = (
              "(any abbreviation), a power, a unit, a finding kind, a turn, or any text", display="/"),
     _binding("escape", "end_find", "end find", "find.end", "end the find (n and N go to findings again)",
              display="esc", show=False),
+    _binding("z", "full_panels", "in full", "view.full",
+             "every panel in full (a panel too short for its content says how many lines it leaves out)",
+             show=False),
     _binding("q", "quit", "quit", "app.quit", "quit"),
     _binding("m", "toggle_map", "map", "view.map", "the board: the map at this point (holders, the "
              "battle's and the turn's places, what changed, rolled ≠ corrected) and the territories "
