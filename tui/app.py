@@ -44,7 +44,6 @@ from tui.widgets.lines import LinesPanel
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.repaint import set_title
-from tui.widgets.styles import spans_text
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
@@ -62,8 +61,6 @@ _W = TypeVar("_W", bound=Widget)
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
 SHORT_BELOW = 30
-#: Rows of the whole label shown under the timeline, at most (its ``max-height`` below).
-DETAIL_ROWS = 3
 #: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
 NARROW_PANELS = ("board", "findings", "luck")
 
@@ -157,12 +154,10 @@ class MinisterApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield TimelineView(id="timeline")
-                # The whole label of the current point, when the timeline crops it.
-                yield Static(id="detail")
                 yield LuckPanel(id="luck")
                 yield TerritoryPanel(id="territories")
             with Vertical(id="right"):
-                with Horizontal(id="boards"):
+                with Vertical(id="boards"):  # the diff's two boards one above the other
                     yield BattleBoard(id="board")
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
@@ -285,12 +280,11 @@ class MinisterApp(App[None]):
         return self.size.width < NARROW_BELOW
 
     def on_resize(self) -> None:
-        """The ``p`` key shows in the footer only on a narrow screen; labels may now fit or not."""
+        """The ``p`` key shows in the footer only on a narrow screen."""
         self.refresh_bindings()
         footer = self.query_one(Footer)
         footer.compact = self.narrow  # so more keys fit in the width
         footer.show_command_palette = not self.narrow
-        self.call_after_refresh(self._show_detail)
 
     # -- state -----------------------------------------------------------------------------------
     @property
@@ -377,33 +371,6 @@ class MinisterApp(App[None]):
         self._one("LuckPanel", LuckPanel).show(timeline, i)
         self._one("TerritoryPanel", TerritoryPanel).show(timeline, i)
         self._one("MapPanel", MapPanel).show(timeline, i)
-        self._show_detail()
-
-    def _show_detail(self) -> None:
-        """Under the timeline, the current point's whole label when the row is too narrow for it."""
-        timeline = self.current_timeline
-        detail = self._one("#detail", Static)
-        view = self._one("TimelineView", TimelineView)
-        if timeline is None or not len(timeline):
-            detail.display = False
-            return
-        i = self.position
-        # The row is a cursor gutter, a finding mark and two cells per level of depth.
-        needed = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i))
-        if needed <= view.scrollable_content_region.width or not view.size.width:
-            detail.display = False
-            return
-        if not detail.display:
-            detail.update(spans_text(timeline.spans(i)))
-            detail.display = True
-            return
-        # Shown already: a new layout only if the label takes another number of rows (a layout
-        # of the whole screen is most of what a key press costs).
-        detail.update(spans_text(timeline.spans(i)), layout=False)
-        region = detail.content_region
-        rows = detail.get_content_height(region.size, self.size, region.width)
-        if min(rows, DETAIL_ROWS) != region.height:
-            detail.refresh(layout=True)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -459,22 +426,34 @@ class MinisterApp(App[None]):
         self._one("MapPanel", MapPanel).move_focus(delta, every=every)
 
     def action_toggle_diff(self) -> None:
-        """Show or hide the other history's board beside this one."""
+        """Show or hide the other history's board under this one (a narrow screen shows the
+        boards in place of the panel or the map it showed)."""
         if self.current_timeline is None:
             return
         self.diff = not self.diff
-        # Only the boards change size: the timeline's column keeps its width (narrowing it
-        # restyled, laid out and redrew the timeline, the luck and the findings, ~2/3 of a press).
+        if self.diff and self.narrow:
+            if self._one("MapPanel", MapPanel).wanted:
+                self.action_toggle_map()
+            if self.panel != NARROW_PANELS[0]:
+                self._set_panel(NARROW_PANELS[0])
+        # Only the boards change size (the findings are folded away): the timeline's column keeps
+        # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
+        # findings, ~2/3 of a press).
         self._one("#other-board", BattleBoard).display = self.diff
+        self.screen.set_class(self.diff, "-diff")
         self._refresh_point(relayout=True)
 
     def action_cycle_panel(self) -> None:
         """Narrow screen: show the next panel (board, findings, luck) under the timeline."""
-        self.panel = NARROW_PANELS[(NARROW_PANELS.index(self.panel) + 1) % len(NARROW_PANELS)]
+        self._set_panel(NARROW_PANELS[(NARROW_PANELS.index(self.panel) + 1) % len(NARROW_PANELS)])
+        self._refresh_point()
+
+    def _set_panel(self, panel: str) -> None:
+        """The panel a narrow screen shows under the timeline."""
+        self.panel = panel
         main = self.query_one("#main")
         for name in NARROW_PANELS[1:]:
             main.set_class(self.panel == name, f"-{name}")
-        self._refresh_point()
 
     def action_find(self) -> None:
         """Ask what to find (projections.find: a place, a power, a unit, a finding kind, a turn,

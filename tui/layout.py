@@ -7,7 +7,8 @@ LAYOUT = """
 #loading ProgressBar { margin-top: 1; }
 #main { height: 1fr; display: none; }
 #left { width: 42%; min-width: 46; }
-TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
+/* The timeline keeps five rows of points whatever else is shown. */
+TimelineView { height: 1fr; min-height: 7; border: round $primary; border-title-style: bold; }
 TimelineView:focus { border: round $accent; }
 LuckPanel { height: 14; }
 #right { width: 1fr; }
@@ -16,7 +17,8 @@ LuckPanel { height: 14; }
 #other-board { display: none; }
 FindingsPanel { height: 12; }
 FindingsPanel:focus { border: round $accent; }
-#detail { height: auto; max-height: 3; padding: 0 1; display: none; background: $boost; }
+/* The diff (``d``): the two boards one above the other take the findings' room too. */
+Screen.-diff FindingsPanel { display: none; }
 /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
 Screen.-short Header { display: none; }
 /* The map on (``m``): the luck panel makes room for it, the board list stays short. Narrow,
@@ -27,6 +29,7 @@ Screen.-map TerritoryPanel { max-height: 8; }
 Screen.-short MapPanel { height: 1fr; }
 Screen.-narrow.-map #right { display: none; }
 Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }
+Screen.-narrow.-map #main.-luck LuckPanel { display: none; }
 Screen.-narrow #main { layout: vertical; }
 Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
 Screen.-narrow LuckPanel { display: none; }

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
 from tests.unit.timeline_views import disputed_pair
-from tui.app import DETAIL_ROWS, NARROW_BELOW, MinisterApp, screenshot_directory
+from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
 from tui.loading import ViewsSource
 from tui.widgets.board import BattleBoard
 from tui.widgets.findings import FindingsPanel
@@ -90,34 +90,6 @@ def test_the_board_keeps_every_row_at_80x24() -> None:
         assert losses.index("3 INF") == hits.index("3 hits")
 
     drive((80, 24), scenario)
-
-
-@pytest.mark.parametrize("size", [(120, 40), (100, 40)])
-def test_a_cropped_row_is_read_in_full_under_the_timeline(size: tuple[int, int]) -> None:
-    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
-        detail = app.query_one("#detail", Static)
-        timeline = app.current_timeline
-        assert timeline is not None
-        view = app.query_one(TimelineView)
-        width = view.scrollable_content_region.width
-        # Step along the whole line: the detail is shown exactly when the row is cropped.
-        seen = 0
-        for _ in range(len(timeline)):
-            i = app.position
-            cropped = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i)) > width
-            assert detail.display == cropped, timeline.label(i)
-            if cropped:
-                seen += 1
-                assert str(detail.render()) == timeline.label(i)
-                # As tall as the label wraps to (a new layout only when that changes: app.py).
-                region = detail.content_region
-                assert region.height == min(DETAIL_ROWS, detail.get_content_height(region.size, app.size,
-                                                                                   region.width))
-            await pilot.press("right")
-            await pilot.pause()
-        assert seen > 0
-
-    drive(size, scenario)
 
 
 def test_the_screenshot_command_works_without_a_downloads_folder(

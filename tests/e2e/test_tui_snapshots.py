@@ -56,8 +56,8 @@ def test_switch_to_as_rolled(snap_compare: SnapCompare) -> None:
     assert snap_compare(disputed_app(), press=["r", "v"], terminal_size=SIZE, run_before=loaded)
 
 
-def test_side_by_side_diff(snap_compare: SnapCompare) -> None:
-    """Both histories' boards at round 2, the rows that differ marked."""
+def test_diff_boards_one_above_the_other(snap_compare: SnapCompare) -> None:
+    """Both histories' boards at round 2, one above the other, the rows that differ marked."""
     assert snap_compare(disputed_app(), press=["r", "d"], terminal_size=SIZE, run_before=loaded)
 
 
@@ -92,14 +92,14 @@ def test_large_terminal(snap_compare: SnapCompare) -> None:
     assert snap_compare(disputed_app(), terminal_size=LARGE, run_before=loaded)
 
 
-def test_large_terminal_side_by_side_diff(snap_compare: SnapCompare) -> None:
+def test_large_terminal_diff(snap_compare: SnapCompare) -> None:
     """160x48, round 2 with both histories' boards."""
     assert snap_compare(disputed_app(), press=["r", "d"], terminal_size=LARGE, run_before=loaded)
 
 
-def test_long_row_read_in_full_under_the_timeline(snap_compare: SnapCompare) -> None:
-    """120x40 on the re-rolled attacker column of round 2: the row is cropped in the timeline
-    and read in full on the line under it."""
+def test_long_row_wraps_in_the_timeline(snap_compare: SnapCompare) -> None:
+    """120x40 on the re-rolled attacker column of round 2: the row too long for the timeline
+    wraps onto the row under it, indented."""
     assert snap_compare(disputed_app(), press=["r", "right"], terminal_size=SIZE, run_before=loaded)
 
 

@@ -154,7 +154,8 @@ def _hits_cell(side: SideRound, targets: Force) -> tuple[str, Text]:
 
 def round_board(timeline: Timeline, index: int, *, compact: bool = False,
                 compare: dict[str, str] | None = None) -> RenderableType:
-    """The battle board of the round at ``index``; rows that differ from ``compare`` marked ≠."""
+    """The battle board of the round at ``index``; rows that differ from ``compare`` marked ≠
+    (``compact``: a diff's board, without the units at the start)."""
     battle = timeline.battle(index)
     rnd = timeline.round(index)
     assert battle is not None and rnd is not None
@@ -169,35 +170,23 @@ def round_board(timeline: Timeline, index: int, *, compact: bool = False,
     start = spans_text([("At the start: ", "dim"), ("attacker ", "dim"), *start_spans(rnd, attacking=True),
                         (" · defender ", "dim"), *start_spans(rnd, attacking=False)])
     # Every label has a three-cell slot for the marks (≠ differs, ▶ the current point), so a marked
-    # row keeps the width, and the alignment, of the others.
-    if compact:
-        grid = Grid(("   column", "attacker", "defender"), (1, 1), label_width=10,
-                    short=("   col", "att", "def"))
-    else:
-        grid = Grid(("   column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3),
-                    label_width=10, short=("   col", "att", "dice", "def", "dice"),
-                    whole=(True, False, True, False))
+    # row keeps the width, and the alignment, of the others. Each side's units and dice have a
+    # column of their own, headed by the side, on every board (the diff's too: its boards are
+    # stacked, each as wide as one board).
+    grid = Grid(("   column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3),
+                label_width=10, short=("   col", "attacker", "dice", "defender", "dice"),
+                whole=(True, False, True, False))
     for row in round_rows(timeline, index):
         name = row.label
         differs = compare is not None and compare.get(row.key) != row.signature()
         label = Text.assemble(("≠" if differs else " ", _DIFFERS), "▶ " if row.current else "  ", name)
         att_style = _CURRENT if row.current in ("attacker", "both") else Style()
         def_style = _CURRENT if row.current in ("defender", "both") else Style()
-        if compact:
-            grid.add_row(label, _cell(row.attacker_units, row.attacker_dice, att_style),
-                         _cell(row.defender_units, row.defender_dice, def_style))
-        else:
-            grid.add_row(label, Text(row.attacker_units, att_style), _styled(row.attacker_dice, att_style),
-                         Text(row.defender_units, def_style), _styled(row.defender_dice, def_style))
-    return Group(heading, start, grid)
-
-
-def _cell(units: str, dice: Text, style: Style) -> Text:
-    text = Text(units, style + Style(bold=True))
-    if units and dice.plain:
-        text.append("\n")
-    text.append_text(_styled(dice, style))
-    return text
+        grid.add_row(label, Text(row.attacker_units, att_style), _styled(row.attacker_dice, att_style),
+                     Text(row.defender_units, def_style), _styled(row.defender_dice, def_style))
+    # A diff's boards share the room: the units at the start are in the rows (the AA's victims
+    # in the losses).
+    return Group(heading, grid) if compact else Group(heading, start, grid)
 
 
 def _styled(text: Text, style: Style) -> Text:
