@@ -440,7 +440,13 @@ class MinisterApp(App[None]):
         # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
         # findings, ~2/3 of a press).
         self._one("#other-board", BattleBoard).display = self.diff
-        self.screen.set_class(self.diff, "-diff")
+        # (Not a class on the screen: that restyles every widget, several times the press.)
+        findings = self._one("FindingsPanel", FindingsPanel)
+        if self.diff:
+            findings.display = False
+        else:  # the layout's rules say again whether it is shown (narrow: only as the panel)
+            findings.styles.clear_rule("display")
+            findings.refresh(layout=True)
         self._refresh_point(relayout=True)
 
     def action_cycle_panel(self) -> None:

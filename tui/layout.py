@@ -17,8 +17,6 @@ LuckPanel { height: 14; }
 #other-board { display: none; }
 FindingsPanel { height: 12; }
 FindingsPanel:focus { border: round $accent; }
-/* The diff (``d``): the two boards one above the other take the findings' room too. */
-Screen.-diff FindingsPanel { display: none; }
 /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
 Screen.-short Header { display: none; }
 /* The map on (``m``): the luck panel makes room for it, the board list stays short. Narrow,
