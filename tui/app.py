@@ -61,6 +61,10 @@ _W = TypeVar("_W", bound=Widget)
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
 SHORT_BELOW = 30
+#: Rows the panels keep above the map (a wide, tall screen): the timeline's five and its border,
+#: and the board around the battle's when there is room for it too.
+MAP_KEEPS = 9
+MAP_KEEPS_TERRITORIES = 17
 #: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
 NARROW_PANELS = ("board", "findings", "luck")
 
@@ -285,6 +289,22 @@ class MinisterApp(App[None]):
         footer = self.query_one(Footer)
         footer.compact = self.narrow  # so more keys fit in the width
         footer.show_command_palette = not self.narrow
+        self._fit_map()
+
+    def _fit_map(self) -> None:
+        """The map's height on a wide, tall screen: the whole map with each place's units when
+        the panels above keep MAP_KEEPS rows (the board around the battle folded away unless
+        they keep MAP_KEEPS_TERRITORIES); a narrow or short screen shares its rows (layout.py)."""
+        board_map = self._one("MapPanel", MapPanel)
+        territories = self._one("TerritoryPanel", TerritoryPanel)
+        if self.narrow or self.size.height < SHORT_BELOW:
+            board_map.styles.clear_rule("height")
+            territories.set_class(False, "-folded")
+            return
+        room = self.size.height - 3  # the title bar, the where-am-I line and the footer
+        height = max(0, min(board_map.needed_height, room - MAP_KEEPS))
+        board_map.styles.height = height
+        territories.set_class(room - height < MAP_KEEPS_TERRITORIES, "-folded")
 
     # -- state -----------------------------------------------------------------------------------
     @property
@@ -536,8 +556,9 @@ class MinisterApp(App[None]):
         """z: every panel shown (the map aside), whole, each under its title."""
         order = ("#board", "#other-board", "TerritoryPanel", "LuckPanel")
         shown = [self._one(selector, LinesPanel) for selector in order]
+        # (The board around the battle is folded away under a big map: shown here all the same.)
         panels = [(str(panel.border_title or ""), panel.content) for panel in shown
-                  if panel.display and panel.region.height]
+                  if panel.display and (panel.region.height or panel.has_class("-folded"))]
         self.push_screen(PanelsScreen(panels))
 
     def action_help(self) -> None:

@@ -23,7 +23,11 @@ Screen.-short Header { display: none; }
    the map takes the place of the panels under the timeline (the list's own display is set
    by the panel itself, so it is folded away here by its height). */
 Screen.-map LuckPanel { display: none; }
+Screen.-map FindingsPanel { display: none; }
 Screen.-map TerritoryPanel { max-height: 8; }
+/* The map taking the room the panels would need: the board around the battle is folded away
+   (z shows it), the timeline keeps its rows (app.py: _fit_map). */
+Screen.-map TerritoryPanel.-folded { max-height: 0; border: none; padding: 0; }
 Screen.-short MapPanel { height: 1fr; }
 Screen.-narrow.-map #right { display: none; }
 Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }

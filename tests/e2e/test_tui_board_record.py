@@ -103,13 +103,15 @@ def test_a_rounds_units_are_never_cut_in_two_at_120x40() -> None:
 
 
 def test_a_panel_too_short_says_what_it_leaves_out_and_z_shows_it_all() -> None:
-    """With the map on at 120x40 the board around the battle has a few rows: its last row says how
-    many lines are not shown, and ``z`` shows every panel whole (both origins among them)."""
+    """With the map on at 120x40 the battle board has a few rows: its last row says how many
+    lines are not shown, and ``z`` shows every panel whole, the board around the battle (folded
+    away under the map) with both origins among them."""
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         await pilot.press("m")
-        panel = app.query_one(TerritoryPanel)
+        panel = app.query_one("#board", BattleBoard)
         assert panel.display and panel.cut > 0
         assert f"▼ {panel.cut} more lines · z shows every panel in full" in panel.shown_text
+        assert app.query_one(TerritoryPanel).display
         await pilot.press("z")
         assert isinstance(app.screen, PanelsScreen)
         console = Console(width=120, record=True, file=io.StringIO())

@@ -119,3 +119,9 @@ def test_large_terminal_map(snap_compare: SnapCompare) -> None:
     the turn's places marked, the focus moved to the next place the turn touched."""
     assert snap_compare(full_game_app(), press=["m", "b", "right_square_bracket"], terminal_size=LARGE,
                         run_before=loaded)
+
+
+def test_map_with_units(snap_compare: SnapCompare) -> None:
+    """120x40, ``m`` on the first battle of the three-round game: the whole map, each place's
+    units under its name in its power's colours, the timeline and the board above it."""
+    assert snap_compare(full_game_app(), press=["m", "b"], terminal_size=SIZE, run_before=loaded)

@@ -11,7 +11,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -189,6 +189,12 @@ class LinesPanel(Widget):
         for y in range(max(len(old), len(new))):
             if y >= len(old) or y >= len(new) or old[y]._segments != new[y]._segments:
                 self.refresh(Region(0, y, width, 1))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The content's lines at ``width`` (a panel of ``height: auto`` is as tall as them)."""
+        console = self.app.console
+        options = console.options.update(width=max(1, width), height=None, highlight=False)
+        return len(content_lines(self._content, console, options))
 
     @property
     def content(self) -> RenderableType:
