@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Mapping
-from pathlib import Path
+from datetime import datetime
 from typing import ClassVar, TypeVar
 
 import msgspec
@@ -36,6 +36,7 @@ from tui.loading import GameSource, ProgressFn
 from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
 from tui.screens.panels import PanelsScreen
+from tui.screenshots import screenshot_directory, screenshot_name
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
@@ -76,15 +77,6 @@ class Progress(Message):
         self.stage = stage
         self.fraction = fraction
         super().__init__()
-
-
-def screenshot_directory() -> Path:
-    """Where the screenshot command saves: the user's Downloads folder when there is one, else
-    the current directory (Textual's default folder need not exist, and the save then fails)."""
-    from platformdirs import user_downloads_path
-
-    downloads = user_downloads_path()
-    return downloads if downloads.is_dir() else Path.cwd()
 
 
 def binding_ids() -> set[str]:
@@ -535,9 +527,12 @@ class MinisterApp(App[None]):
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """Save an SVG of the screen (the command palette's "Screenshot") into a folder that exists."""
+        """Save an SVG of the screen (the command palette's "Screenshot") under an ASCII name in
+        the Downloads or minister's data folder (tui/screenshots.py); Textual says where."""
         folder = path if path is not None else str(screenshot_directory())
-        return super().deliver_screenshot(filename, folder, time_format)
+        game = self.corrected.game_id if self.corrected is not None else "loading"
+        name = filename or screenshot_name(game, datetime.now())
+        return super().deliver_screenshot(name, folder, time_format)
 
     def help_keys(self) -> list[tuple[str, str]]:
         """Each binding's keys (as remapped) and description, for the help screen."""

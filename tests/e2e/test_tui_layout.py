@@ -92,20 +92,26 @@ def test_the_board_keeps_every_row_at_80x24() -> None:
     drive((80, 24), scenario)
 
 
-def test_the_screenshot_command_works_without_a_downloads_folder(
+def test_a_screenshot_goes_to_the_data_folder_under_an_ascii_name_never_the_working_tree(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Downloads folder: minister's data folder (platformdirs), not the current directory (a
+    repository's working tree, as often as not); the game's title has a "·", the name none; the
+    notification says where it went."""
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     monkeypatch.chdir(work)
     assert not (home / "Downloads").exists()
-    assert screenshot_directory() == work
+    folder = tmp_path / "data" / "minister" / "screenshots"
+    assert screenshot_directory() == folder
 
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        assert not app.title.isascii()
         notes: list[str] = []
         app.notify = lambda message, **_: notes.append(str(message))  # type: ignore[method-assign]
         app.deliver_screenshot()  # what the palette's "Screenshot" command calls
@@ -113,8 +119,10 @@ def test_the_screenshot_command_works_without_a_downloads_folder(
             await pilot.pause(0.05)
             if notes:
                 break
-        saved = list(work.glob("*.svg"))
+        saved = list(folder.glob("*.svg"))
         assert len(saved) == 1, notes
+        assert saved[0].name.isascii() and saved[0].name.startswith("minister_disputed-game-2008_")
+        assert not list(work.iterdir())
         assert "Failed" not in " ".join(notes) and str(saved[0]) in notes[0]
         assert "Timeline" in saved[0].read_text(encoding="utf-8")  # the screen, not an empty file
 
