@@ -12,6 +12,7 @@ import gc
 import threading
 from collections.abc import Mapping
 from datetime import datetime
+from functools import partial
 from typing import ClassVar, TypeVar
 
 import msgspec
@@ -45,6 +46,7 @@ from tui.widgets.lines import LinesPanel
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.repaint import set_title
+from tui.widgets.story import StoryPanel, work_out_odds
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
@@ -158,6 +160,7 @@ class MinisterApp(App[None]):
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
+        yield StoryPanel(id="story")
         # Held while loading: its keys' recompositions would delay the timeline's first paint.
         yield KeyFooter(held=True)
 
@@ -383,6 +386,7 @@ class MinisterApp(App[None]):
         self._one("LuckPanel", LuckPanel).show(timeline, i)
         self._one("TerritoryPanel", TerritoryPanel).show(timeline, i)
         self._one("MapPanel", MapPanel).show(timeline, i)
+        self._one("StoryPanel", StoryPanel).show(timeline, i)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -422,6 +426,8 @@ class MinisterApp(App[None]):
         """Show or hide the board: the map, and the territories around the current battle."""
         panel = self._one("TerritoryPanel", TerritoryPanel)
         panel.wanted = not panel.wanted
+        if panel.wanted and self._one("StoryPanel", StoryPanel).wanted:
+            self.action_toggle_story()  # one picture under the panels at a time
         board_map = self._one("MapPanel", MapPanel)
         board_map.wanted = panel.wanted
         self.screen.set_class(panel.wanted, "-map")
@@ -431,6 +437,24 @@ class MinisterApp(App[None]):
                 panel.show(timeline, self.position, again=True)
             board_map.show(timeline, self.position)
         self.refresh_bindings()
+
+    def action_toggle_story(self) -> None:
+        """Show or hide the game's story; its battles' odds are worked out in a thread."""
+        story = self._one("StoryPanel", StoryPanel)
+        story.wanted = not story.wanted
+        if story.wanted and self._one("MapPanel", MapPanel).wanted:
+            self.action_toggle_map()  # one picture under the panels at a time
+        self.screen.set_class(story.wanted, "-story")
+        timeline = self.current_timeline
+        if timeline is not None:
+            story.show(timeline, self.position)
+        if story.wanted and story.story is not None and story.story.worked_out < len(story.story.battles):
+            self.run_worker(partial(work_out_odds, story, self.call_from_thread), thread=True,
+                            exclusive=True, name="odds", group="odds")
+
+    def on_story_panel_selected(self, message: StoryPanel.Selected) -> None:
+        """A click on the story: the timeline goes to that battle or turn."""
+        self.goto(message.node)
 
     def action_map_focus(self, delta: int, every: bool = False) -> None:
         """Move the map's focus to the next (``delta`` 1) or previous place: among those the turn

@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # the engine and the reports load only for the commands that 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Sub-commands that live in their own modules (each has ``add_parser`` and ``run``).
-PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.ministry", "tui.commands.show")
+PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.ministry", "tui.commands.show",
+                   "tui.commands.chart")
 
 
 def _plugins() -> list[ModuleType]:

@@ -45,6 +45,9 @@ KEYS: tuple[Binding, ...] = (
              "(any abbreviation), a power, a unit, a finding kind, a turn, or any text", display="/"),
     _binding("escape", "end_find", "end find", "find.end", "end the find (n and N go to findings again)",
              display="esc", show=False),
+    _binding("c", "toggle_story", "story", "view.story",
+             "the game's story: every battle's odds as declared against its result as rolled and as "
+             "corrected, each power's income turn by turn (a click on a column goes there)", show=False),
     _binding("z", "full_panels", "in full", "view.full",
              "every panel in full (a panel too short for its content says how many lines it leaves out)",
              show=False),

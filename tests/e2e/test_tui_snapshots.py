@@ -125,3 +125,23 @@ def test_map_with_units(snap_compare: SnapCompare) -> None:
     """120x40, ``m`` on the first battle of the three-round game: the whole map, each place's
     units under its name in its power's colours, the timeline and the board above it."""
     assert snap_compare(full_game_app(), press=["m", "b"], terminal_size=SIZE, run_before=loaded)
+
+
+async def story_shown(pilot: Pilot[Any]) -> None:
+    """Loaded, ``c`` pressed and every battle's odds worked out, on USSR 1's battle."""
+    await loaded(pilot)
+    await pilot.press("c")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.press("b")
+    await pilot.pause()
+
+
+def test_story(snap_compare: SnapCompare) -> None:
+    """120x40, ``c``: the odds of the four battles as declared against their results, the
+    income of each power turn by turn, the current battle and turn marked."""
+    assert snap_compare(full_game_app(), terminal_size=SIZE, run_before=story_shown)
+
+
+def test_small_terminal_story(snap_compare: SnapCompare) -> None:
+    """80x24, ``c``: the story in the place of the panels under the timeline."""
+    assert snap_compare(full_game_app(), terminal_size=SMALL, run_before=story_shown)
