@@ -35,6 +35,7 @@ from domain.record.entries import allied
 from domain.review.views import BattleStatus, BattleView, GameView, PlaceView
 from domain.rules.board import NEUTRAL, Board
 from domain.rules.forces import Force
+from domain.rules.units import UnitType
 from projections.timeline import Timeline
 
 Units = tuple[tuple[str, Force], ...]
@@ -325,3 +326,20 @@ def square_text(square: Square) -> str:
     """What stands on a square (:func:`units_text`), or "not known" where the record does not
     say (:attr:`Square.known`)."""
     return units_text(square.units) if square.known else "not known"
+
+
+#: The letter each unit type has on the map ("3ia": 3 INF, 1 ARM); the legend is LETTER_LEGEND.
+LETTERS: dict[UnitType, str] = {
+    UnitType.INF: "i", UnitType.ARM: "a", UnitType.FTR: "f", UnitType.JFTR: "j", UnitType.BMB: "b",
+    UnitType.HBMB: "h", UnitType.TRN: "t", UnitType.SUB: "s", UnitType.SSUB: "s", UnitType.AC: "c",
+    UnitType.BB: "B", UnitType.AA: "A", UnitType.IC: "I",
+}
+LETTER_LEGEND = "i INF · a ARM · f FTR · b BMB · t TRN · s SUB · c AC · B BB · A AA · I IC"
+
+
+def unit_letters(units: Units) -> list[tuple[str, str]]:
+    """Each power's units on a square as counts by type in letters, one unit's count left out
+    ("USSR 3 INF, 1 ARM, AA" -> ("USSR", "3iaA")): what the map's cell shows under the name."""
+    return [(power, "".join(f"{count if count > 1 else ''}{LETTERS[unit]}" for unit, count in force))
+            for power, force in units if force]
+

@@ -11,7 +11,8 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Mapping
-from pathlib import Path
+from datetime import datetime
+from functools import partial
 from typing import ClassVar, TypeVar
 
 import msgspec
@@ -25,19 +26,27 @@ from textual.widgets import Footer, Header, Label, ProgressBar, Static
 
 from domain.errors import MinisterError
 from domain.review.views import GameView
+from projections.find import names as find_names
+from projections.find import unknown_place
 from projections.plain import visible
 from projections.timeline import Timeline, opening_part
+from tui.find_state import FindState
+from tui.keys import KEYS
+from tui.layout import LAYOUT
 from tui.loading import GameSource, ProgressFn
-from tui.screens.find import FindScreen
+from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
+from tui.screens.panels import PanelsScreen
+from tui.screenshots import screenshot_directory, screenshot_name
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
 from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
+from tui.widgets.lines import LinesPanel
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.repaint import set_title
-from tui.widgets.styles import spans_text
+from tui.widgets.story import StoryPanel, work_out_odds
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
@@ -47,14 +56,18 @@ JUMPS = ("first", "last", "next_turn", "prev_turn", "next_battle", "prev_battle"
 #: Actions that need the record as rolled (reviewed after the timeline opens).
 NEEDS_BOTH = ("toggle_view", "toggle_diff")
 #: Actions that move the map's focus (offered while the map is shown).
-MAP_KEYS = ("map_focus",)
+MAP_KEYS = ("map_focus", "map_place")
+#: Actions of a find (``/``): offered while one is on.
+FIND_KEYS = ("find_next", "end_find")
 _W = TypeVar("_W", bound=Widget)
 #: Below this many columns the panels are stacked: the timeline above one panel at a time.
 NARROW_BELOW = 100
 #: Below this many rows the title bar is left out (every row goes to the panels).
 SHORT_BELOW = 30
-#: Rows of the whole label shown under the timeline, at most (its ``max-height`` below).
-DETAIL_ROWS = 3
+#: Rows the panels keep above the map (a wide, tall screen): the timeline's five and its border,
+#: and the board around the battle's when there is room for it too.
+MAP_KEEPS = 9
+MAP_KEEPS_TERRITORIES = 17
 #: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
 NARROW_PANELS = ("board", "findings", "luck")
 
@@ -68,26 +81,11 @@ class Progress(Message):
         super().__init__()
 
 
-def _binding(keys: str, action: str, description: str, binding_id: str, help_text: str, *,
-             display: str | None = None, show: bool = True) -> Binding:
-    """A binding with an id (users remap keys by id) and a longer text for the help screen."""
-    return Binding(keys, action, description, show=show, key_display=display, id=binding_id,
-                   tooltip=help_text)
-
-
-def screenshot_directory() -> Path:
-    """Where the screenshot command saves: the user's Downloads folder when there is one, else
-    the current directory (Textual's default folder need not exist, and the save then fails)."""
-    from platformdirs import user_downloads_path
-
-    downloads = user_downloads_path()
-    return downloads if downloads.is_dir() else Path.cwd()
-
-
 def binding_ids() -> set[str]:
     """Every binding id a keymap may name (the app's, its panels' and its screens')."""
     found: set[str] = set()
-    for bindings in (MinisterApp.BINDINGS, FindingsPanel.BINDINGS, HelpScreen.BINDINGS, FindScreen.BINDINGS):
+    for bindings in (MinisterApp.BINDINGS, FindingsPanel.BINDINGS, HelpScreen.BINDINGS, FindScreen.BINDINGS,
+                     PanelsScreen.BINDINGS):
         found.update(b.id for b in bindings if isinstance(b, Binding) and b.id)
     return found
 
@@ -101,82 +99,9 @@ class MinisterApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_BELOW, "-tall")]  # noqa: RUF012
     COMMANDS: ClassVar = App.COMMANDS | {TimelineCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        _binding("right,l,j,down", "step(1)", "next", "timeline.next", "step forward", display="→"),
-        _binding("left,h,k,up", "step(-1)", "prev", "timeline.previous", "step back", display="←"),
-        # Help and the panel key come early: a narrow footer shows only the first few keys.
-        _binding("f1,question_mark", "help", "help", "app.help", "this help", display="?"),
-        _binding("p", "cycle_panel", "panel", "view.panel",
-                 "narrow terminal: show the board, the findings or the luck under the timeline"),
-        _binding("home,g", "jump('first')", "first", "timeline.first", "the start", show=False),
-        _binding("end,G", "jump('last')", "last", "timeline.last", "the end", show=False),
-        _binding("t", "jump('next_turn')", "turn", "timeline.next_turn", "next turn"),
-        _binding("T", "jump('prev_turn')", "prev turn", "timeline.previous_turn", "previous turn",
-                 show=False),
-        _binding("b", "jump('next_battle')", "battle", "timeline.next_battle", "next battle"),
-        _binding("B", "jump('prev_battle')", "prev battle", "timeline.previous_battle", "previous battle",
-                 show=False),
-        _binding("r", "jump('next_round')", "round", "timeline.next_round", "next round"),
-        _binding("R", "jump('prev_round')", "prev round", "timeline.previous_round", "previous round",
-                 show=False),
-        _binding("n", "jump('next_finding')", "finding", "timeline.next_finding", "next finding"),
-        _binding("N", "jump('prev_finding')", "prev finding", "timeline.previous_finding",
-                 "previous finding", show=False),
-        _binding("v", "toggle_view", "rolled/corrected", "view.toggle",
-                 "switch the main line: as corrected / as rolled"),
-        _binding("d", "toggle_diff", "diff", "view.diff", "both histories side by side at this point"),
-        _binding("slash", "find", "find", "timeline.find", "find a text in the timeline", display="/"),
-        _binding("q", "quit", "quit", "app.quit", "quit"),
-        _binding("m", "toggle_map", "map", "view.map", "the board: the map at this point (holders, the "
-                 "battle's and the turn's places, what changed, rolled ≠ corrected) and the territories "
-                 "the battle touched, before and after"),
-        _binding("right_square_bracket", "map_focus(1)", "place", "map.next",
-                 "map: focus the next place the turn touched or changed", display="]"),
-        _binding("left_square_bracket", "map_focus(-1)", "prev place", "map.previous",
-                 "map: focus the previous place the turn touched or changed", display="[", show=False),
-        _binding("right_curly_bracket", "map_focus(1, True)", "any place", "map.next_any",
-                 "map: focus the next place of the whole board, row by row", display="}", show=False),
-        _binding("left_curly_bracket", "map_focus(-1, True)", "any place", "map.previous_any",
-                 "map: focus the previous place of the whole board, row by row", display="{", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(KEYS)
 
-    CSS = """
-    #crumb { height: 1; padding: 0 1; background: $boost; }
-    #loading { height: auto; padding: 1 2; }
-    #loading ProgressBar { margin-top: 1; }
-    #main { height: 1fr; display: none; }
-    #left { width: 42%; min-width: 46; }
-    TimelineView { height: 1fr; border: round $primary; border-title-style: bold; }
-    TimelineView:focus { border: round $accent; }
-    LuckPanel { height: 14; }
-    #right { width: 1fr; }
-    #boards { height: 1fr; }
-    #boards BattleBoard { height: 1fr; width: 1fr; }
-    #other-board { display: none; }
-    FindingsPanel { height: 12; }
-    FindingsPanel:focus { border: round $accent; }
-    #detail { height: auto; max-height: 3; padding: 0 1; display: none; background: $boost; }
-    /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
-    Screen.-short Header { display: none; }
-    /* The map on (``m``): the luck panel makes room for it, the board list stays short. Narrow,
-       the map takes the place of the panels under the timeline (the list's own display is set
-       by the panel itself, so it is folded away here by its height). */
-    Screen.-map LuckPanel { display: none; }
-    Screen.-map TerritoryPanel { max-height: 8; }
-    Screen.-short MapPanel { height: 1fr; }
-    Screen.-narrow.-map #right { display: none; }
-    Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }
-    Screen.-narrow #main { layout: vertical; }
-    Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
-    Screen.-narrow LuckPanel { display: none; }
-    Screen.-narrow #right { width: 100%; height: 2fr; }
-    Screen.-narrow FindingsPanel { display: none; height: 1fr; }
-    Screen.-narrow #main.-findings #boards { display: none; }
-    Screen.-narrow #main.-findings FindingsPanel { display: block; }
-    Screen.-narrow #main.-luck #right { display: none; }
-    Screen.-narrow #main.-luck #left { height: 1fr; }
-    Screen.-narrow #main.-luck LuckPanel { display: block; }
-    """
+    CSS = LAYOUT
 
     def __init__(self, source: GameSource, *, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
@@ -196,7 +121,8 @@ class MinisterApp(App[None]):
         self.panel = NARROW_PANELS[0]
         #: The current node of the timeline shown.
         self.position = 0
-        self.last_query = ""
+        #: The find (``/``): n and N go through its matches while it is on.
+        self.finding = FindState()
         self.last_message = ""
         self._background = ""
         self._painted = threading.Event()
@@ -226,16 +152,15 @@ class MinisterApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield TimelineView(id="timeline")
-                # The whole label of the current point, when the timeline crops it.
-                yield Static(id="detail")
                 yield LuckPanel(id="luck")
                 yield TerritoryPanel(id="territories")
             with Vertical(id="right"):
-                with Horizontal(id="boards"):
+                with Vertical(id="boards"):  # the diff's two boards one above the other
                     yield BattleBoard(id="board")
                     yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
+        yield StoryPanel(id="story")
         # Held while loading: its keys' recompositions would delay the timeline's first paint.
         yield KeyFooter(held=True)
 
@@ -343,6 +268,8 @@ class MinisterApp(App[None]):
             # A wide screen shows every panel: no key needed; a narrow one shows the map in their
             # place while it is on.
             return self.narrow and not self._one("MapPanel", MapPanel).wanted
+        if action in FIND_KEYS:
+            return self.finding.on
         if action in MAP_KEYS:
             return self._one("MapPanel", MapPanel).wanted
         return True
@@ -353,12 +280,27 @@ class MinisterApp(App[None]):
         return self.size.width < NARROW_BELOW
 
     def on_resize(self) -> None:
-        """The ``p`` key shows in the footer only on a narrow screen; labels may now fit or not."""
+        """The ``p`` key shows in the footer only on a narrow screen."""
         self.refresh_bindings()
         footer = self.query_one(Footer)
         footer.compact = self.narrow  # so more keys fit in the width
         footer.show_command_palette = not self.narrow
-        self.call_after_refresh(self._show_detail)
+        self._fit_map()
+
+    def _fit_map(self) -> None:
+        """The map's height on a wide, tall screen: the whole map with each place's units when
+        the panels above keep MAP_KEEPS rows (the board around the battle folded away unless
+        they keep MAP_KEEPS_TERRITORIES); a narrow or short screen shares its rows (layout.py)."""
+        board_map = self._one("MapPanel", MapPanel)
+        territories = self._one("TerritoryPanel", TerritoryPanel)
+        if self.narrow or self.size.height < SHORT_BELOW:
+            board_map.styles.clear_rule("height")
+            territories.set_class(False, "-folded")
+            return
+        room = self.size.height - 3  # the title bar, the where-am-I line and the footer
+        height = max(0, min(board_map.needed_height, room - MAP_KEEPS))
+        board_map.styles.height = height
+        territories.set_class(room - height < MAP_KEEPS_TERRITORIES, "-folded")
 
     # -- state -----------------------------------------------------------------------------------
     @property
@@ -423,7 +365,8 @@ class MinisterApp(App[None]):
             crumb.update("This game has no battles.", layout=False)
             return
         i = self.position
-        note = "".join(f"   ·   {text}" for text in (self.last_message, self._background) if text)
+        notes = (self.last_message, self.finding.note(timeline, i), self._background)
+        note = "".join(f"   ·   {text}" for text in notes if text)
         # Plain Text, not markup: a "[" in a name is shown as written; control characters visible.
         crumb.update(Text(visible(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}")),
                      layout=False)
@@ -444,33 +387,7 @@ class MinisterApp(App[None]):
         self._one("LuckPanel", LuckPanel).show(timeline, i)
         self._one("TerritoryPanel", TerritoryPanel).show(timeline, i)
         self._one("MapPanel", MapPanel).show(timeline, i)
-        self._show_detail()
-
-    def _show_detail(self) -> None:
-        """Under the timeline, the current point's whole label when the row is too narrow for it."""
-        timeline = self.current_timeline
-        detail = self._one("#detail", Static)
-        view = self._one("TimelineView", TimelineView)
-        if timeline is None or not len(timeline):
-            detail.display = False
-            return
-        i = self.position
-        # The row is a cursor gutter, a finding mark and two cells per level of depth.
-        needed = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i))
-        if needed <= view.scrollable_content_region.width or not view.size.width:
-            detail.display = False
-            return
-        if not detail.display:
-            detail.update(spans_text(timeline.spans(i)))
-            detail.display = True
-            return
-        # Shown already: a new layout only if the label takes another number of rows (a layout
-        # of the whole screen is most of what a key press costs).
-        detail.update(spans_text(timeline.spans(i)), layout=False)
-        region = detail.content_region
-        rows = detail.get_content_height(region.size, self.size, region.width)
-        if min(rows, DETAIL_ROWS) != region.height:
-            detail.refresh(layout=True)
+        self._one("StoryPanel", StoryPanel).show(timeline, i)
 
     # -- actions ---------------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -510,6 +427,8 @@ class MinisterApp(App[None]):
         """Show or hide the board: the map, and the territories around the current battle."""
         panel = self._one("TerritoryPanel", TerritoryPanel)
         panel.wanted = not panel.wanted
+        if panel.wanted and self._one("StoryPanel", StoryPanel).wanted:
+            self.action_toggle_story()  # one picture under the panels at a time
         board_map = self._one("MapPanel", MapPanel)
         board_map.wanted = panel.wanted
         self.screen.set_class(panel.wanted, "-map")
@@ -520,53 +439,125 @@ class MinisterApp(App[None]):
             board_map.show(timeline, self.position)
         self.refresh_bindings()
 
+    def action_toggle_story(self) -> None:
+        """Show or hide the game's story; its battles' odds are worked out in a thread."""
+        story = self._one("StoryPanel", StoryPanel)
+        story.wanted = not story.wanted
+        if story.wanted and self._one("MapPanel", MapPanel).wanted:
+            self.action_toggle_map()  # one picture under the panels at a time
+        self.screen.set_class(story.wanted, "-story")
+        timeline = self.current_timeline
+        if timeline is not None:
+            story.show(timeline, self.position)
+        if story.wanted and story.story is not None and story.story.worked_out < len(story.story.battles):
+            self.run_worker(partial(work_out_odds, story, self.call_from_thread), thread=True,
+                            exclusive=True, name="odds", group="odds")
+
+    def on_story_panel_selected(self, message: StoryPanel.Selected) -> None:
+        """A click on the story: the timeline goes to that battle or turn."""
+        self.goto(message.node)
+
     def action_map_focus(self, delta: int, every: bool = False) -> None:
         """Move the map's focus to the next (``delta`` 1) or previous place: among those the turn
         touched or changed, or among ``every`` place of the board."""
         self._one("MapPanel", MapPanel).move_focus(delta, every=every)
 
     def action_toggle_diff(self) -> None:
-        """Show or hide the other history's board beside this one."""
+        """Show or hide the other history's board under this one (a narrow screen shows the
+        boards in place of the panel or the map it showed)."""
         if self.current_timeline is None:
             return
         self.diff = not self.diff
-        # Only the boards change size: the timeline's column keeps its width (narrowing it
-        # restyled, laid out and redrew the timeline, the luck and the findings, ~2/3 of a press).
+        if self.diff and self.narrow:
+            if self._one("MapPanel", MapPanel).wanted:
+                self.action_toggle_map()
+            if self.panel != NARROW_PANELS[0]:
+                self._set_panel(NARROW_PANELS[0])
+        # Only the boards change size (the findings are folded away): the timeline's column keeps
+        # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
+        # findings, ~2/3 of a press).
         self._one("#other-board", BattleBoard).display = self.diff
+        # (Not a class on the screen: that restyles every widget, several times the press.)
+        findings = self._one("FindingsPanel", FindingsPanel)
+        if self.diff:
+            findings.display = False
+        else:  # the layout's rules say again whether it is shown (narrow: only as the panel)
+            findings.styles.clear_rule("display")
+            findings.refresh(layout=True)
         self._refresh_point(relayout=True)
 
     def action_cycle_panel(self) -> None:
         """Narrow screen: show the next panel (board, findings, luck) under the timeline."""
-        self.panel = NARROW_PANELS[(NARROW_PANELS.index(self.panel) + 1) % len(NARROW_PANELS)]
+        self._set_panel(NARROW_PANELS[(NARROW_PANELS.index(self.panel) + 1) % len(NARROW_PANELS)])
+        self._refresh_point()
+
+    def _set_panel(self, panel: str) -> None:
+        """The panel a narrow screen shows under the timeline."""
+        self.panel = panel
         main = self.query_one("#main")
         for name in NARROW_PANELS[1:]:
             main.set_class(self.panel == name, f"-{name}")
-        self._refresh_point()
 
     def action_find(self) -> None:
-        """Ask for a text and move to the next line containing it."""
-        if self.current_timeline is None:
+        """Ask what to find (projections.find: a place, a power, a unit, a finding kind, a turn,
+        any text) and move to the next point naming it; n and N then go through the matches."""
+        timeline = self.current_timeline
+        if timeline is None:
             return
 
-        def found(query: str | None) -> None:
-            timeline = self.current_timeline
-            if not query or timeline is None:
+        def asked(query: str | None) -> None:
+            shown = self.current_timeline
+            if not query or not query.strip() or shown is None:
                 return
-            self.last_query = query
-            target = timeline.search(query, self.position)
-            if target is None:
-                self.last_message = f"“{query}” not found"
+            found = self.finding.start(shown, query)
+            self.refresh_bindings()
+            if found is None:
+                self.last_message = f"“{visible(self.finding.query)}” not found"
                 self._refresh_point()
-            else:
-                self.goto(target)
+                return
+            self.action_find_next(1)
+            if found.place is not None:  # the map's focus goes to the place found
+                self._one("MapPanel", MapPanel).focus_on(found.place)
 
-        self.push_screen(FindScreen(self.last_query), found)
+        self.push_screen(FindScreen(self.finding.query, find_names(timeline)), asked)
+
+    def action_find_next(self, delta: int) -> None:
+        """n / N while a find is on: the next (``delta`` 1) or previous match, round the ends."""
+        timeline = self.current_timeline
+        if timeline is None:
+            return
+        target = self.finding.step(timeline, self.position, delta)
+        if target is None:
+            self.last_message = f"“{visible(self.finding.query)}”: no match in this history"
+        if target is None or target == self.position:
+            self._refresh_point()  # the note says so
+        else:
+            self.goto(target)
+
+    def action_end_find(self) -> None:
+        """Escape: the find ends; n and N go to the findings again."""
+        self.finding.end()
+        self.refresh_bindings()
+        self._refresh_point()
+
+    def action_map_place(self) -> None:
+        """Ask for a territory or sea zone by name (completed as typed) and focus the map on it."""
+        board_map = self._one("MapPanel", MapPanel)
+
+        def asked(place: str | None) -> None:
+            if place is not None:
+                board_map.focus_on(place)
+
+        self.push_screen(PlaceScreen(board_map.place_names(), board_map.place_named, unknown_place), asked)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """Save an SVG of the screen (the command palette's "Screenshot") into a folder that exists."""
+        """Save an SVG of the screen (the command palette's "Screenshot") under an ASCII name in
+        the Downloads or minister's data folder (tui/screenshots.py); Textual says where."""
         folder = path if path is not None else str(screenshot_directory())
-        return super().deliver_screenshot(filename, folder, time_format)
+        game = self.corrected.game_id if self.corrected is not None else "loading"
+        name = filename or screenshot_name(game, datetime.now())
+        return super().deliver_screenshot(name, folder, time_format)
 
     def help_keys(self) -> list[tuple[str, str]]:
         """Each binding's keys (as remapped) and description, for the help screen."""
@@ -580,6 +571,15 @@ class MinisterApp(App[None]):
         rows.append((palette, "command palette: go to turn …, go to battle …, go to finding …"))
         rows.append(("tab", "move between the timeline and the findings (Enter on a finding jumps to it)"))
         return rows
+
+    def action_full_panels(self) -> None:
+        """z: every panel shown (the map aside), whole, each under its title."""
+        order = ("#board", "#other-board", "TerritoryPanel", "LuckPanel")
+        shown = [self._one(selector, LinesPanel) for selector in order]
+        # (The board around the battle is folded away under a big map: shown here all the same.)
+        panels = [(str(panel.border_title or ""), panel.content) for panel in shown
+                  if panel.display and (panel.region.height or panel.has_class("-folded"))]
+        self.push_screen(PanelsScreen(panels))
 
     def action_help(self) -> None:
         """Show the keys and the legend."""

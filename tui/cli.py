@@ -29,7 +29,7 @@ EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
 #: Sub-commands that live in their own modules (each has ``add_parser`` and ``run``).
 PLUGIN_COMMANDS = ("tui.commands.odds", "tui.commands.store", "tui.commands.ministry", "tui.commands.show",
-                   "tui.commands.expect", "tui.commands.mail")
+                   "tui.commands.expect", "tui.commands.mail", "tui.commands.chart")
 
 
 def _plugins() -> list[ModuleType]:

@@ -48,7 +48,7 @@ def apply_onward(ctx: Context, start: int, kept: list[RoundView], attacker: Forc
             return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                               status=BattleStatus.CORRECTED, rounds=tuple(rounds), result=ended,
                               voided=voided_from(ctx, r + 1), attacker_start=ctx.attackers,
-                              defender_start=ctx.defenders)
+                              defender_start=ctx.defenders, declared=ctx.as_rolled.declared)
     # The record stopped with both corrected sides still there: fight on (Part 13, 6).
     return refight(ctx, len(ctx.recorded.rounds) + 1, rounds, attacker, defender)
 

@@ -19,7 +19,16 @@ from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
 from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
-from domain.review.views import BattleStatus, BattleView, DiceEntry, DiceStatus, RoundView, SideRound
+from domain.review.views import (
+    BattleStatus,
+    BattleView,
+    Declaration,
+    DeclaredMove,
+    DiceEntry,
+    DiceStatus,
+    RoundView,
+    SideRound,
+)
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind, OrderOfLoss, default_order
 from domain.rules.units import UnitType
@@ -305,7 +314,14 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
                          defender_left=defenders.combatants())
     return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=_STANDS,
                       rounds=tuple(rounds), result=result, attacker_start=attackers,
-                      defender_start=defenders)
+                      defender_start=defenders, declared=declaration_of(record))
+
+
+def declaration_of(record: BattleRecord) -> Declaration:
+    """The battle as its declaration stated it: the defenders listed and every move (the views
+    of the battle, as rolled and as corrected, carry it for the board panel)."""
+    moves = tuple(DeclaredMove(m.origin, m.units, m.landing, m.transport_zone) for m in record.moves)
+    return Declaration(record.declared_defenders, moves)
 
 
 #: One side's fire in a round as the record typed it: the side's units at the round's start

@@ -44,7 +44,8 @@ def correct(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
         status: BattleStatus = BattleStatus.NOT_FOUGHT if plan.not_fought else BattleStatus.VOID
         view = BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                           status=status, rounds=(), result=None, voided=voided,
-                          attacker_start=ctx.attackers, defender_start=ctx.defenders)
+                          attacker_start=ctx.attackers, defender_start=ctx.defenders,
+                          declared=ctx.as_rolled.declared)
         return view, True
     if plan.refight_from_start:
         return refight(ctx, 1, [], ctx.attackers, ctx.defenders), True
@@ -106,7 +107,7 @@ def _fix_in_place(ctx: Context, plan: Plan) -> tuple[BattleView, bool]:
         return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                           status=BattleStatus.CORRECTED, rounds=(*kept, fixed), result=ended,
                           voided=voided_from(ctx, r + 1), attacker_start=ctx.attackers,
-                          defender_start=ctx.defenders), True
+                          defender_start=ctx.defenders, declared=ctx.as_rolled.declared), True
     if _applies_onward(ctx, issues, plan):
         return apply_onward(ctx, r + 1, [*kept, fixed], attacker, defender), True
     return refight(ctx, r + 1, [*kept, fixed], attacker, defender), True
@@ -137,7 +138,7 @@ def _retreated_at(ctx: Context, when: datetime) -> tuple[BattleView, bool]:
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                       status=BattleStatus.CORRECTED, rounds=tuple(kept), result=result,
                       voided=voided_from(ctx, count + 1), attacker_start=ctx.attackers,
-                      defender_start=ctx.defenders), True
+                      defender_start=ctx.defenders, declared=ctx.as_rolled.declared), True
 
 
 # -- one round corrected in place --------------------------------------------------------------

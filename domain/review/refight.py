@@ -121,7 +121,8 @@ def refight(ctx: Context, start: int, kept: list[RoundView], attacker: Force,
     rounds = (*kept, *(engine_round(result) for result in fought.rounds))
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                       status=BattleStatus.CORRECTED, rounds=rounds, result=fought.outcome, resume_round=start,
-                      voided=voided, attacker_start=ctx.attackers, defender_start=ctx.defenders)
+                      voided=voided, attacker_start=ctx.attackers, defender_start=ctx.defenders,
+                      declared=ctx.as_rolled.declared)
 
 
 def with_retreat(setup: BattleSetup, retreat: RetreatCondition) -> BattleSetup:
@@ -137,14 +138,16 @@ def awaiting(ctx: Context, kept: list[RoundView], start: int | None, *, then: st
     return BattleView(turn=ctx.record.turn, battle=ctx.record.territory, kind=ctx.record.kind,
                       status=BattleStatus.AWAITING, rounds=tuple(kept), result=None, resume_round=start,
                       voided=voided_from(ctx, start) if start is not None else (),
-                      attacker_start=ctx.attackers, defender_start=ctx.defenders, needed=need)
+                      attacker_start=ctx.attackers, defender_start=ctx.defenders, needed=need,
+                      declared=ctx.as_rolled.declared)
 
 
 def with_rounds(view: BattleView, *, rounds: tuple[RoundView, ...], status: BattleStatus) -> BattleView:
     return BattleView(turn=view.turn, battle=view.battle, kind=view.kind, status=status,
                       rounds=rounds, result=view.result, resume_round=view.resume_round,
                       voided=view.voided, attacker_start=view.attacker_start,
-                      defender_start=view.defender_start, finding_ids=view.finding_ids)
+                      defender_start=view.defender_start, finding_ids=view.finding_ids,
+                      declared=view.declared)
 
 
 def voided_from(ctx: Context, start: int) -> tuple[VoidedDice, ...]:

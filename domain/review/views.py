@@ -192,6 +192,35 @@ class Purse(msgspec.Struct, frozen=True):
     income: int
 
 
+class DeclaredMove(msgspec.Struct, frozen=True, array_like=True):
+    """A move into a battle as its declaration stated it (names resolved): from where, which
+    units, where its aircraft land, by which transports' sea zone."""
+
+    origin: str
+    units: Force
+    landing: str | None = None
+    transport_zone: str | None = None
+
+
+class Declaration(msgspec.Struct, frozen=True):
+    """A battle as its declaration stated it (2008 Section II: the attack and the defenders
+    listed), whatever was then rolled or corrected: the board panel shows it as written."""
+
+    #: The defenders the declaration listed ("Attack #1 - Anglo Egypt (1 INF, 1 ARM)"); None
+    #: when it listed none.
+    defenders: Force | None
+    #: Every move into the battle, in the order written.
+    moves: tuple[DeclaredMove, ...] = ()
+
+    @property
+    def attackers(self) -> Force:
+        """Every unit the moves bring (battleships' support shots among them)."""
+        total = EMPTY
+        for move in self.moves:
+            total = total + move.units
+        return total
+
+
 class BattleView(msgspec.Struct, frozen=True):
     """A battle's effective history (or its record as rolled)."""
 
@@ -215,6 +244,8 @@ class BattleView(msgspec.Struct, frozen=True):
     needed: DiceNeed | None = None
     #: Each power's treasury and income after the battle (empty: the record does not know them).
     treasury: tuple[Purse, ...] = ()
+    #: The battle as declared (None: not known, e.g. a view stored before it was kept).
+    declared: Declaration | None = None
 
 
 class DrawnDice(msgspec.Struct, frozen=True):

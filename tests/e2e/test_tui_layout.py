@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Header, Static
 
 from tests.unit.timeline_views import disputed_pair
-from tui.app import DETAIL_ROWS, NARROW_BELOW, MinisterApp, screenshot_directory
+from tui.app import NARROW_BELOW, MinisterApp, screenshot_directory
 from tui.loading import ViewsSource
 from tui.widgets.board import BattleBoard
 from tui.widgets.findings import FindingsPanel
@@ -92,48 +92,26 @@ def test_the_board_keeps_every_row_at_80x24() -> None:
     drive((80, 24), scenario)
 
 
-@pytest.mark.parametrize("size", [(120, 40), (100, 40)])
-def test_a_cropped_row_is_read_in_full_under_the_timeline(size: tuple[int, int]) -> None:
-    async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
-        detail = app.query_one("#detail", Static)
-        timeline = app.current_timeline
-        assert timeline is not None
-        view = app.query_one(TimelineView)
-        width = view.scrollable_content_region.width
-        # Step along the whole line: the detail is shown exactly when the row is cropped.
-        seen = 0
-        for _ in range(len(timeline)):
-            i = app.position
-            cropped = 2 + 2 * timeline.nodes[i].depth + len(timeline.label(i)) > width
-            assert detail.display == cropped, timeline.label(i)
-            if cropped:
-                seen += 1
-                assert str(detail.render()) == timeline.label(i)
-                # As tall as the label wraps to (a new layout only when that changes: app.py).
-                region = detail.content_region
-                assert region.height == min(DETAIL_ROWS, detail.get_content_height(region.size, app.size,
-                                                                                   region.width))
-            await pilot.press("right")
-            await pilot.pause()
-        assert seen > 0
-
-    drive(size, scenario)
-
-
-def test_the_screenshot_command_works_without_a_downloads_folder(
+def test_a_screenshot_goes_to_the_data_folder_under_an_ascii_name_never_the_working_tree(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Downloads folder: minister's data folder (platformdirs), not the current directory (a
+    repository's working tree, as often as not); the game's title has a "·", the name none; the
+    notification says where it went."""
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     monkeypatch.chdir(work)
     assert not (home / "Downloads").exists()
-    assert screenshot_directory() == work
+    folder = tmp_path / "data" / "minister" / "screenshots"
+    assert screenshot_directory() == folder
 
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
+        assert not app.title.isascii()
         notes: list[str] = []
         app.notify = lambda message, **_: notes.append(str(message))  # type: ignore[method-assign]
         app.deliver_screenshot()  # what the palette's "Screenshot" command calls
@@ -141,8 +119,10 @@ def test_the_screenshot_command_works_without_a_downloads_folder(
             await pilot.pause(0.05)
             if notes:
                 break
-        saved = list(work.glob("*.svg"))
+        saved = list(folder.glob("*.svg"))
         assert len(saved) == 1, notes
+        assert saved[0].name.isascii() and saved[0].name.startswith("minister_disputed-game-2008_")
+        assert not list(work.iterdir())
         assert "Failed" not in " ".join(notes) and str(saved[0]) in notes[0]
         assert "Timeline" in saved[0].read_text(encoding="utf-8")  # the screen, not an empty file
 

@@ -102,7 +102,7 @@ def test_a_small_terminal_keeps_the_timeline_and_shows_a_window_of_the_map() -> 
 
 def test_a_large_terminal_shows_the_whole_map() -> None:
     seen = _run(FULL, "m", "b", size=(160, 48))
-    assert "Midwy" in seen.text and "Wake" in seen.text and seen.timeline_rows >= 8
+    assert "Midwy" in seen.text and "Wake" in seen.text and seen.timeline_rows >= 5
 
 
 def test_the_help_lists_the_map_keys() -> None:
@@ -122,3 +122,33 @@ def test_a_place_a_mid_game_record_does_not_name_is_shown_as_not_known() -> None
     assert "Ukr  ?" in seen.text and "? not in the record" in seen.text
     assert "3 INF, 2 ARM, 1 FTR" not in seen.text
     assert "not in the record" not in _run(FULL, "m", "b").text  # from the setup: every place known
+
+
+def _units_under(app_text: str, label: str) -> str:
+    """What the map shows under a place's label: its units (the line under the label's)."""
+    lines = app_text.splitlines()
+    for k, line in enumerate(lines[:-1]):
+        at = line.find(label)
+        if at >= 0:
+            return lines[k + 1][at:at + 6].strip()
+    raise AssertionError(f"{label} not on the map")
+
+
+def test_at_120x40_the_whole_map_shows_every_places_units_and_the_timeline_keeps_its_rows() -> None:
+    """USSR 1's battle in Ukraine: after it Germany keeps 2 INF, 2 ARM, 1 FTR there and the USSR
+    retreats to Caucasus with 6 INF, 1 ARM; every row of the map from Alaska to the Antarctic."""
+    seen = _run(FULL, "m", "b")
+    assert seen.timeline_rows >= 5
+    assert "Alas" in seen.text and "Antc~" in seen.text and "Novo" in seen.text
+    assert _units_under(seen.text, "Ukr ") == "2i2af"
+    assert _units_under(seen.text, "Cauc ") == "6ia"
+
+
+def test_the_map_shows_the_units_of_the_history_shown() -> None:
+    """Part 14: as corrected the USSR takes East Europe (6 INF, 3 ARM and the captured AA gun);
+    as rolled Germany keeps it with 2 INF, 3 ARM, 2 FTR, AA."""
+    corrected = _run("part14/east-europe-forgotten-armour.toml", "m", "b")
+    rolled = _run("part14/east-europe-forgotten-armour.toml", "m", "b", "v")
+    assert _units_under(corrected.text, "E Eur") == "6i3aA"
+    assert _units_under(rolled.text, "E Eur") == "2i3a2…"
+    assert "as rolled" in rolled.title

@@ -56,8 +56,8 @@ def test_switch_to_as_rolled(snap_compare: SnapCompare) -> None:
     assert snap_compare(disputed_app(), press=["r", "v"], terminal_size=SIZE, run_before=loaded)
 
 
-def test_side_by_side_diff(snap_compare: SnapCompare) -> None:
-    """Both histories' boards at round 2, the rows that differ marked."""
+def test_diff_boards_one_above_the_other(snap_compare: SnapCompare) -> None:
+    """Both histories' boards at round 2, one above the other, the rows that differ marked."""
     assert snap_compare(disputed_app(), press=["r", "d"], terminal_size=SIZE, run_before=loaded)
 
 
@@ -92,14 +92,14 @@ def test_large_terminal(snap_compare: SnapCompare) -> None:
     assert snap_compare(disputed_app(), terminal_size=LARGE, run_before=loaded)
 
 
-def test_large_terminal_side_by_side_diff(snap_compare: SnapCompare) -> None:
+def test_large_terminal_diff(snap_compare: SnapCompare) -> None:
     """160x48, round 2 with both histories' boards."""
     assert snap_compare(disputed_app(), press=["r", "d"], terminal_size=LARGE, run_before=loaded)
 
 
-def test_long_row_read_in_full_under_the_timeline(snap_compare: SnapCompare) -> None:
-    """120x40 on the re-rolled attacker column of round 2: the row is cropped in the timeline
-    and read in full on the line under it."""
+def test_long_row_wraps_in_the_timeline(snap_compare: SnapCompare) -> None:
+    """120x40 on the re-rolled attacker column of round 2: the row too long for the timeline
+    wraps onto the row under it, indented."""
     assert snap_compare(disputed_app(), press=["r", "right"], terminal_size=SIZE, run_before=loaded)
 
 
@@ -119,3 +119,29 @@ def test_large_terminal_map(snap_compare: SnapCompare) -> None:
     the turn's places marked, the focus moved to the next place the turn touched."""
     assert snap_compare(full_game_app(), press=["m", "b", "right_square_bracket"], terminal_size=LARGE,
                         run_before=loaded)
+
+
+def test_map_with_units(snap_compare: SnapCompare) -> None:
+    """120x40, ``m`` on the first battle of the three-round game: the whole map, each place's
+    units under its name in its power's colours, the timeline and the board above it."""
+    assert snap_compare(full_game_app(), press=["m", "b"], terminal_size=SIZE, run_before=loaded)
+
+
+async def story_shown(pilot: Pilot[Any]) -> None:
+    """Loaded, ``c`` pressed and every battle's odds worked out, on USSR 1's battle."""
+    await loaded(pilot)
+    await pilot.press("c")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.press("b")
+    await pilot.pause()
+
+
+def test_story(snap_compare: SnapCompare) -> None:
+    """120x40, ``c``: the odds of the four battles as declared against their results, the
+    income of each power turn by turn, the current battle and turn marked."""
+    assert snap_compare(full_game_app(), terminal_size=SIZE, run_before=story_shown)
+
+
+def test_small_terminal_story(snap_compare: SnapCompare) -> None:
+    """80x24, ``c``: the story in the place of the panels under the timeline."""
+    assert snap_compare(full_game_app(), terminal_size=SMALL, run_before=story_shown)

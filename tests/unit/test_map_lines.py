@@ -9,7 +9,16 @@ from domain.rules.map_layout import MapLayout
 from projections.board_map import BoardMaps, MapPoint
 from projections.timeline import Timeline
 from tests.conftest import REPLAYS
-from tui.widgets.board_map import CELL, FOOT_LINES, POWER_STYLES, focus_lines, map_lines, window
+from tui.widgets.board_map import (
+    CELL,
+    FOOT_LINES,
+    POWER_STYLES,
+    POWER_TEXT,
+    focus_lines,
+    map_lines,
+    units_cell,
+    window,
+)
 
 LAYOUT = MapLayout.classic()
 
@@ -32,7 +41,8 @@ def test_a_window_fits_or_centres_going_round_only_where_the_grid_wraps() -> Non
 
 def test_a_large_panel_shows_the_whole_board_with_the_battle_marked() -> None:
     point = _point("games/two-turns-board-moves-on-2008.toml", 0)  # USSR 1: East Europe taken
-    lines = [line.plain for line in map_lines(point, LAYOUT, "East Europe", LAYOUT.columns * CELL, 20)]
+    height = LAYOUT.rows + FOOT_LINES  # no room for the units under the names
+    lines = [line.plain for line in map_lines(point, LAYOUT, "East Europe", LAYOUT.columns * CELL, height)]
     assert len(lines) == LAYOUT.rows + 1 + 3  # the grid, the legend, the focused place
     assert lines[0].startswith(" Midwy  Ala~   Alas")  # the whole width, from the Pacific's east half
     assert "▶E Eur*" in lines[2] and "▶Kar  *" in lines[1]
@@ -45,7 +55,7 @@ def test_a_large_panel_shows_the_whole_board_with_the_battle_marked() -> None:
 
 def test_the_holder_colours_the_label_and_the_focus_is_reversed() -> None:
     point = _point("games/two-turns-board-moves-on-2008.toml", 0)
-    line = map_lines(point, LAYOUT, "Karelia S.S.R.", LAYOUT.columns * CELL, 20)[2]
+    line = map_lines(point, LAYOUT, "Karelia S.S.R.", LAYOUT.columns * CELL, LAYOUT.rows + FOOT_LINES)[2]
     start = line.plain.index("E Eur")
     styles = [span.style for span in line.spans if span.start == start]
     assert styles and styles[0].bgcolor == POWER_STYLES["USSR"].bgcolor  # type: ignore[union-attr]
@@ -89,3 +99,20 @@ def test_a_battle_begun_and_awaiting_dice_is_marked_and_spelled_out() -> None:
     assert units.startswith("  units Germany 2 INF; USSR 3 INF, 1 ARM  (after the battle in Ukraine S.S.R.")
     karelia = focus_lines(point, "Karelia S.S.R.")[1].plain
     assert karelia.startswith("  units empty")
+
+
+def test_with_room_each_place_shows_its_units_under_its_name_in_its_powers_colour() -> None:
+    """USSR 1 took East Europe with 2 INF, 2 ARM: "2i2a" under "E Eur", in the USSR's colour;
+    Germany's 4 INF, 2 ARM, 1 FTR, 1 BMB, AA (and IC, left out first) under "Ger", cut."""
+    point = _point("games/two-turns-board-moves-on-2008.toml", 0)
+    lines = map_lines(point, LAYOUT, "East Europe", LAYOUT.columns * CELL, 2 * LAYOUT.rows + FOOT_LINES)
+    assert len(lines) == 2 * LAYOUT.rows + 1 + 3
+    names, units = lines[4], lines[5]  # the grid's third row and what stands there
+    at = names.plain.index("E Eur")
+    assert units.plain[at:at + CELL - 1] == "2i2a  "
+    assert [span.style for span in units.spans if span.start == at] == [POWER_TEXT["USSR"]]
+    germany = names.plain.index("Ger ")
+    assert units.plain[germany:germany + CELL - 1] == "4i2af…"
+    # The Classic setup's carrier, battleship and the fighter on the carrier, in the notation's order.
+    assert units_cell(point.squares["Caroline Islands Sea Zone"]).plain == "fcB"
+

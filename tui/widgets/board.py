@@ -18,6 +18,7 @@ from domain.battle.model import Column
 from domain.review.views import BattleView, Chances, Impact, RoundView, SideRound
 from domain.rules.forces import Force
 from domain.rules.units import UnitType, combat_value
+from projections.board_text import declared_lines, start_spans
 from projections.timeline import (
     SideName,
     Timeline,
@@ -153,7 +154,8 @@ def _hits_cell(side: SideRound, targets: Force) -> tuple[str, Text]:
 
 def round_board(timeline: Timeline, index: int, *, compact: bool = False,
                 compare: dict[str, str] | None = None) -> RenderableType:
-    """The battle board of the round at ``index``; rows that differ from ``compare`` marked ≠."""
+    """The battle board of the round at ``index``; rows that differ from ``compare`` marked ≠
+    (``compact``: a diff's board, without the units at the start)."""
     battle = timeline.battle(index)
     rnd = timeline.round(index)
     assert battle is not None and rnd is not None
@@ -165,38 +167,26 @@ def round_board(timeline: Timeline, index: int, *, compact: bool = False,
     if rnd.origin == "rerolled":
         begins = battle.resume_round == rnd.round
         heading.append(" · ↻ the re-roll begins here" if begins else " · ↻ re-rolled", TAG_STYLES["reroll"])
-    start = Text.assemble(("At the start: ", TAG_STYLES["dim"]),
-                          ("attacker ", TAG_STYLES["dim"]), force_text(rnd.attacker.units),
-                          (" · defender ", TAG_STYLES["dim"]), force_text(rnd.defender.units))
+    start = spans_text([("At the start: ", "dim"), ("attacker ", "dim"), *start_spans(rnd, attacking=True),
+                        (" · defender ", "dim"), *start_spans(rnd, attacking=False)])
     # Every label has a three-cell slot for the marks (≠ differs, ▶ the current point), so a marked
-    # row keeps the width, and the alignment, of the others.
-    if compact:
-        grid = Grid(("   column", "attacker", "defender"), (1, 1), label_width=10,
-                    short=("   col", "att", "def"))
-    else:
-        grid = Grid(("   column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3),
-                    label_width=10, short=("   col", "att", "dice", "def", "dice"))
+    # row keeps the width, and the alignment, of the others. Each side's units and dice have a
+    # column of their own, headed by the side, on every board (the diff's too: its boards are
+    # stacked, each as wide as one board).
+    grid = Grid(("   column", "attacker", "its dice", "defender", "its dice"), (2, 3, 2, 3),
+                label_width=10, short=("   col", "attacker", "dice", "defender", "dice"),
+                whole=(True, False, True, False))
     for row in round_rows(timeline, index):
         name = row.label
         differs = compare is not None and compare.get(row.key) != row.signature()
         label = Text.assemble(("≠" if differs else " ", _DIFFERS), "▶ " if row.current else "  ", name)
         att_style = _CURRENT if row.current in ("attacker", "both") else Style()
         def_style = _CURRENT if row.current in ("defender", "both") else Style()
-        if compact:
-            grid.add_row(label, _cell(row.attacker_units, row.attacker_dice, att_style),
-                         _cell(row.defender_units, row.defender_dice, def_style))
-        else:
-            grid.add_row(label, Text(row.attacker_units, att_style), _styled(row.attacker_dice, att_style),
-                         Text(row.defender_units, def_style), _styled(row.defender_dice, def_style))
-    return Group(heading, start, grid)
-
-
-def _cell(units: str, dice: Text, style: Style) -> Text:
-    text = Text(units, style + Style(bold=True))
-    if units and dice.plain:
-        text.append("\n")
-    text.append_text(_styled(dice, style))
-    return text
+        grid.add_row(label, Text(row.attacker_units, att_style), _styled(row.attacker_dice, att_style),
+                     Text(row.defender_units, def_style), _styled(row.defender_dice, def_style))
+    # A diff's boards share the room: the units at the start are in the rows (the AA's victims
+    # in the losses).
+    return Group(heading, grid) if compact else Group(heading, start, grid)
 
 
 def _styled(text: Text, style: Style) -> Text:
@@ -214,10 +204,11 @@ def battle_board(timeline: Timeline, index: int) -> RenderableType:
     head = Text.assemble((battle.battle, "bold"), f" ({battle.kind}) · {battle.turn} · {battle.status}")
     if battle.resume_round is not None:
         head.append(f" · re-rolled from round {battle.resume_round}", TAG_STYLES["reroll"])
-    declared = Text.assemble(("Declared: attacker ", TAG_STYLES["dim"]), force_text(battle.attacker_start),
-                             (" · defender ", TAG_STYLES["dim"]), force_text(battle.defender_start))
-    table = Grid(("round", "attacker", "defender", "hits A/D", "losses A/D"), (3, 3, 2, 3), label_width=15,
-                 fit_label=True)
+    declared = [spans_text(line) for line in declared_lines(battle)]
+    # Each side's cell: its units at the round's start, the aircraft the AA guns shot down,
+    # and its losses in the round, a line each (units are never cut in two).
+    table = Grid(("round", "attacker", "defender", "hits A/D"), (3, 3, 1), label_width=15,
+                 fit_label=True, whole=(True, True, True))
     for view, rounds in _rounds_with_variation(timeline, index):
         for rnd in rounds:
             label = Text(f"{rnd.round}")
@@ -225,23 +216,25 @@ def battle_board(timeline: Timeline, index: int) -> RenderableType:
                 label.append(" ↻", TAG_STYLES["reroll"])
             if view is not None:
                 label = Text(f"({view}) ", TAG_STYLES["variation"]) + label
-            table.add_row(label, Text(force_text(rnd.attacker.units)), Text(force_text(rnd.defender.units)),
-                          Text(f"{rnd.attacker.hits}/{rnd.defender.hits}"),
-                          Text(f"{_loss(rnd.attacker_losses + rnd.aa_losses)} / "
-                               f"{_loss(rnd.defender_losses)}"))
+            table.add_row(label, _side_cell(rnd, rnd.attacker_losses, attacking=True),
+                          _side_cell(rnd, rnd.defender_losses, attacking=False),
+                          Text(f"{rnd.attacker.hits}/{rnd.defender.hits}"))
     result = Text.assemble(("Result: ", "bold"), result_text(battle))
     if battle.result is not None:
         result.append(f" · attacker left {force_text(battle.result.attacker_left)}"
                       f" · defender left {force_text(battle.result.defender_left)}", TAG_STYLES["dim"])
-    units = Text("Units at the start of each round:", TAG_STYLES["dim"])
-    parts: list[RenderableType] = [head, declared, units, table, result]
+    units = Text("Each round: the units at its start, their losses:", TAG_STYLES["dim"])
+    parts: list[RenderableType] = [head, *declared, units, table, result]
     if battle.impact is not None:
         parts.append(impact_text(battle.impact))
     return Group(*parts)
 
 
-def _loss(force: Force) -> str:
-    return f"−{force}" if force else "none"
+def _side_cell(rnd: RoundView, losses: Force, *, attacking: bool) -> Text:
+    """A side's units at a round's start (the AA's victims marked) and, under them, its losses."""
+    cell = spans_text(start_spans(rnd, attacking=attacking, cell=True))
+    cell.append(f"\n−{losses}" if losses else "\nno loss", TAG_STYLES["dim"])
+    return cell
 
 
 def impact_text(impact: Impact) -> Text:

@@ -20,16 +20,29 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
+from domain.rules.board import Board
 from domain.rules.map_layout import MAX_LABEL, MapLayout
-from projections.board_map import BoardMaps, MapPoint, Square, square_text
+from projections.board_map import LETTER_LEGEND, BoardMaps, MapPoint, Square, square_text, unit_letters
+from projections.find import place_named
 from projections.timeline import Timeline
 from tui.widgets.lines import LinesPanel
+from tui.widgets.repaint import set_title
 from tui.widgets.styles import TAG_STYLES
 
 #: Characters a cell takes: a mark, the label, a mark.
 CELL = MAX_LABEL + 2
 #: Lines under the map: the legend and the focused place (three lines).
 FOOT_LINES = 4
+#: Grid rows a map with units under the names must show at least (else: names only, more rows).
+UNIT_ROWS = 8
+#: The powers' colours for their units (the printed board's, as text on the terminal's ground).
+POWER_TEXT: dict[str, Style] = {
+    "USSR": Style(color="#ff6f6f", bold=True),
+    "Germany": Style(color="#c0c0c0", bold=True),
+    "UK": Style(color="#e0b878", bold=True),
+    "Japan": Style(color="#ffa530", bold=True),
+    "USA": Style(color="#6fcf6f", bold=True),
+}
 #: The powers' colours, after the printed board's.
 POWER_STYLES: dict[str, Style] = {
     "USSR": Style(color="white", bgcolor="#8b1c1c"),
@@ -97,21 +110,58 @@ def window(size: int, total: int, centre: int, *, wrap: bool) -> list[int]:
     return list(range(first, first + size))
 
 
+def units_cell(square: Square) -> Text:
+    """What stands on a square, under its name: each power's counts by type in its colour
+    ("3iaA": 3 INF, 1 ARM, an AA gun). A cell holds CELL - 1 letters (a space parts it from the
+    next): an industrial complex is left out first, then the rest cut with "…" (the focused
+    place's units are spelled out under the map)."""
+    cell = Text(no_wrap=True, overflow="crop")
+    if not square.known:
+        cell.append("?", UNKNOWN_STYLE)
+        return cell
+    room = CELL - 1
+    parts = unit_letters(square.units)
+    if sum(len(letters) for _, letters in parts) > room:
+        parts = [(power, letters.replace("I", "")) for power, letters in parts]
+    for power, letters in parts:
+        cell.append(letters, POWER_TEXT.get(power, NEUTRAL_STYLE))
+    if cell.cell_len > room:
+        cell.truncate(room - 1)
+        cell.append("…", TAG_STYLES["dim"])
+    return cell
+
+
+def with_units(height: int, layout: MapLayout) -> bool:
+    """Whether ``height`` lines have room for the map with units under the names (two lines a
+    row) for UNIT_ROWS rows at least."""
+    return (height - FOOT_LINES) // 2 >= min(UNIT_ROWS, layout.rows)
+
+
 def map_lines(point: MapPoint, layout: MapLayout, focus: str | None, width: int, height: int) -> list[Text]:
     """The map in ``width`` × ``height`` cells: the grid (or a window of it round the focus),
-    the legend, and the focused place spelled out."""
-    rows_room = max(1, height - FOOT_LINES)
+    each place's units under its name when there is room, the legend, and the focused place
+    spelled out."""
+    units = with_units(height, layout)
+    rows_room = max(1, (height - FOOT_LINES) // (2 if units else 1))
     centre = layout.places[focus] if focus is not None else None
     columns = window(max(1, width // CELL), layout.columns, centre.x if centre else 0, wrap=True)
     rows = window(rows_room, layout.rows, centre.y if centre else 0, wrap=False)
     lines: list[Text] = []
     for y in rows:
         line = Text(no_wrap=True, overflow="crop")
+        under = Text(" ", no_wrap=True, overflow="crop")
         for x in columns:
             place = layout.at(x, y)
             line.append_text(Text(" " * CELL) if place is None else _cell(point, layout, place.name, focus))
+            if units:
+                cell = Text(" " * CELL) if place is None else units_cell(point.squares[place.name])
+                under.append_text(cell)
+                under.append(" " * (CELL - cell.cell_len))
         line.rstrip()
         lines.append(line)
+        if units:
+            under.rstrip()
+            lines.append(under)
     legend = Text(no_wrap=True, overflow="crop")
     unknown = any(not square.known for square in point.squares.values())
     for mark, style, meaning in LEGEND + ((UNKNOWN_LEGEND,) if unknown else ()):
@@ -182,6 +232,8 @@ class MapPanel(LinesPanel):
         self._battle_key: tuple[int, str | None, str] | None = None
         #: The place whose holder and units are spelled out under the map.
         self.focus_name: str | None = None
+        #: A place asked for by name while the map was hidden (focused when it is shown).
+        self._asked: str | None = None
         #: Whether the user asked for the map (``m``); hidden until then.
         self.wanted = False
         self.display = False
@@ -217,10 +269,16 @@ class MapPanel(LinesPanel):
         if key != self._battle_key:
             # A new battle (or turn): the focus goes to where it is fought.
             self._battle_key = key
-            self.focus_name = point.battle or next(iter(self.interesting()), None)
+            self.focus_name = self._asked or point.battle or next(iter(self.interesting()), None)
+        self._asked = None
         view = "as rolled" if timeline.as_rolled else "as corrected"
         self.border_title = f"Map · {point.title} · {view}"
         self.redraw()
+
+    @property
+    def needed_height(self) -> int:
+        """The rows the whole map takes with units under the names (the border's among them)."""
+        return 2 * self.map_layout.rows + FOOT_LINES + 2
 
     def interesting(self) -> list[str]:
         """The places ``[`` and ``]`` step through: those the turn touched, changed, or the two
@@ -242,12 +300,39 @@ class MapPanel(LinesPanel):
         self.focus_name = names[(at + delta) % len(names)]
         self.redraw()
 
+    def focus_on(self, place: str) -> None:
+        """Put the focus on ``place`` (kept for when the map is shown, if it is hidden)."""
+        self.focus_name = place
+        if self._point is None or not self.display:
+            self._asked = place
+            return
+        self.redraw()
+
+    def place_names(self) -> list[str]:
+        """Every place's name, the abbreviations the notation accepts and the map's labels
+        (what the "go to place" prompt completes)."""
+        board = Board.classic()
+        found = [t.name for t in board] + [a for t in board for a in t.abbreviations]
+        found += [p.label for p in self.map_layout]
+        return list(dict.fromkeys(found))
+
+    def place_named(self, text: str) -> str | None:
+        """The place ``text`` names: a label of the map ("Cauc", "Kar~"), else any name the
+        notation accepts (projections.find.place_named)."""
+        key = text.strip().casefold()
+        for place in self.map_layout:
+            if key == place.label.casefold():
+                return place.name
+        return place_named(text)
+
     def redraw(self) -> None:
         """Lay the map out again for the panel's size."""
         if self._point is None:
             return
         size = self.content_region.size
         width, height = (size.width, size.height) if size.width else (self.map_layout.columns * CELL, 15)
+        legend = f"units: {LETTER_LEGEND}" if with_units(height, self.map_layout) else ""
+        set_title(self, legend, subtitle=True)
         self.set_content(Group(*map_lines(self._point, self.map_layout, self.focus_name, width, height)))
 
     def on_resize(self) -> None:

@@ -9,23 +9,31 @@ from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.widgets.styles import TAG_STYLES
+
+#: The narrowest a column that may wrap is left when the others are kept whole.
+MIN_COLUMN = 6
 
 
 class Grid:
     """A plain table laid out by hand: fixed label column, the others shared by ratio, cells wrapped.
 
     Rich's Table measures every cell twice to fit columns; the board's columns are known, and this
-    is several times faster, which matters on every key press.
+    is several times faster, which matters on every key press. A column's cells are not wrapped
+    while they fit: each column gets the room its widest cell needs when the grid has it, the
+    ``whole`` ones (units: "4 INF, 2 ARM" cut in two reads as two rows) first; what is left is
+    shared by ratio among the columns that need more (the dice wrap).
     """
 
     def __init__(self, headers: tuple[str, ...], ratios: tuple[int, ...], *, label_width: int,
-                 short: tuple[str, ...] | None = None, fit_label: bool = False) -> None:
+                 short: tuple[str, ...] | None = None, fit_label: bool = False,
+                 whole: tuple[bool, ...] | None = None) -> None:
         self.headers = headers
         #: The label column only as wide as its widest label or header (``label_width`` at most):
         #: a narrow panel gives the other columns the room short labels leave.
@@ -33,6 +41,7 @@ class Grid:
         #: Headers used when the full ones do not fit their columns (a narrow panel).
         self.short = short or headers
         self.ratios = ratios
+        self.whole = whole or (False,) * len(ratios)
         self.label_width = label_width
         self.rows: list[tuple[Text, ...]] = []
 
@@ -45,10 +54,19 @@ class Grid:
         label = self.label_width
         if self.fit_label:
             label = min(label, max([len(self.headers[0]), *(row[0].cell_len for row in self.rows)]))
-        rest = max(len(self.ratios), width - label - len(self.ratios))
-        total = sum(self.ratios)
-        widths = [rest * r // total for r in self.ratios]
-        widths[-1] += rest - sum(widths)
+        count = len(self.ratios)
+        rest = max(count, width - label - count)
+        natural = [max([len(self.short[c + 1]), *(_widest(row[c + 1]) for row in self.rows)])
+                   for c in range(count)]
+        widths = [0] * count
+        # The columns kept whole, narrowest first, while the others keep MIN_COLUMN each.
+        kept = 0
+        for c in sorted((c for c in range(count) if self.whole[c]), key=natural.__getitem__):
+            if kept + natural[c] + MIN_COLUMN * (count - 1 - sum(1 for w in widths if w)) > rest:
+                break
+            widths[c] = natural[c]
+            kept += natural[c]
+        _share(widths, [c for c in range(count) if not widths[c]], rest - sum(widths), natural, self.ratios)
         return [label, *widths]
 
     def lines(self, console: Console, width: int) -> list[Text]:
@@ -86,6 +104,41 @@ class Grid:
         return line
 
 
+def _widest(cell: Text) -> int:
+    """The widest line of a cell."""
+    plain = cell.plain
+    return max(len(line) for line in plain.split("\n")) if "\n" in plain else cell.cell_len
+
+
+def _share(widths: list[int], columns: list[int], room: int, natural: list[int],
+           ratios: tuple[int, ...]) -> None:
+    """Share ``room`` among ``columns`` by ratio, none beyond its natural width while another
+    needs more; what is left over then goes to every column by ratio."""
+    waiting = list(columns)
+    while waiting and room > 0:
+        total = sum(ratios[c] for c in waiting)
+        offer = {c: room * ratios[c] // total for c in waiting}
+        settled = [c for c in waiting if natural[c] - widths[c] <= offer[c]]
+        if not settled:
+            for c in waiting:
+                widths[c] += offer[c]
+            widths[waiting[-1]] += room - sum(offer.values())
+            room = 0
+            break
+        for c in settled:
+            room -= natural[c] - widths[c]
+            widths[c] = natural[c]
+            waiting.remove(c)
+    if room > 0:
+        total = sum(ratios)
+        extra = [room * ratio // total for ratio in ratios]
+        extra[-1] += room - sum(extra)
+        for c, more in enumerate(extra):
+            widths[c] += more
+    for c, have in enumerate(widths):
+        widths[c] = max(1, have)
+
+
 def content_lines(content: RenderableType, console: Console, options: ConsoleOptions) -> list[list[Segment]]:
     """Rendered lines; texts and grids directly (much faster than the console's general rendering)."""
     width = options.max_width
@@ -102,8 +155,15 @@ def content_lines(content: RenderableType, console: Console, options: ConsoleOpt
     return console.render_lines(content, options, pad=False)
 
 
+#: What the last line of a panel too short for its content says instead (``z``: tui/app.py).
+MORE = "▼ {count} more lines · z shows every panel in full"
+
+
 class LinesPanel(Widget):
-    """A panel showing a renderable, rendered once per change; only changed lines are repainted."""
+    """A panel showing a renderable, rendered once per change; only changed lines are repainted.
+
+    Content taller than the panel is never cut silently: its last line says how many lines are
+    not shown, and ``z`` shows them (tui/screens/panels.py)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -112,26 +172,73 @@ class LinesPanel(Widget):
         #: A row under the content (Textual works ``rich_style`` out from every ancestor at each call).
         self._blank = Strip([])
         self._width = -1
+        #: The lines shown, for the content's lines and the panel's height they were made for.
+        self._kept_shown: tuple[list[Strip], int, list[Strip]] | None = None
 
     def set_content(self, content: RenderableType, *, relayout: bool = False) -> None:
         """Show ``content`` (repainting the lines that differ from what is on screen; all of them
         when the panel is about to be laid out again: ``relayout``, drawn once at its new size)."""
-        old = self._strips if self._width == self.content_region.width and not relayout else None
+        old = self._visible_lines() if self._width == self.content_region.width and not relayout else None
         self._content = content
         self._width = -1
         if old is None:
             self.refresh()
             return
-        new = self._render_strips()
+        new = self._visible_lines()
         width = self._width
         for y in range(max(len(old), len(new))):
             if y >= len(old) or y >= len(new) or old[y]._segments != new[y]._segments:
                 self.refresh(Region(0, y, width, 1))
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The content's lines at ``width`` (a panel of ``height: auto`` is as tall as them)."""
+        console = self.app.console
+        options = console.options.update(width=max(1, width), height=None, highlight=False)
+        return len(content_lines(self._content, console, options))
+
+    @property
+    def content(self) -> RenderableType:
+        """What the panel shows (all of it, however tall)."""
+        return self._content
+
     @property
     def text(self) -> str:
-        """The panel's content as plain text (for tests)."""
+        """The panel's content as plain text, all of it (for tests)."""
         return "\n".join(strip.text.rstrip() for strip in self._render_strips())
+
+    @property
+    def shown_text(self) -> str:
+        """The lines the panel shows as plain text, the last one saying what is not shown."""
+        return "\n".join(strip.text.rstrip() for strip in self._visible_lines())
+
+    @property
+    def cut(self) -> int:
+        """How many lines of the content the panel does not show (0: it shows them all)."""
+        height = self.content_region.height
+        lines = len(self._render_strips())
+        return lines - height + 1 if height and lines > height else 0
+
+    def _visible_lines(self) -> list[Strip]:
+        """The lines on screen: the content's, the last one saying how many more there are
+        when the panel is too short for them."""
+        strips = self._render_strips()
+        height = self.content_region.height
+        kept = self._kept_shown
+        if kept is not None and kept[0] is strips and kept[1] == height:
+            return kept[2]
+        cut = self.cut
+        if not cut:
+            self._kept_shown = (strips, height, strips)
+            return strips
+        more = Text(MORE.format(count=cut), TAG_STYLES["dim"] + Style(italic=True), no_wrap=True,
+                    overflow="ellipsis")
+        more.truncate(self._width, overflow="ellipsis")
+        segments = list(more.render(self.app.console))
+        base = self.rich_style
+        strip = Strip(Segment.apply_style(segments, base)).crop_extend(0, self._width, base)
+        shown = [*strips[:len(strips) - cut], strip]
+        self._kept_shown = (strips, height, shown)
+        return shown
 
     def _render_strips(self) -> list[Strip]:
         width = self.content_region.width
@@ -147,7 +254,7 @@ class LinesPanel(Widget):
 
     def render_line(self, y: int) -> Strip:
         """One line of the panel."""
-        strips = self._render_strips()
+        strips = self._visible_lines()
         if y < len(strips):
             return strips[y]
         return self._blank

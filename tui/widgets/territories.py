@@ -122,3 +122,4 @@ class TerritoryPanel(LinesPanel):
         rows = move_map(places) + territory_lines(places, theirs, other_name) + \
             treasury_lines(battle, other, other_name)
         self.set_content(Group(*(spans_text(row) for row in rows)))
+        self.refresh(layout=True)  # (as tall as its lines, up to its max-height)

@@ -1,0 +1,177 @@
+"""The game's story in one picture: each battle's odds as declared against its result (as rolled
+and as corrected), and each power's IPC income turn by turn.
+
+:class:`Story` reads a :class:`~projections.timeline.Timeline` (both histories): the battles in
+the order of the game, each with its turn, its result in each history and the attacker's
+chance of winning it as declared (the exact odds of :mod:`domain.odds.exact` for the declared
+forces fought mechanically, each side's default order of loss, no retreat), and for every turn
+the income each power would collect on the board after it (the treasury the review walked
+beside the board: ``BattleView.treasury``; income changes only when a battle changes a holder).
+The odds cost milliseconds a battle, so they are worked out one battle at a time
+(:meth:`Story.work_out`) and read as they come (:meth:`Story.odds`). Pure Python: no Textual
+here; the terminal's chart is tui/widgets/story.py, the SVG projections/story_svg.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from domain.battle.model import BattleSetup, Winner
+from domain.review.views import BattleStatus, BattleView
+from domain.rules.forces import EMPTY
+from domain.rules.orders_of_loss import BattleKind
+from domain.rules.units import POWERS, UnitType
+from projections.timeline import Timeline
+
+Result = Literal["won", "lost", "retreated", "none"]
+_NO_RESULT = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+#: A result's mark in the terminal and the SVG.
+RESULT_MARKS: dict[Result, str] = {"won": "✓", "lost": "✗", "retreated": "↩", "none": "·"}
+
+
+@dataclass(frozen=True)
+class BattlePoint:
+    """One battle of the story: where it is, and how it ended in each history."""
+
+    battle: int
+    turn: str
+    name: str
+    as_rolled: Result
+    as_corrected: Result
+
+
+@dataclass(frozen=True)
+class IncomePoint:
+    """Each power's income on the board after a turn (empty: the record does not know it)."""
+
+    turn: str
+    income: dict[str, int]
+
+
+def result_of(battle: BattleView | None) -> Result:
+    """How a battle ended for the attacker: won, lost (the defender won or both sides died),
+    retreated, or none (void, not fought, awaiting dice, or the record stopped with both sides
+    standing)."""
+    if battle is None or battle.result is None or battle.status in _NO_RESULT:
+        return "none"
+    outcome = battle.result
+    if outcome.retreated:
+        return "retreated"
+    if outcome.winner is Winner.ATTACKER:
+        return "won"
+    return "lost" if outcome.winner is not None else "none"
+
+
+def declared_setup(battle: BattleView) -> BattleSetup | None:
+    """The battle as declared, to be fought mechanically: the declared attackers (battleships
+    support a land battle: they do not fight in it; the units landed from transports are the
+    amphibious ones) against the defenders the declaration listed, else those it was fought
+    with. None when a side is empty or the declaration is not known."""
+    declared = battle.declared
+    if declared is None:
+        return None
+    attackers = declared.attackers
+    support = EMPTY
+    amphibious = EMPTY
+    if battle.kind is not BattleKind.SEA:
+        support = attackers.where(lambda u: u is UnitType.BB)
+        attackers = attackers.where(lambda u: u is not UnitType.BB)
+        for move in declared.moves:
+            if move.transport_zone:
+                amphibious = amphibious + move.units.where(lambda u: u is not UnitType.BB)
+    defenders = declared.defenders if declared.defenders is not None else battle.defender_start
+    if not attackers.combatants() or not defenders:
+        return None
+    return BattleSetup(kind=battle.kind, attacker=attackers, defender=defenders, support=support,
+                       amphibious=amphibious)
+
+
+def declared_odds(battle: BattleView) -> float | None:
+    """The attacker's chance of winning the battle as declared (None: nothing to fight)."""
+    setup = declared_setup(battle)
+    if setup is None:
+        return None
+    from domain.odds.exact import odds  # numpy: loaded only when odds are asked for
+
+    return round(odds(setup).attacker_win, 6)
+
+
+class Story:
+    """A game's story: its battles' results in both histories, their odds as declared (worked out
+    one by one), and each power's income turn by turn."""
+
+    def __init__(self, timeline: Timeline, odds: dict[object, float | None] | None = None) -> None:
+        """``odds``: the odds another story of the same game worked out (the other history's:
+        a battle's declaration is the same in both), by what they are worked out from."""
+        self.timeline = timeline
+        main = timeline.main
+        points = []
+        for b, battle in enumerate(main.battles):
+            other = timeline.other_battle(b)
+            mine, theirs = result_of(battle), result_of(other) if other is not None else result_of(battle)
+            rolled, corrected = (mine, theirs) if main.as_rolled else (theirs, mine)
+            points.append(BattlePoint(b, battle.turn, battle.battle, rolled, corrected))
+        self.battles: list[BattlePoint] = points
+        self.income: list[IncomePoint] = _income(timeline)
+        #: Each battle's odds by what they are worked out from (shared with ``odds``' story).
+        self.known: dict[object, float | None] = odds if odds is not None else {}
+        self._keys = [(battle.kind, battle.declared, battle.defender_start) for battle in main.battles]
+
+    @property
+    def worked_out(self) -> int:
+        """How many battles' odds are known."""
+        return sum(1 for key in self._keys if key in self.known)
+
+    def odds(self, b: int) -> float | None:
+        """Battle ``b``'s odds as declared, if worked out (None also: nothing to fight)."""
+        return self.known.get(self._keys[b])
+
+    def work_out(self, b: int) -> float | None:
+        """Work out battle ``b``'s odds as declared (once for the game)."""
+        key = self._keys[b]
+        if key not in self.known:
+            self.known[key] = declared_odds(self.timeline.main.battles[b])
+        return self.known[key]
+
+    def battle_at(self, node: int) -> int | None:
+        """The battle of timeline node ``node`` (the next one at a turn's line), if any."""
+        timeline = self.timeline
+        if not len(timeline) or not self.battles:
+            return None
+        found = timeline.nodes[node].battle
+        if found >= 0:
+            return found
+        following = timeline.next_battle(node)
+        return timeline.nodes[following].battle if timeline.nodes[following].battle >= 0 else None
+
+    def turn_at(self, node: int) -> int | None:
+        """The index in :attr:`income` of node ``node``'s turn."""
+        timeline = self.timeline
+        if not len(timeline):
+            return None
+        turn = timeline.turns[timeline.nodes[node].turn]
+        return next((k for k, point in enumerate(self.income) if point.turn == turn), None)
+
+
+def _income(timeline: Timeline) -> list[IncomePoint]:
+    """Each turn's income per power: after the turn's last battle, else as the turn before left
+    it (income changes only when a battle changes a holder); unknown before the first battle
+    that knows the treasury."""
+    view = timeline.main
+    last: dict[str, int] = {}
+    by_turn: dict[str, dict[str, int]] = {}
+    for battle in view.battles:
+        if battle.treasury:
+            by_turn[battle.turn] = {purse.power: purse.income for purse in battle.treasury}
+    found = []
+    for turn in timeline.turns:
+        last = by_turn.get(turn, last)
+        found.append(IncomePoint(turn, dict(last)))
+    return found
+
+
+def powers_in(story: Story) -> list[str]:
+    """The powers the income knows, in the order of play."""
+    known = {power for point in story.income for power in point.income}
+    return [power for power in POWERS if power in known]

@@ -1,0 +1,207 @@
+"""The game's story in one picture (``c``): the odds of every battle as declared against its
+result as rolled and as corrected, and each power's income turn by turn, across the whole game.
+
+A column is a battle (several, in a long game: the odds averaged, the results marked when they
+agree), the current one in reverse video; the income rows have a column a turn. A click on a
+column moves the timeline to that battle or turn. The lines are made by :func:`story_lines`
+(pure: the projection's :class:`~projections.story.Story` in), so what the chart shows is tested
+as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import ceil
+from time import monotonic
+
+from rich.console import Group
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+
+from projections.story import RESULT_MARKS, Result, Story, powers_in
+from projections.timeline import Timeline
+from tui.widgets.board_map import POWER_TEXT
+from tui.widgets.lines import LinesPanel
+from tui.widgets.repaint import set_title
+from tui.widgets.styles import TAG_STYLES
+
+#: The width of the rows' names.
+LABEL = 18
+#: The width of the current turn's income after the income rows.
+VALUE = 5
+#: Sparkline levels, lowest first.
+LEVELS = "▁▂▃▄▅▆▇█"
+_CURSOR = Style(reverse=True)
+_DIFFERS = Style(bold=True, color="red")
+#: The chart's rows: the current battle, three battle rows, then one per power.
+BATTLE_ROWS = 3
+#: Seconds between redraws while the odds are worked out.
+REDRAW_EVERY = 0.25
+
+
+def level(value: float) -> str:
+    """A value from 0 to 1 as a block of eight heights."""
+    return LEVELS[min(len(LEVELS) - 1, max(0, round(value * (len(LEVELS) - 1))))]
+
+
+def per_column(count: int, width: int) -> int:
+    """How many battles (or turns) a column stands for, to fit ``count`` in ``width``."""
+    return max(1, ceil(count / max(1, width)))
+
+
+def _bucket(results: list[Result]) -> str:
+    return RESULT_MARKS[results[0]] if len(set(results)) == 1 else "±"
+
+
+def story_lines(story: Story, width: int, battle: int | None, turn: int | None) -> list[Text]:
+    """The chart in ``width`` cells, the current ``battle`` and ``turn`` (indexes) marked."""
+    room = max(1, width - LABEL - VALUE)
+    lines = [_current(story, battle)]
+    per = per_column(len(story.battles), room)
+    columns = range(ceil(len(story.battles) / per))
+    at = battle // per if battle is not None else -1
+    odds = Text("Odds as declared".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
+    rolled = Text("Result as rolled".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
+    corrected = Text("   as corrected".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
+    for c in columns:
+        points = story.battles[c * per:(c + 1) * per]
+        known = [v for v in (story.odds(p.battle) for p in points) if v is not None]
+        cursor = _CURSOR if c == at else Style()
+        odds.append(level(sum(known) / len(known)) if known else " ", TAG_STYLES["hit"] + cursor)
+        mark_rolled = _bucket([p.as_rolled for p in points])
+        mark_corrected = _bucket([p.as_corrected for p in points])
+        rolled.append(mark_rolled, cursor)
+        corrected.append(mark_corrected, (_DIFFERS if mark_corrected != mark_rolled else Style()) + cursor)
+    lines += [odds, rolled, corrected]
+    powers = powers_in(story)
+    top = max((v for point in story.income for v in point.income.values()), default=0)
+    per_turn = per_column(len(story.income), room)
+    now = turn // per_turn if turn is not None else -1
+    for power in powers:
+        line = Text(f"Income {power}".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
+        for c in range(ceil(len(story.income) / per_turn)):
+            value = story.income[min(len(story.income) - 1, (c + 1) * per_turn - 1)].income.get(power)
+            mark = level(value / top) if value is not None and top else " "
+            line.append(mark, POWER_TEXT.get(power, Style()) + (_CURSOR if c == now else Style()))
+        current = story.income[turn].income.get(power) if turn is not None else None
+        line.append(f" {current:>{VALUE - 1}}" if current is not None else "", TAG_STYLES["title"])
+        lines.append(line)
+    if not powers:
+        lines.append(Text("Income: the record does not know the treasury", TAG_STYLES["dim"]))
+    return lines
+
+
+def _current(story: Story, battle: int | None) -> Text:
+    """The current battle: where, its odds as declared, its results."""
+    if battle is None:
+        return Text("No battle here: a click on a column goes to one.", TAG_STYLES["dim"])
+    point = story.battles[battle]
+    odds = story.odds(battle)
+    shown = f"{odds:.0%}" if odds is not None else "…" if story.worked_out < len(story.battles) else "—"
+    text = Text.assemble((f"{point.turn} · {point.name}", "bold"),
+                         (" · odds as declared ", TAG_STYLES["dim"]), (shown, TAG_STYLES["hit"]),
+                         (" · as rolled ", TAG_STYLES["dim"]),
+                         f"{RESULT_MARKS[point.as_rolled]} {point.as_rolled}",
+                         (" · as corrected ", TAG_STYLES["dim"]))
+    text.append(f"{RESULT_MARKS[point.as_corrected]} {point.as_corrected}",
+                _DIFFERS if point.as_corrected != point.as_rolled else Style())
+    return text
+
+
+class StoryPanel(LinesPanel):
+    """The game's story (``c`` shows it), the current point marked; a click goes to a column."""
+
+    DEFAULT_CSS = """
+    StoryPanel {
+        border: round $primary;
+        border-title-style: bold;
+        padding: 0 1;
+        height: auto;
+    }
+    """
+
+    class Selected(Message):
+        """A column was clicked: the timeline node of its battle or turn."""
+
+        def __init__(self, node: int) -> None:
+            self.node = node
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.story: Story | None = None
+        self._at: tuple[int | None, int | None] = (None, None)
+        #: Whether the user asked for the chart (``c``); hidden until then.
+        self.wanted = False
+        self.display = False
+
+    def story_for(self, timeline: Timeline) -> Story:
+        """The story of ``timeline`` (made again for another timeline)."""
+        if self.story is None or self.story.timeline is not timeline:
+            self.story = Story(timeline, self.story.known if self.story is not None else None)
+        return self.story
+
+    def show(self, timeline: Timeline, index: int) -> None:
+        """Mark node ``index`` (when the chart is wanted)."""
+        self.display = self.wanted
+        if not self.wanted:
+            return
+        story = self.story_for(timeline)
+        self._at = (story.battle_at(index), story.turn_at(index)) if len(timeline) else (None, None)
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the chart again (the odds worked out so far, at the panel's width)."""
+        story = self.story
+        if story is None:
+            return
+        pending = len(story.battles) - story.worked_out
+        set_title(self, f"Story · {len(story.battles)} battles · odds as declared against the results" +
+                  (f" · working out {pending} more" if pending else ""))
+        set_title(self, "✓ won  ✗ lost  ↩ retreated  · no result  ± mixed · click a column", subtitle=True)
+        width = self.content_region.width or 100
+        self.set_content(Group(*story_lines(story, width, *self._at)))
+
+    def on_resize(self) -> None:
+        """A new width: the columns again."""
+        self.redraw()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a column: its battle (the battle rows) or its turn (the income rows)."""
+        story = self.story
+        offset = event.get_content_offset(self)
+        if story is None or offset is None or offset.x < LABEL:
+            return
+        room = max(1, self.content_region.width - LABEL - VALUE)
+        column = offset.x - LABEL
+        timeline = story.timeline
+        if 1 <= offset.y <= BATTLE_ROWS and story.battles:
+            b = column * per_column(len(story.battles), room)
+            if b < len(story.battles):
+                self.post_message(self.Selected(timeline.battle_node(b)))
+        elif offset.y > BATTLE_ROWS and story.income:
+            k = column * per_column(len(story.income), room)
+            node = timeline.turn_node(story.income[k].turn) if k < len(story.income) else None
+            if node is not None:
+                self.post_message(self.Selected(node))
+
+
+def work_out_odds(panel: StoryPanel, call: Callable[..., object]) -> None:
+    """Worker thread: the odds of every battle of the panel's story, the chart drawn again with
+    ``call`` (the app's call_from_thread) every REDRAW_EVERY seconds and at the end; it stops
+    when the panel shows another story or is hidden."""
+    story = panel.story
+    if story is None:
+        return
+    drawn = monotonic()
+    for b in range(len(story.battles)):
+        if panel.story is not story or not panel.wanted:
+            return
+        story.work_out(b)
+        if monotonic() - drawn > REDRAW_EVERY:
+            call(panel.redraw)
+            drawn = monotonic()
+    call(panel.redraw)
+
