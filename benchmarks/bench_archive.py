@@ -12,7 +12,7 @@ is what parsing the template's replay text with its ``[game] id`` changed gives 
 first clone of each template against a real parse of its text), recorded by ``import_replay``
 (so every event row, its hash chain and the game list are exactly what ``minister import``
 writes; reading the text again for every clone took 1.2 s of the 2 s a clone cost), and the stored review rows
-(``minister_reviews``: each history's game-level part, the opening part, the memo) are the
+(``minister_reviews``: each history's game-level part and findings, the opening part) are the
 template's with the game id replaced — every game id has the same length, so the bytes are what
 a review of the clone makes — and its battle rows (``minister_review_battles``, which never name
 the game) are the template's; the bench checks that on one clone against a real review. Only the
@@ -89,18 +89,16 @@ class _Archive:
         self.clones = 0
 
     def add(self, number: int) -> None:
-        from tui.reviewed import (
-            MEMO_ROWS,
+        from application.adapters.review_store import copy_of, head_of, save
+        from application.intake.replayfile import parse_replay
+        from application.usecases.review_model import (
             VIEW_AS_ROLLED,
             VIEW_CORRECTED,
             VIEW_OPENING,
-            keep,
             report_kind,
             stored,
         )
-
-        from application.adapters.review_store import copy_of, head_of, save
-        from application.intake.replayfile import parse_replay
+        from application.usecases.review_model import refresh as keep
         from application.usecases.transfer import import_replay
 
         template = 1 + (number - 1) % TEMPLATES
@@ -119,15 +117,15 @@ class _Archive:
         self.events += len(replay.events)
         if template not in self.reviews:
             keep(self.app, replay.game_id)
-            self.reviews[template] = copy_of(self.app, replay.game_id, MEMO_ROWS)
+            self.reviews[template] = copy_of(self.app, replay.game_id)
             return
         old, new = game_id(template).encode(), game_id(number).encode()
         products, battles = self.reviews[template]
         rows = {kind: data.replace(old, new) for kind, data in products.items()}
         head = head_of(self.app, replay.game_id)
         assert head is not None
-        # A battle's rows never name the game; the memo is stored as it is (tui.reviewed).
-        save(self.app, replay.game_id, head, rows, battles, packed=MEMO_ROWS)
+        # A battle's rows never name the game: they are stored again as they are.
+        save(self.app, replay.game_id, head, rows, battles)
         self.seconds += time.perf_counter() - started
         self.clones += 1
         if number == TEMPLATES + 1:  # the first clone: its rows are what its own review makes

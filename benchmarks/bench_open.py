@@ -7,7 +7,7 @@ before the child is spawned until it exits (or, for the timeline, until the chil
 the timeline's first rows are painted). The operating system's file cache is warm (the store
 was just written), which no benchmark on a shared machine can undo; minister's own caches
 (its latest-state cache) start empty in every child. The stored review is part of the store:
-``minister import`` makes it (tui/reviewed.py), and the commands read it. With
+``minister import`` makes it (application/usecases/review_model.py), and the commands read it. With
 ``MINISTER_TEST_POSTGRES`` set, every figure is measured on PostgreSQL too (a fresh schema).
 
 Goals (issue "Speed where users wait"): on a stored 50,000-event game, ``minister replay GAME

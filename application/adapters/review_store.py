@@ -37,7 +37,6 @@ from uuid import UUID
 from application.adapters.eventstore import read_events, store_kind
 from application.adapters.review_tables import (
     PARTS,
-    BattleRow,
     Head,
     HistoryRows,
     MemoryTable,
@@ -166,15 +165,12 @@ def _inflate(data: bytes) -> bytes | None:
 
 def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str, bytes],
          battles: Mapping[str, HistoryRows] | None = None) -> None:
-    """Store a game's game-level rows (``products``: kind -> bytes) and the battle rows of each
-    history that changed (``battles``: history -> its battle count and the rows to write), as
-    made from its events up to ``head``, compressed, in one transaction."""
+    """Store a game's game-level rows (``products``: kind -> bytes, compressed here) and the
+    battle rows of each history that changed (``battles``: history -> its battle count and the
+    rows to write, their parts compressed by the caller as it makes them: zlib level 1), as made
+    from its events up to ``head``, in one transaction."""
     rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}
-    compressed = {history: HistoryRows(written.count, {
-        position: BattleRow(row.digest, (zlib.compress(row.parts[0], 1), zlib.compress(row.parts[1], 1),
-                                         zlib.compress(row.parts[2], 1)))
-        for position, row in written.rows.items()}) for history, written in (battles or {}).items()}
-    _table(app).put(game_id, head, engine_version(), rows, compressed)
+    _table(app).put(game_id, head, engine_version(), rows, dict(battles or {}))
 
 
 def battle_digests(app: Application[UUID], game_id: str, history: str) -> dict[int, bytes]:
@@ -200,13 +196,11 @@ def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
 
 
 def copy_of(app: Application[UUID], game_id: str) -> tuple[dict[str, bytes], dict[str, HistoryRows]]:
-    """Every stored row of a game's review, uncompressed, as :func:`save` takes them (what a
-    benchmark stores again under another game's id)."""
+    """Every stored row of a game's review as :func:`save` takes them (the game-level rows
+    uncompressed, the battle rows as stored): what a benchmark stores again under another id."""
     products, battles = _table(app).everything(game_id)
     return ({kind: zlib.decompress(data) for kind, data in products.items()},
-            {history: HistoryRows(len(rows), {position: BattleRow(row.digest, (
-                zlib.decompress(row.parts[0]), zlib.decompress(row.parts[1]), zlib.decompress(row.parts[2])))
-                for position, row in rows.items()}) for history, rows in battles.items()})
+            {history: HistoryRows(len(rows), rows) for history, rows in battles.items()})
 
 
 def forget(app: Application[UUID], game_id: str) -> None:

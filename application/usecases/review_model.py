@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -188,7 +189,7 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
 
     made: dict[str, bytes] = {}
     battles: dict[str, HistoryRows] = {}
-    encode, blake2b = _ENCODER.encode, hashlib.blake2b
+    encode, blake2b, compress = _ENCODER.encode, hashlib.blake2b, zlib.compress
     shared: dict[int, bytes] = {}
     for history, view in views.items():
         stored = (_listed_digests if listed else battle_digests)(app, game_id, history)
@@ -199,7 +200,9 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
             digest = blake2b(data, digest_size=_DIGEST_SIZE).digest()
             digests.append(digest)
             if stored.get(position) != digest:
-                rows[position] = BattleRow(digest, (data, battle_json(battle), battle_text(battle).encode()))
+                # Compressed as made: a big game's rows are hundreds of megabytes uncompressed.
+                rows[position] = BattleRow(digest, (compress(data, 1), compress(battle_json(battle), 1),
+                                                    compress(battle_text(battle).encode(), 1)))
         battles[history] = HistoryRows(len(view.battles), rows)
         view_head, view_tail = _view_parts(view, shared)
         json_start, json_end = json_head(view)

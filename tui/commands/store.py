@@ -110,8 +110,10 @@ def cmd_import(args: argparse.Namespace) -> int:
                                 f"{named[replay.game_id]}; import one of them")
         named[replay.game_id] = file
     with _store(args) as app:
-        for replay in replays:
-            result = import_replay(app, replay, if_new=args.if_new)
+        while replays:
+            # Each record is let go once stored: the review is made from the store, and a big
+            # game's parsed file is as big again as the review it makes.
+            result = import_replay(app, replays.pop(0), if_new=args.if_new)
             if result.outcome is Outcome.IMPORTED:
                 from application.usecases.review_model import refresh_quietly
 
