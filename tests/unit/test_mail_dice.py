@@ -3,7 +3,6 @@ server's signature, and matching dice mails to their battles."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -21,7 +20,6 @@ from tests.support.mail_messages import dice_mail_text, reading, segment
 MARTI_BODY = ("Your dice are: 1,5,6 \nHave a nice day. \n\nVerification Info: Follow this link to check if "
               "your dice are authentic \n"
               "https://dice.tripleawarclub.org/MARTI_verify.php?iv=abc%3D&enc=xyz%2B1 \n")
-CRYPTOGRAPHY = importlib.util.find_spec("cryptography") is not None
 
 
 # -- MARTI -----------------------------------------------------------------------------------------
@@ -106,17 +104,33 @@ def test_a_dice_key_that_is_no_pem_public_key_is_refused(tmp_path: Path) -> None
         PublicKey(tmp_path / "missing.pem")
 
 
-def test_without_a_key_or_without_rsa_the_signature_is_not_checked_and_says_why() -> None:
+def test_without_a_key_the_signature_is_not_checked_and_says_why() -> None:
     assert NoKey().check(b"x", "sig") == (None, "signature not checked: no --dice-key given")
     key = PublicKey(REPLAYS / "mail" / "dice-server-test-key.pem")
-    valid, said = key.check(b"x", "c2ln")
-    if CRYPTOGRAPHY:
-        assert valid is False
-    else:
-        assert valid is None and "'cryptography' package, which is not installed" in said
+    assert key.check(b"x", "c2ln")[0] is False  # a signature of the wrong size never holds
+    assert key.check(b"x", "not base64!")[0] is False
 
 
-@pytest.mark.skipif(not CRYPTOGRAPHY, reason="RSA needs the cryptography package, not installed here")
+def test_rsa_verification_is_rfc_8017_pkcs1_v1_5_with_sha512() -> None:
+    """A key made here from two known primes: a signature made by the private operation
+    verifies; one bit changed in the payload or the signature does not."""
+    import hashlib
+
+    from application.intake.mail.recognise.signature import _SHA512_INFO, rsa_sha512_valid
+
+    p = 2**521 - 1  # Mersenne primes: a 1,128-bit modulus, enough for a SHA-512 block
+    q = 2**607 - 1
+    n, e = p * q, 65537
+    d = pow(e, -1, (p - 1) * (q - 1))
+    size = (n.bit_length() + 7) // 8
+    digest = _SHA512_INFO + hashlib.sha512(b"dice 3 5").digest()
+    block = b"\x00\x01" + b"\xff" * (size - len(digest) - 3) + b"\x00" + digest
+    signature = pow(int.from_bytes(block, "big"), d, n).to_bytes(size, "big")
+    assert rsa_sha512_valid((n, e), b"dice 3 5", signature)
+    assert not rsa_sha512_valid((n, e), b"dice 3 6", signature)
+    assert not rsa_sha512_valid((n, e), b"dice 3 5", bytes([signature[0] ^ 1]) + signature[1:])
+
+
 def test_the_shipped_dice_server_mails_verify_against_the_shipped_key() -> None:
     import base64
     import json
