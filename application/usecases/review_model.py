@@ -336,6 +336,26 @@ def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECT
     return view
 
 
+def check_stored_review(app: MinisterApplication, game_id: str) -> list[str]:
+    """What ``verify --integrity`` says of the stored review: each product the rows give (while
+    they cover the game's events) compared with the review of the events made now. Rows that
+    differ were edited: they are named, dropped and made again (the rows are a cache, never
+    evidence); stale or missing rows are nothing to compare."""
+    head = head_of(app, game_id)
+    if head is None:
+        return []
+    found = {kind: stored(app, game_id, kind, head) for kind in KINDS}
+    if all(data is None for data in found.values()):
+        return []
+    fresh = products(app.game(game_id, version=head.version))
+    differ = [kind for kind, data in found.items() if data is not None and data != fresh[kind]]
+    if not differ:
+        return []
+    remake(app, game_id)
+    return [f"the stored review's {', '.join(differ)} differ from the review of the events (its rows "
+            "were edited after they were made): they are dropped and made again from the events"]
+
+
 def remake(app: MinisterApplication, game_id: str) -> dict[str, GameView]:
     """Drop a game's stored review and store it made afresh (rows that cannot be read, or that
     put together no view: their digests cannot be trusted to say which to rewrite)."""

@@ -193,3 +193,36 @@ def test_a_row_of_another_head_is_not_served(name: str) -> None:
         assert head is not None
         save(app, replay.game_id, Head(head.version, "0" * 64), {HISTORY + "corrected": b"forged"})
         assert stored(app, replay.game_id, "json") is None
+
+
+@pytest.mark.parametrize("name", ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_verify_integrity_compares_the_stored_review_with_the_events(name: str) -> None:
+    """A battle row forged whole (its digest listed as it should be, its report saying another
+    winner) is what a reader of the rows gets until checked; ``verify --integrity`` reviews the
+    events, finds the rows differ, says so (exit 1) and makes them again (issue 26.2)."""
+    import zlib
+
+    from application.adapters.review_tables import BattleRow, HistoryRows
+    from application.usecases.review_model import check_stored_review
+
+    with _STORES[name]() as opened:
+        app = opened()
+        replay = load_replay(ROOT / FLOWS)
+        app.record(replay.events)
+        refresh(app, replay.game_id)
+        honest = stored(app, replay.game_id, "json")
+        assert honest is not None and check_stored_review(app, replay.game_id) == []
+        head = head_of(app, replay.game_id)
+        assert head is not None
+        from application.adapters.review_store import _table
+
+        [row] = [r for p, r in _table(app).everything(replay.game_id)[1]["corrected"].items() if p == 0]
+        json_part = zlib.decompress(row.parts[1]).replace(b'"attacker"', b'"defender"')
+        forged = BattleRow(row.digest, (row.parts[0], zlib.compress(json_part), row.parts[2]))
+        save(app, replay.game_id, head, {}, {"corrected": HistoryRows(len(review(replay.game).battles),
+                                                                      {0: forged})})
+        assert stored(app, replay.game_id, "json") != honest  # the forgery is what the rows say
+        problems = check_stored_review(app, replay.game_id)
+        assert problems and "json" in problems[0] and "edited" in problems[0]
+        assert stored(app, replay.game_id, "json") == honest  # made again from the events
+        assert check_stored_review(app, replay.game_id) == []

@@ -197,6 +197,13 @@ def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
     if not has_events(app, game_uuid(game_id)):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input
     check = check_game(app, game_id, head=head)
+    if check.ok:
+        from dataclasses import replace
+
+        from application.usecases.review_model import check_stored_review
+
+        # The stored review is derived: compared with the events' review, never believed.
+        check = replace(check, problems=(*check.problems, *check_stored_review(app, game_id)))
     if as_json:
         import json
 
