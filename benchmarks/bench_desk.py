@@ -76,7 +76,7 @@ def measure(n_events: int, seed: int = 1) -> list[str]:
         commands: dict[str, list[str]] = {
             "report": ["report", game_id, "--by", "UK", "--battle", last["battle"], "--turn", last["turn"],
                        "--text", "wrong dice"],
-            "dice": ["dice", game_id, "--battle", last["battle"], "3 5"],
+            "dice": ["dice", game_id, "--battle", last["battle"], "--turn", last["turn"], "3 5"],
             "letter": ["letter", game_id],
             "bundle": ["bundle", game_id, "-o", str(Path(folder) / "job.bundle")],
         }
