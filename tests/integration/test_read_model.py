@@ -226,3 +226,51 @@ def test_verify_integrity_compares_the_stored_review_with_the_events(name: str) 
         assert problems and "json" in problems[0] and "edited" in problems[0]
         assert stored(app, replay.game_id, "json") == honest  # made again from the events
         assert check_stored_review(app, replay.game_id) == []
+
+
+class _Planted:
+    """What an attacker plants: unpickled, it would create the marker file (a side effect)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Path.touch, (str(self.marker),))
+
+
+@pytest.mark.parametrize("name", ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_planted_pickles_in_the_review_rows_never_run(name: str, tmp_path: Path) -> None:
+    """Issue 26.1: the exploit rows of the audit (a pickle that runs code when read, in every
+    row the stored review has and the old memo's rows) planted with the game's current head and
+    this engine: every reader and the next refresh read past them, no side effect, no traceback."""
+    import pickle
+    import zlib
+
+    from application.adapters.review_tables import BattleRow, HistoryRows
+    from application.usecases.review_model import OPENING, check_stored_review, products, remake
+
+    marker = tmp_path / "pwned"
+    payload = zlib.compress(pickle.dumps(_Planted(marker)))
+    with _STORES[name]() as opened:
+        app = opened()
+        replay = load_replay(ROOT / FLOWS)
+        app.record(replay.events)
+        refresh(app, replay.game_id)
+        head = head_of(app, replay.game_id)
+        assert head is not None
+        kinds = [HISTORY + "corrected", HISTORY + "as_rolled", FINDINGS + "corrected", OPENING,
+                 "memo", "memo.1"]
+        rows = {"corrected": HistoryRows(2, {0: BattleRow(b"\0" * 16, (payload, payload, payload))})}
+        from application.adapters import review_store
+
+        review_store._table(app).put(replay.game_id, head, review_store.engine_version(),
+                                     dict.fromkeys(kinds, payload), rows)
+        fresh = products(replay.game)
+        for kind in KINDS:
+            assert product(app, replay.game_id, kind) == fresh[kind], kind
+        assert stored_findings(app, replay.game_id) is None or not marker.exists()
+        assert check_stored_review(app, replay.game_id) == []
+        assert stored_view(app, replay.game_id).findings == review(replay.game).findings
+        remake(app, replay.game_id)
+        refresh(app, replay.game_id)
+        assert not marker.exists()
