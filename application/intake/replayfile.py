@@ -452,7 +452,10 @@ class _Builder(DeskRecords):
 
     def noncombat(self, index: int, record: NonCombatRecord, line: int | None) -> None:
         """``type = "noncombat"`` (an extension): the listed non-combat moves of a turn."""
-        read = [read_noncombat(m) for m in record.moves]
+        try:
+            read = [read_noncombat(m) for m in record.moves]
+        except InvalidNotationError as error:
+            raise error.at_offset(self.lines.key_line(index, "moves") or 1) from None
         parsed, routes = tuple(move for move, _ in read), tuple(route for _, route in read)
         if any(routes):
             # Version 2 only where a route is stated: a record without one stays version 1.
