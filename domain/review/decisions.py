@@ -380,12 +380,16 @@ def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
     """When the correction was made: its dice or its ruling, whichever came last."""
     times = [t for t in (record.dice_times if record is not None else []) if t is not None]
     if record is not None:
-        times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r.text, record)]
+        times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r, record)]
     return max(times) if times else None
 
 
-def _names_battle(text: str, record: BattleRecord) -> bool:
-    return record.territory.lower() in text.lower() or record.written.lower() in text.lower()
+def _names_battle(ruling: RulingEntry, record: BattleRecord) -> bool:
+    """Whether a ruling is about the battle: its ``battle`` (and ``turn``) name it, or its words do."""
+    if ruling.territory is not None:
+        return ruling.territory == record.territory and ruling.turn in (None, record.turn)
+    text = ruling.text.lower()
+    return record.territory.lower() in text or record.written.lower() in text
 
 
 def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) -> ReportEntry | None:

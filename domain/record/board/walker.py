@@ -355,6 +355,9 @@ class Walker:
 
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
+        # Told None: void or not fought ("no portion of the results may stand", 2008 Section
+        # II): the attackers stay home even where nobody defends (no walk-in).
+        void = outcome is None and record.key in self.outcomes
         if isinstance(outcome, str):  # PENDING
             if record.rolls:
                 self._in_battle(record)
@@ -369,7 +372,7 @@ class Walker:
                 if (holder in AXIS) is not axis:
                     enemies[holder] = units
         if outcome is None or outcome.winner is None:
-            walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
+            walk_in = not void and not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
                 self._back_home(record)  # not fought (or not finished): the units stay home
                 return
