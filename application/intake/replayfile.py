@@ -72,6 +72,7 @@ from domain.record.events import (
     GameStarted,
     Holding,
     NonCombatRecorded,
+    NonCombatRouted,
     OrdersRecorded,
     PositionRecorded,
     ReportFiled,
@@ -86,7 +87,7 @@ from domain.record.intake import (
     battle_log,
     battle_territory,
     declaration_facts,
-    noncombat_move,
+    read_noncombat,
     special_orders,
 )
 from domain.rules.editions import edition, known_editions
@@ -460,8 +461,18 @@ class _Builder(DeskRecords):
 
     def noncombat(self, index: int, record: NonCombatRecord, line: int | None) -> None:
         """``type = "noncombat"`` (an extension): the listed non-combat moves of a turn."""
-        self.add(NonCombatRecorded, record.at, line, turn=self._turn(index, record.turn),
-                 moves=tuple(record.moves), parsed=tuple(noncombat_move(m) for m in record.moves))
+        try:
+            read = [read_noncombat(m) for m in record.moves]
+        except InvalidNotationError as error:
+            raise error.at_offset(self.lines.key_line(index, "moves") or 1) from None
+        parsed, routes = tuple(move for move, _ in read), tuple(route for _, route in read)
+        if any(routes):
+            # Version 2 only where a route is stated: a record without one stays version 1.
+            self.add(NonCombatRouted, record.at, line, turn=self._turn(index, record.turn),
+                     moves=tuple(record.moves), parsed=parsed, routes=routes)
+        else:
+            self.add(NonCombatRecorded, record.at, line, turn=self._turn(index, record.turn),
+                     moves=tuple(record.moves), parsed=parsed)
 
     def _dice_values(self, index: int, raw: list[int] | str | int) -> tuple[tuple[int, ...], str]:
         if isinstance(raw, list):

@@ -39,6 +39,7 @@ from domain.record.events import (
     GameEvent,
     GameStarted,
     NonCombatRecorded,
+    NonCombatRouted,
     OrdersRecorded,
     PositionRecorded,
     ReportAmended,
@@ -165,14 +166,14 @@ RECORD_TYPES: dict[type[GameEvent], str] = {
     PositionRecorded: "position", DeclarationRecorded: "declaration", OrdersRecorded: "orders",
     RollRecorded: "roll", CasualtiesChosen: "casualties", RetreatDeclared: "retreat",
     ReportFiled: "report", RulingIssued: "ruling", DiceSupplied: "dice", DiceDrawn: "drawn",
-    TechRolled: "tech", NonCombatRecorded: "noncombat", DiceCommitted: "commitment",
-    DiceRevealed: "reveal", ReportAmended: "report_amendment", RulingGiven: "ruled",
-    EntryWithdrawn: "withdrawal",
+    TechRolled: "tech", NonCombatRecorded: "noncombat", NonCombatRouted: "noncombat",
+    DiceCommitted: "commitment", DiceRevealed: "reveal", ReportAmended: "report_amendment",
+    RulingGiven: "ruled", EntryWithdrawn: "withdrawal",
 }
 RECORD_TYPES.update(board_records.RECORD_TYPES)
 RECORD_TYPES.update(club_records.RECORD_TYPES)
 #: Fields the loader derives from what is written (names resolved, text parsed): not written.
-DERIVED = frozenset({"territory", "battles", "parsed"})
+DERIVED = frozenset({"territory", "battles", "parsed", "routes"})
 _BASE = frozenset(GameEvent.__struct_fields__)
 
 

@@ -285,6 +285,13 @@ class NonCombatEntry(msgspec.Struct, frozen=True):
     turn: str
     moves: tuple[Move, ...]
     at: datetime | None
+    #: Each move's stated route (the spaces between origin and destination, in order); empty
+    #: when the record states none (format-extensions.md, ``via``).
+    routes: tuple[tuple[str, ...], ...] = ()
+
+    def route(self, index: int) -> tuple[str, ...]:
+        """The route the record states for its ``index``-th move (empty: none stated)."""
+        return self.routes[index] if index < len(self.routes) else ()
 
 
 class DeclarationEntry(msgspec.Struct, frozen=True):

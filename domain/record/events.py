@@ -244,12 +244,31 @@ class NonCombatRecorded(GameEvent, frozen=True, kw_only=True):
     """A power's listed non-combat moves (an extension of format 1: ``type = "noncombat"``).
 
     Each move is "Origin units to Destination"; ``parsed`` holds them read when recorded.
+    A record whose moves state their routes is version 2, :class:`NonCombatRouted`.
     """
 
     TOPIC: ClassVar[str] = "minister/NonCombatRecorded@1"
     turn: str
     moves: tuple[str, ...]
     parsed: tuple[Move, ...] = ()
+
+
+class NonCombatRouted(GameEvent, frozen=True, kw_only=True):
+    """Version 2 of the non-combat record (``type = "noncombat"``): the same moves, some of
+    which state the spaces they pass through, in order ("Kar 2 INF via Karelia SZ to Norway";
+    ``routes`` holds each move's, canonical, empty where a move states none).
+
+    It is written only when a move states a route: a record without one is still version 1
+    (:class:`NonCombatRecorded`), byte for byte, so its hash-chain link and an export's
+    ``[integrity]`` head stay what they were; a reader that knows only version 1 refuses this
+    topic rather than drop the routes unseen.
+    """
+
+    TOPIC: ClassVar[str] = "minister/NonCombatRecorded@2"
+    turn: str
+    moves: tuple[str, ...]
+    parsed: tuple[Move, ...] = ()
+    routes: tuple[tuple[str, ...], ...] = ()
 
 
 class GameSnapshot(GameEvent, frozen=True, kw_only=True):
@@ -481,8 +500,8 @@ class GameConceded(GameEvent, frozen=True, kw_only=True):
 RECORD_EVENTS: tuple[type[GameEvent], ...] = (
     GameStarted, PositionRecorded, DeclarationRecorded, OrdersRecorded, RollRecorded,
     CasualtiesChosen, RetreatDeclared, ReportFiled, RulingIssued, DiceSupplied, DiceDrawn,
-    TechRolled, NonCombatRecorded, DiceCommitted, DiceRevealed, ReportAmended, RulingGiven,
-    EntryWithdrawn, PurchaseRecorded, PlacementRecorded, MapUpdateRecorded, BidRecorded,
+    TechRolled, NonCombatRecorded, NonCombatRouted, DiceCommitted, DiceRevealed, ReportAmended,
+    RulingGiven, EntryWithdrawn, PurchaseRecorded, PlacementRecorded, MapUpdateRecorded, BidRecorded,
     GameFinished, BombingRecorded, RocketFired, NeutralEntered, ForfeitRequested, ForfeitDecided,
     GameConceded,
 )
@@ -494,7 +513,7 @@ TOPICS: dict[str, type[GameEvent]] = {cls.TOPIC: cls for cls in _ALL_EVENTS}
 AnyRecordEvent = (GameStarted | PositionRecorded | DeclarationRecorded | OrdersRecorded
                   | RollRecorded | CasualtiesChosen | RetreatDeclared | ReportFiled
                   | RulingIssued | DiceSupplied | DiceDrawn | TechRolled
-                  | NonCombatRecorded | DiceCommitted | DiceRevealed | ReportAmended
+                  | NonCombatRecorded | NonCombatRouted | DiceCommitted | DiceRevealed | ReportAmended
                   | RulingGiven | EntryWithdrawn | PurchaseRecorded | PlacementRecorded
                   | MapUpdateRecorded | BidRecorded | GameFinished | BombingRecorded | RocketFired
                   | NeutralEntered | ForfeitRequested | ForfeitDecided | GameConceded)

@@ -70,6 +70,7 @@ from domain.record.events import (
     GameStarted,
     MapUpdateRecorded,
     NonCombatRecorded,
+    NonCombatRouted,
     OrdersRecorded,
     PlacementRecorded,
     PositionRecorded,
@@ -469,9 +470,10 @@ def _file_report(game: Game, event: ReportFiled) -> None:
                                     event.source_line, _place(event.battle), turn=event.turn))
 
 
-def _file_noncombat(game: Game, event: NonCombatRecorded) -> None:
+def _file_noncombat(game: Game, event: NonCombatRecorded | NonCombatRouted) -> None:
     moves = event.parsed or tuple(noncombat_move(text) for text in event.moves)
-    game.noncombat.append(NonCombatEntry(game.seq, event.turn, moves, event.at))
+    routes = event.routes if isinstance(event, NonCombatRouted) else ()
+    game.noncombat.append(NonCombatEntry(game.seq, event.turn, moves, event.at, routes))
 
 
 def _file_tech(game: Game, event: TechRolled) -> None:
@@ -522,7 +524,8 @@ _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     PositionRecorded: _file_position, DeclarationRecorded: Game._declare, RollRecorded: _file_roll,
     OrdersRecorded: _file_orders, CasualtiesChosen: _file_casualties, RetreatDeclared: _file_retreat,
     DiceSupplied: _file_dice, DiceDrawn: _file_drawn, ReportFiled: _file_report,
-    NonCombatRecorded: _file_noncombat, TechRolled: _file_tech, RulingIssued: _file_ruling,
+    NonCombatRecorded: _file_noncombat, NonCombatRouted: _file_noncombat, TechRolled: _file_tech,
+    RulingIssued: _file_ruling,
     ReportAmended: _file_report_amended, RulingGiven: _file_ruling_given,
     EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
     PurchaseRecorded: _file_purchase, PlacementRecorded: _file_placement,

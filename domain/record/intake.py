@@ -100,14 +100,28 @@ def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
                        moves=moves, line=base + (battle.lineno or 1) - 1, typos=tuple(typos))
 
 
-_MOVE = re.compile(r"^\s*(?P<origin>[^\d]+?)\s+(?P<units>\d.*?)\s+to\s+(?P<dest>.+?)\s*$", re.IGNORECASE)
+_MOVE = re.compile(r"^\s*(?P<origin>[^\d]+?)\s+(?P<units>\d.*?)\s+(?:via\s+(?P<route>.+?)\s+)?"
+                   r"to\s+(?P<dest>.+?)\s*$", re.IGNORECASE)
 
 
 def noncombat_move(text: str) -> Move:
     """A non-combat move "Kar 2 INF to Russia": origin, units, destination (as ``landing``)."""
+    return read_noncombat(text)[0]
+
+
+def read_noncombat(text: str) -> tuple[Move, tuple[str, ...]]:
+    """A non-combat move and the spaces it states it passes through, in order (empty when it
+    states none): "Kar 2 INF via Karelia SZ to Norway", "W Europe 1 FTR via North Sea, Eire to
+    United Kingdom"."""
     match = _MOVE.match(text)
     if not match:
-        raise InvalidNotationError("expected a non-combat move such as 'Kar 2 INF to Russia'", text=text)
+        raise InvalidNotationError("expected a non-combat move such as 'Kar 2 INF to Russia' "
+                                   "or 'Kar 2 INF via Karelia SZ to Norway'", text=text)
     units = Force.parse(match.group("units"))
-    return Move(origin=battle_territory(match.group("origin")), units=units,
+    names = [name.strip() for name in match.group("route").split(",")] if match.group("route") else []
+    if not all(names):
+        raise InvalidNotationError("expected the spaces of a route separated by commas", text=text)
+    route = tuple(battle_territory(name) for name in names)
+    move = Move(origin=battle_territory(match.group("origin")), units=units,
                 landing=battle_territory(match.group("dest")), raw=text)
+    return move, route

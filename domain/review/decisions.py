@@ -6,6 +6,10 @@
   (corrected later, or never): the error is fixed.
   The USA and the following USSR turn count as one, and an error in the USA part is for the
   Minister of Law. Part 14 (1999) sets no time limit.
+- A non-combat error (2008 Section VII names them beside CDEs and rolling errors) has the same
+  time limit, and no remedy the record could apply: the player re-does the move. Reported in
+  time it stays ``open`` until a ruling ``apply`` records the correction; corrected after the
+  next turn was rolled, that turn is void; never corrected by the turn after, it is fixed.
 - Where the rules give a side a choice (void battle: re-roll or not fight; pause skipped: the
   defender's three options) or leave it to the Minister of Law, the issue is ``open`` until a
   ``ruling`` decides. Mutual agreements stand (2008 Section I).
@@ -23,7 +27,13 @@ from domain.record.entries import Election, Ruling
 from domain.record.game import BattleRecord, Game, ReportEntry, RulingEntry
 from domain.review.rolling_errors import Issue
 from domain.review.views import Finding
-from domain.rules.editions import CASUALTY_ERRORS, DECLARATION_ERRORS, IGNORED_KINDS, Edition
+from domain.rules.editions import (
+    CASUALTY_ERRORS,
+    DECLARATION_ERRORS,
+    IGNORED_KINDS,
+    NONCOMBAT_ERRORS,
+    Edition,
+)
 from domain.rules.findings import FindingKind, FindingStatus, finding_ref
 from domain.rules.turns import Power, turn_of
 
@@ -209,7 +219,9 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
         return Decision(FindingStatus.CORRECTED, apply=True, ruling=_describe(ruling),
                         note="ruled by the Minister of Law (2008 Section VII: case by case): the "
                         "units come off the board as corrected")
-    window = _window(issue, record, turn, game, edition)
+    applied = ruling.at if ruling is not None and ruling.decision is Ruling.APPLY else None
+    noncombat = issue.kind in NONCOMBAT_ERRORS
+    window = _window(issue, record, turn, game, edition, applied if noncombat else None)
     if window is not None and window.status != FindingStatus.CORRECTED:
         return window
     if issue.kind == FindingKind.TECH_OVERSPENT:
@@ -223,6 +235,8 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
         return Decision(FindingStatus.OPEN,
                         note="an error in the USA part of the USA-USSR turn is adjudicated by the "
                         "Minister of Law case by case (2008 Section VII)", waiting_for=WaitingFor.MINISTER)
+    if noncombat:
+        return _noncombat(window, ruling, turn)
     if kind in ELECTIONS:
         election = ruling.election if ruling is not None else None
         if election not in ELECTIONS[kind]:
@@ -246,6 +260,29 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
                     note=note)
 
 
+def _noncombat(window: Decision | None, ruling: RulingEntry | None, turn: str) -> Decision:
+    """A non-combat error reported in time (``window``: None before the next turn is rolled, else
+    what the time limit makes of it). The texts give it no remedy the record could apply: the
+    player re-does the move (2008 Amendments and Special Orders: he "may modify his non-combat or
+    unit placements"; Rules Clarifications, Sub Withdrawal: "will resubmit the affected unit's
+    non-combat movement"). A ruling ``apply`` records that correction; until then it is open,
+    and Section VII's limit runs: "it must be corrected before the next turn is rolled. If it is
+    not, then the subsequent turn is void and must be re-done"."""
+    voids = window.voids_turn if window is not None else None
+    if ruling is not None and ruling.decision is Ruling.APPLY:
+        return Decision(FindingStatus.CORRECTED, apply=True, ruling=_describe(ruling), voids_turn=voids,
+                        note=window.note if window is not None else "")
+    if window is None:
+        return Decision(FindingStatus.OPEN, waiting_for=WaitingFor.MINISTER,
+                        note=f"reported in time: the move must be corrected before {following_turn(turn)} is "
+                        "rolled (2008 Section VII); the rules give no correction the record could make (the "
+                        "player re-does the move): a ruling apply records it")
+    return Decision(FindingStatus.OPEN, voids_turn=voids, waiting_for=WaitingFor.MINISTER,
+                    note=f"reported in time, not corrected before {voids} was rolled: {voids} is void and "
+                    f"must be re-done; fixed if {following_turn(voids or turn)} is rolled first (2008 "
+                    "Section VII)")
+
+
 def elector(kind: FindingKind) -> str:
     """Whose election answers an issue: the attacker's for a void battle (2008 Section II:
     "The attacker may then elect"), the defender's for a skipped pause (2008 Orders of Loss:
@@ -261,8 +298,9 @@ def _elector(kind: FindingKind, record: BattleRecord | None) -> str:
 
 
 def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
-            edition: Edition) -> Decision | None:
-    """Reported, and in time? ``None`` when a report makes the error correctable."""
+            edition: Edition, corrected: datetime | None = None) -> Decision | None:
+    """Reported, and in time? ``None`` when a report makes the error correctable. ``corrected``:
+    when a ruling made the correction of an error that has no battle (a non-combat error)."""
     report = _report(game, issue, record, turn)
     if not edition.time_limit:
         if report is None:
@@ -290,7 +328,7 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
                         f"({_time(deadline)}; 2008 Section VII)")
     # Reported in time; corrected when its dice were entered or a ruling named the battle
     # (never, if neither is on record).
-    done = _corrected_at(game, record)
+    done = _corrected_at(game, record) if record is not None else corrected
     after_that = rolled_at(game, following_turn(later))
     if later_start is not None and (done is None or done > later_start):
         if after_that is not None and (done is None or done > after_that):
@@ -364,12 +402,16 @@ def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
     """When the correction was made: its dice or its ruling, whichever came last."""
     times = [t for t in (record.dice_times if record is not None else []) if t is not None]
     if record is not None:
-        times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r.text, record)]
+        times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r, record)]
     return max(times) if times else None
 
 
-def _names_battle(text: str, record: BattleRecord) -> bool:
-    return record.territory.lower() in text.lower() or record.written.lower() in text.lower()
+def _names_battle(ruling: RulingEntry, record: BattleRecord) -> bool:
+    """Whether a ruling is about the battle: its ``battle`` (and ``turn``) name it, or its words do."""
+    if ruling.territory is not None:
+        return ruling.territory == record.territory and ruling.turn in (None, record.turn)
+    text = ruling.text.lower()
+    return record.territory.lower() in text or record.written.lower() in text
 
 
 def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) -> ReportEntry | None:

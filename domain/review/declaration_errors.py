@@ -19,6 +19,7 @@ from domain.record.game import BattleRecord, Game, allied
 from domain.record.treasury import TreasuryWalk, walk_treasury
 from domain.review.board_review import on_board
 from domain.review.club_procedures import audit_procedures
+from domain.review.noncombat_review import audit_noncombat
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
 from domain.rules.board import Board
@@ -80,6 +81,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
         money = treasury if treasury is not None else walk_treasury(game, walk)
         found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)
                        if edition.defines(issue.kind)]
+        found.turn += audit_noncombat(game, walk, rolled_walk or walk, edition)
     for entry in game.declarations:
         if not entry.effective and edition.defines(FindingKind.DECLARATION_AFTER_DICE):
             found.turn.append((entry.turn, Issue(

@@ -193,6 +193,15 @@ def _review_on(state: _Review) -> GameView:
     for turn, issue in state.turn_audit.turn:
         by_turn.setdefault(turn, []).append(issue)
 
+    voided_turns: dict[str, list[str]] = {}
+
+    def voids(judged: Judged) -> None:
+        """2008 Section VII: a correction made (or fixed) after the next turn was rolled voids
+        that turn, whether the error was a battle's or the turn's (a non-combat move)."""
+        decision = judged.decision
+        if decision.voids_turn and (decision.apply or decision.status == FindingStatus.FIXED):
+            voided_turns.setdefault(decision.voids_turn, []).append(judged.finding_id)
+
     def turn_findings(before: str | None) -> None:
         """The turn-wide findings of every turn before ``before`` (all: None), in game order."""
         limit = _place_in_play(before) if before is not None else None
@@ -202,20 +211,18 @@ def _review_on(state: _Review) -> GameView:
             for issue in by_turn.pop(turn):
                 fid, key = state.identify(issue, turn, None)
                 judged = Judged(issue, decide(issue, None, turn, game, state.policy, fid, key), fid, key)
+                voids(judged)
                 findings.append(as_finding(judged, state.policy, turn, None))
                 if judged.decision.apply and issue.place is not None and not as_rolled:
                     # A bid placement ruled illegal comes off the board as corrected (decisions.decide).
                     state.bid_drops[bid_drop_key(*issue.place)] = BID_DROPPED
 
     battles: list[BattleView] = []
-    voided_turns: dict[str, list[str]] = {}
     for index, record in enumerate(game.battles):
         turn_findings(record.turn)
         view, judged_list = state.battle(index, record)
         for judged in judged_list:
-            if judged.decision.voids_turn and (judged.decision.apply
-                                               or judged.decision.status == FindingStatus.FIXED):
-                voided_turns.setdefault(judged.decision.voids_turn, []).append(judged.finding_id)
+            voids(judged)
             findings.append(as_finding(judged, state.policy, record.turn, record))
         battles.append(view)
     turn_findings(None)

@@ -223,6 +223,21 @@ class Board:
         """The sea zones bordering ``name`` (for a land territory: where it is coastal)."""
         return tuple(t for t in self.neighbours(name) if t.sea)
 
+    def spaces(self, start: str, end: str) -> int:
+        """The fewest moves from ``start`` to ``end`` through any territories and sea zones (an
+        aircraft's shortest flight; 0 from a place to itself): a breadth-first search of the
+        adjacency. :class:`UnknownTerritoryError` for a name the board does not know."""
+        target = self.territory(end).name
+        frontier, seen, steps = [self.territory(start).name], {self.territory(start).name}, 0
+        while frontier:
+            if target in seen:
+                return steps
+            steps += 1
+            reached = [n for name in frontier for n in self._by_name[name].adjacent if n not in seen]
+            seen.update(reached)
+            frontier = list(dict.fromkeys(reached))
+        raise ValueError(f"board data: {end!r} cannot be reached from {start!r}")
+
     def canal_between(self, a: str | Territory, b: str | Territory) -> Canal | None:
         """The canal joining two sea zones, if there is one."""
         pair = {self.territory(a).name, self.territory(b).name}

@@ -45,6 +45,12 @@ DECLARATION_ERRORS = frozenset({
     K.UNITS_NOT_AVAILABLE, K.OVERCOMMITTED_UNITS, K.NOT_ENOUGH_TRANSPORTS, K.TRANSPORTS_NOT_DECLARED,
     K.UNLOADING_ZONE_UNCLEAR, K.DEFENDERS_MISDECLARED,
 })
+#: 2008 Section VII's "non-combat errors": its time limit "will apply to CDEs, rolling errors,
+#: and non-combat errors only". Parts 13 and 14 (1999) have no non-combat rule: the kinds are
+#: defined under 2008 only.
+NONCOMBAT_ERRORS = frozenset({
+    K.MOVED_AFTER_COMBAT, K.NONCOMBAT_INTO_ENEMY, K.AIRCRAFT_LANDING, K.AA_GUN_MOVED, K.CAPACITY_EXCEEDED,
+})
 #: Header slips that are ignored and corrected as soon as possible.
 IGNORED_KINDS = frozenset({K.WRONG_ROUND_NUMBER, K.WRONG_TURN_NUMBER, K.WRONG_COUNTRY, K.TYPO,
                            K.DECLARATION_AFTER_DICE})
@@ -161,6 +167,7 @@ IAAPA_1999 = Edition(
 
 _2008_CDE = "Section II (Combat Declaration Errors)"
 _2008_ROLL = "Section III (Rolling Errors)"
+_2008_NCM = "Rules Clarifications"
 
 IAAPA_2008 = Edition(
     name="iaapa-2008",
@@ -223,6 +230,23 @@ IAAPA_2008 = Edition(
                           "(units bought are placed at the end of the turn)",
         K.MAP_UPDATE_INCOMPLETE: "Post Combat Orders (the map update lists all territories the country has "
                                  "units in and/or possesses)",
+        K.MOVED_AFTER_COMBAT: f"{_2008_NCM}, Combat/Non-Combat Movement (\"With the exception of air units "
+                              "(which land during non-combat), no units may engage in both combat and "
+                              "non-combat during the same turn\"); Transport Unloading; Section VII",
+        K.NONCOMBAT_INTO_ENEMY: "Abbreviations, WI (entering an enemy or neutral territory \"happens during "
+                                f"the combat phase of the turn\"); {_2008_NCM}, Transport Unloading "
+                                "(non-combat unloading into friendly land territories); Section VII",
+        K.AIRCRAFT_LANDING: f"{_2008_NCM}, Fighters (\"A fighter may only move a total of 4 spaces on any "
+                            "given turn\") and Combat/Non-Combat Movement (air units land during "
+                            "non-combat); Classic rulebook (MB 2nd edition), Non-Combat Move (bombers move "
+                            "6; aircraft land in a territory friendly at the start of the turn, fighters "
+                            "on a friendly carrier); Section VII",
+        K.AA_GUN_MOVED: f"{_2008_NCM}, AA Guns (\"You may move an AA Gun into but not out of a newly "
+                        "captured territory\") and Rocket Technology (\"A rocket may not accompany any "
+                        "units in a combat attack\"); Section VII",
+        K.CAPACITY_EXCEEDED: "Classic rulebook (MB 2nd edition): a transport carries 2 INF or 1 INF and 1 "
+                             "other land unit, a carrier 2 fighters; Rules Clarifications, Transport "
+                             "Unloading; Section VII",
         K.RESTS_ON_VOID: "Sections II and VII (a void battle, a void turn; silent on the later battles "
                          "that rest on it: the Minister of Law rules)",
     },

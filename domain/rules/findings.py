@@ -109,6 +109,23 @@ class FindingKind(StrEnum):
     UNITS_UNPLACED = "units_unplaced"
     #: 2008 Post Combat Orders (the map update lists every territory held or with units).
     MAP_UPDATE_INCOMPLETE = "map_update_incomplete"
+    # -- non-combat errors (2008 Section VII names them; 1999 Parts 13 and 14 have no rule) --------
+    #: 2008 Rules Clarifications, Combat/Non-Combat Movement: units other than aircraft that took
+    #: part in combat move again in non-combat (a transport that unloaded: Transport Unloading).
+    MOVED_AFTER_COMBAT = "moved_after_combat"
+    #: 2008 Abbreviations, WI: entering an enemy or neutral territory happens in the combat phase;
+    #: a land unit moved (or routed) into one in non-combat.
+    NONCOMBAT_INTO_ENEMY = "noncombat_into_enemy"
+    #: 2008 Rules Clarifications, Fighters (4 spaces a turn, the combat move counted); Classic
+    #: rulebook, Non-Combat Move (bombers 6; land where friendly at the start of the turn, a
+    #: fighter on a friendly carrier).
+    AIRCRAFT_LANDING = "aircraft_landing"
+    #: 2008 Rules Clarifications, AA Guns (into but not out of a newly captured territory) and
+    #: Rocket Technology (no AA gun in a combat attack).
+    AA_GUN_MOVED = "aa_gun_moved"
+    #: Classic rulebook: a transport carries 2 INF or 1 INF and 1 other land unit, a carrier 2
+    #: fighters (where the record gives the route a move's cargo went by).
+    CAPACITY_EXCEEDED = "capacity_exceeded"
     # -- what the texts leave to the Minister ---------------------------------------------------
     #: A battle declared on a board an earlier voided battle or void turn changed: 2008 Section
     #: VII and II and 1999 Part 14 void the erring battle or turn and say nothing of the later

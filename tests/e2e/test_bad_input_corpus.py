@@ -57,6 +57,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "units-not-strings.toml": (11, "units[1] in this position event: expected `str`, got `int`"),
     "unknown-key.toml": (45, "unknown key 'ipc' in this report event"),
     "report-unknown-battle.toml": (45, "battle 'Karelia': game 'g1' has no such battle"),
+    "noncombat-route-unknown.toml": (16, "unknown territory or sea zone (nearest: North Sea Zone"),
 }
 
 

@@ -5,6 +5,7 @@ refused, listing them, and nothing is stored."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,8 @@ def test_rulings_stay_on_their_findings_through_later_dice(spec: str,
     assert _run(capsys, spec, "import", str(ROOT / "replays" / "games" / f"{GAME}.toml"))[0] == 0
     before = _events(spec)
     code, _, err = _run(capsys, spec, "rule", GAME, "--finding", "treasury_wrong", "--decision", "dismiss")
-    assert code == 2 and "names 2 findings" in err and "F5 (USSR 2)" in err and "F6 (UK 2)" in err
+    assert code == 2 and "names 2 findings" in err
+    assert re.search(r"F\d+ \(USSR 2\)", err) and re.search(r"F\d+ \(UK 2\)", err)
     assert _events(spec) == before  # nothing stored
     findings = {f["kind"]: f for f in _report(capsys, spec)["findings"]}
     bid, misdeclared = findings["bid_illegal"]["id"], findings["defenders_misdeclared"]["id"]

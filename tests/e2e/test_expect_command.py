@@ -50,7 +50,7 @@ def test_write_replaces_the_files_expect_and_keeps_the_rest(tmp_path: Path,
     path = tmp_path / "game.toml"
     original = (REPLAYS / "games" / "full-game-three-rounds-2008.toml").read_text(encoding="utf-8")
     # A wrong count, as a developer's stale table would have it.
-    path.write_text(original.replace("summary = { findings = 13", "summary = { findings = 12"),
+    path.write_text(original.replace("summary = { findings = 14", "summary = { findings = 13"),
                     encoding="utf-8")
     assert check_replay(load_replay(path))
     assert main(["expect", str(path), "--write"]) == 0
@@ -60,7 +60,7 @@ def test_write_replaces_the_files_expect_and_keeps_the_rest(tmp_path: Path,
     assert written.startswith(head.rstrip("\n") + "\n\n# Written by `minister expect`")
     assert written.count("[expect]") == 1 and "[expect.as_rolled]" in written
     assert check_replay(load_replay(path)) == []
-    assert tomllib.loads(written)["expect"]["summary"]["findings"] == 13
+    assert tomllib.loads(written)["expect"]["summary"]["findings"] == 14
 
 
 def test_write_adds_a_table_to_a_file_without_one(tmp_path: Path) -> None:

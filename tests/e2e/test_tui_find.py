@@ -65,13 +65,14 @@ def labels(tl: Timeline, *prefixes: str) -> list[int]:
 
 def test_a_territory_by_name_or_abbreviation_finds_its_battles_moves_and_findings() -> None:
     """Karelia is an origin of USSR 1's battle in Ukraine, where USSR 1's non-combat moves go,
-    and the place USSR 2's map update is wrong about (F4, in game order): three points, n/N
+    and the place USSR 2's map update is wrong about (its map finding): three points, n/N
     through them."""
     tl = timeline()
     ukraine = labels(tl, "Ukraine S.S.R.")[0]
     after_ussr1 = tl.records_node("USSR 1")
     ussr2 = tl.turn_node("USSR 2")
-    assert ussr2 == tl.finding_node("F4")
+    [wrong_map] = [f.id for f in views()[0].findings if f.kind == "map_discrepancy"]
+    assert ussr2 == tl.finding_node(wrong_map)
 
     async def scenario(app: MinisterApp, pilot: Pilot[None]) -> None:
         for query in ("Karelia", "Kar", "karelia ssr"):

@@ -366,3 +366,68 @@ def test_a_ruling_on_a_mixed_negative_bid_has_no_remedy_on_the_board() -> None:
     [finding] = [f for f in review(game).findings if f.kind == "bid_illegal"]
     assert finding.status == "stands" and finding.ruling is not None
     assert "no remedy on the board" in finding.detail
+
+
+
+#: From the setup: Germany 1 declares Algeria's INF against French West Africa (empty), listing a
+#: defender; the UK reports it before any die; Germany elects not to fight.
+NOT_FOUGHT = """
+format = "minister-replay/1"
+[game]
+id = "not-fought"
+edition = "iaapa-2008"
+
+[[event]]
+type = "declaration"
+at = 2008-09-02T09:05:00Z
+turn = "Germany 1"
+text = \"\"\"
+Attack #1 - French West Africa (1 INF)
+Algeria 1 INF
+\"\"\"
+
+[[event]]
+type = "report"
+at = 2008-09-02T10:00:00Z
+by = "UK"
+battle = "French West Africa"
+text = "French West Africa is empty."
+
+[[event]]
+type = "ruling"
+at = 2008-09-02T10:30:00Z
+finding = "defenders_misdeclared"
+battle = "French West Africa"
+decision = "apply"
+election = "not_fight"
+"""
+
+
+def test_a_battle_elected_not_fought_is_no_walk_in() -> None:
+    """2008 Section II: the attacker "may elect not to fight the battle at all" (and "may move the
+    previously assigned units during non-combat"): declared into an empty territory and not
+    fought, its units stay home; the record as rolled (no election) walked in."""
+    game = parse_replay(NOT_FOUGHT).game
+    corrected, rolled = _walk(game).final, _walk(game, as_rolled=True).final
+    assert corrected.control_of("French West Africa") == "UK"
+    assert corrected.of("Algeria", "Germany") == F("1 INF")
+    assert rolled.control_of("French West Africa") == "Germany"
+    assert rolled.of("French West Africa", "Germany") == F("1 INF")
+    # The ruling names the battle by its `battle` (its words do not): it is the correction, made
+    # before the next turn was rolled; once UK 1 is rolled, no turn is void (2008 Section VII).
+    later = parse_replay(NOT_FOUGHT + '''
+[[event]]
+type = "purchase"
+at = 2008-09-03T09:00:00Z
+turn = "UK 1"
+units = "2 INF"
+
+[[event]]
+type = "purchase"
+at = 2008-09-04T09:00:00Z
+turn = "Japan 1"
+units = "2 INF"
+''').game
+    view = review(later)
+    assert view.void_turns == ()
+    assert [(f.kind, f.status) for f in view.findings] == [("defenders_misdeclared", "void")]

@@ -47,6 +47,21 @@ class CountCheck:
 
 
 
+@dataclass(frozen=True)
+class Flight:
+    """Aircraft that survived a battle of their turn: where they flew from into it, and where
+    the declaration lands them (None: a non-combat move lands them, or nothing does). The
+    non-combat review counts their combat move against their range."""
+
+    battle: str
+    origin: str
+    units: Force
+    landing: str | None
+    #: The battle's record number (where it is over) and when it was declared.
+    seq: int
+    at: datetime | None
+
+
 #: One entry of a territory's history: (record number, every power's units, holder).
 Entry = tuple[int, dict[str, Force], str | None]
 
@@ -138,6 +153,13 @@ class BoardWalk:
     #: (record number, land territory, new holder) at every change of control, in record order
     #: (the treasury's income steps read it).
     control_log: list[tuple[int, str, str]] = field(default_factory=list, compare=False)
+    #: turn -> territory -> the turn's power's units, other than aircraft, that took part in its
+    #: combat and stand there after it (survivors, a retreat, support ships, transports that
+    #: unloaded): they may not move in non-combat (2008 Rules Clarifications, Combat/Non-Combat
+    #: Movement).
+    fought: dict[str, dict[str, Force]] = field(default_factory=dict, compare=False)
+    #: turn -> the aircraft that survived its battles, each with its combat move (Flight).
+    flights: dict[str, list[Flight]] = field(default_factory=dict, compare=False)
     #: id of a battle record -> (it, the record with this board): see review.board_review.on_board.
     boarded: dict[int, tuple[BattleRecord, BattleRecord]] = field(default_factory=dict, compare=False)
     #: territory -> the record numbers of its history's entries (bisected without a key function:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
-from domain.record.board.history import BoardWalk, CountCheck, Discrepancy, Entry
+from domain.record.board.history import BoardWalk, CountCheck, Discrepancy, Entry, Flight
 from domain.record.board.outcomes import BattleResult, bid_drop_key, void_turns
 from domain.record.board.start import BoardState
 from domain.record.entries import BattleRecord, BoardNote, allied
@@ -26,7 +26,7 @@ from domain.rules.force_parts import (
     land_part,
     sea_part,
 )
-from domain.rules.forces import EMPTY, NOT_COMBATANT, Force, capped, only
+from domain.rules.forces import AIR, EMPTY, NOT_COMBATANT, Force, capped, only
 from domain.rules.turns import Power, turn_of
 from domain.rules.units import AXIS, UnitType
 
@@ -76,6 +76,10 @@ class Walker:
         self.unlanded: dict[tuple[str, str], list[tuple[str, Force]]] = {}
         #: (record, land territory, new holder) at every change of control, in record order.
         self.control_log: list[tuple[int, str, str]] = []
+        #: turn -> territory -> units (not aircraft) that took part in its combat and stand there.
+        self.fought: dict[str, dict[str, Force]] = {}
+        #: turn -> the aircraft that survived its battles, with their combat moves.
+        self.flights: dict[str, list[Flight]] = {}
         #: territory -> whether it is a sea zone (read for every holding: one look-up).
         self.sea = {t.name: t.sea for t in board}
         #: The land territories' names (read for every holding: one look-up).
@@ -92,7 +96,8 @@ class Walker:
     def result(self) -> BoardWalk:
         return BoardWalk(self.board, self.history, self.known_since, self.discrepancies, self.counts,
                          self.round_ends, self.from_setup, self.adopted, self.bid_seq,
-                         frozenset(self.void), control_log=self.control_log)
+                         frozenset(self.void), control_log=self.control_log, fought=self.fought,
+                         flights=self.flights)
 
     # -- turns ------------------------------------------------------------------------------------
     def enter_turn(self, turn: str, at: datetime | None) -> None:
@@ -350,6 +355,9 @@ class Walker:
 
     def resolve(self, record: BattleRecord) -> None:
         outcome = self.outcomes.get(record.key)
+        # Told None: void or not fought ("no portion of the results may stand", 2008 Section
+        # II): the attackers stay home even where nobody defends (no walk-in).
+        void = outcome is None and record.key in self.outcomes
         if isinstance(outcome, str):  # PENDING
             if record.rolls:
                 self._in_battle(record)
@@ -364,12 +372,13 @@ class Walker:
                 if (holder in AXIS) is not axis:
                     enemies[holder] = units
         if outcome is None or outcome.winner is None:
-            walk_in = not record.rolls and not any(u.combatants() for u in enemies.values())
+            walk_in = not void and not record.rolls and not any(u.combatants() for u in enemies.values())
             if not walk_in:
                 self._back_home(record)  # not fought (or not finished): the units stay home
                 return
             outcome = Outcome(Winner.ATTACKER, record.attackers, EMPTY)
         self._support_ships(record)
+        self._unloaded(record)
         if outcome.winner is Winner.ATTACKER and not outcome.retreated:
             self._occupy(record, outcome, enemies)
         else:
@@ -384,10 +393,33 @@ class Walker:
         """A battle awaiting dice: its attackers stand in the battle, beside the defenders (the
         holder unchanged), until it is resolved; support ships in the zone they fired from."""
         self._support_ships(record)
+        self._unloaded(record)
         land = record.kind != "sea"
         for move in record.moves:
             units = move.units.where(_not_battleship) if land else move.units
             self._add(record.fought_seq, record.territory, record.attacker_power, units)
+            self._engaged(record, record.territory, units)
+
+    def _engaged(self, record: BattleRecord, territory: str, units: Force) -> None:
+        """Note units of the turn's power, other than aircraft, that took part in its combat and
+        stand in ``territory``: they may not move in non-combat (2008 Rules Clarifications,
+        Combat/Non-Combat Movement: "With the exception of air units (which land during
+        non-combat), no units may engage in both combat and non-combat during the same turn")."""
+        units = units.where(_not_air)
+        if units.items:
+            here = self.fought.setdefault(record.turn, {})
+            have = here.get(territory)
+            here[territory] = have + units if have is not None else units
+
+    def _unloaded(self, record: BattleRecord) -> None:
+        """Transports that carried a fought battle's units are done for the turn (2008 Rules
+        Clarifications, Transport Unloading: "Once a transport unloads ANY of its cargo its turn
+        is completed")."""
+        for move in record.moves:
+            if move.transports and move.transport_zone:
+                # (They unload where they are when no other zone is named: see declare.)
+                zone = move.unload_zone or move.transport_zone
+                self._engaged(record, zone, Force(((UnitType.TRN, move.transports),)))
 
     def _back_home(self, record: BattleRecord) -> None:
         for move in record.moves:
@@ -400,7 +432,9 @@ class Walker:
             ships = battleships(move.units)
             if ships:
                 where = move.unload_zone or move.transport_zone or move.origin
-                self._add(record.fought_seq, where, record.attacker_power, Force(((UnitType.BB, ships),)))
+                fired = Force(((UnitType.BB, ships),))
+                self._add(record.fought_seq, where, record.attacker_power, fired)
+                self._engaged(record, where, fired)
 
     def _occupy(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         seq, territory, power = record.fought_seq, record.territory, record.attacker_power
@@ -425,6 +459,7 @@ class Walker:
             if survivors.items:
                 have = here.get(power)
                 here[power] = have + survivors if have is not None else survivors
+                self._engaged(record, territory, survivors)
             if captured.items and not sea:
                 have = here.get(holder)
                 here[holder] = have + captured if have is not None else captured
@@ -474,6 +509,7 @@ class Walker:
             return
         units = (outcome.attacker_retreated or outcome.attacker_left).where(lambda u: not u.is_air)
         self._add(record.fought_seq, to, record.attacker_power, units)
+        self._engaged(record, to, units)
 
     def _land_aircraft(self, record: BattleRecord, left: Force) -> None:
         """Surviving aircraft land where the move says, else go back to their origin until a
@@ -489,6 +525,9 @@ class Walker:
             air = air.minus_available(lift)
             where = move.landing or move.origin
             self._add(record.fought_seq, where, power, lift)
+            flight = Flight(record.territory, move.origin, lift, move.landing, record.fought_seq,
+                            record.declared_at)
+            self.flights.setdefault(record.turn, []).append(flight)
             if move.landing is None:
                 key = (power, record.territory)
                 self.unlanded.setdefault(key, []).append((where, lift))
@@ -505,4 +544,8 @@ def _withdrawal_zone(record: BattleRecord) -> str | None:
 
 def _not_battleship(unit: UnitType) -> bool:
     return unit is not UnitType.BB
+
+
+def _not_air(unit: UnitType) -> bool:
+    return unit not in AIR
 
