@@ -292,17 +292,24 @@ def product(app: MinisterApplication, game_id: str, kind: str, head: Head | None
     if found is not None:
         return found
     covered, views = _review_now(app, game_id)
-    try:
-        # The stored rows read one by one: a row out of step with its list is written again.
-        made, battles = _rows(app, game_id, views, listed=False)
-        save(app, game_id, covered, made, battles)
-    except Exception as error:  # a read-only store, say: show the review all the same
-        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
-    else:
+    if _store_whole(app, game_id, covered, views):
         found = stored(app, game_id, kind, covered)
         if found is not None:
             return found
     return _whole(views, kind)
+
+
+def _store_whole(app: MinisterApplication, game_id: str, head: Head, views: dict[str, GameView]) -> bool:
+    """Store a review made afresh, each stored row read one by one (a row out of step with its
+    list is written again); False, with a warning, when the store refuses (a read-only store,
+    say: the review is shown all the same)."""
+    try:
+        made, battles = _rows(app, game_id, views, listed=False)
+        save(app, game_id, head, made, battles)
+    except Exception as error:  # derived data: never fail the command that reads it
+        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
+        return False
+    return True
 
 
 def _whole(views: dict[str, GameView], kind: str) -> bytes:
@@ -361,11 +368,7 @@ def remake(app: MinisterApplication, game_id: str) -> dict[str, GameView]:
     put together no view: their digests cannot be trusted to say which to rewrite)."""
     forget(app, game_id)
     head, views = _review_now(app, game_id)
-    try:
-        made, battles = _rows(app, game_id, views, listed=False)
-        save(app, game_id, head, made, battles)
-    except Exception as error:  # a read-only store, say: show the review all the same
-        warnings.warn(f"the review of {game_id} was not stored: {error}", stacklevel=2)
+    _store_whole(app, game_id, head, views)
     return views
 
 

@@ -11,26 +11,16 @@ as DAMAGED (exit 0) beside the intact game; nothing prints a traceback.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from application.adapters.stores import open_store
 from application.usecases.transfer import import_replay
-from tests.integration.store_helpers import RawRows, generated, postgres_schema
+from tests.integration.store_helpers import RawRows, generated
 from tui.cli import main
 
 BAD, GOOD = "generated-30-91", "generated-30-92"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:{tmp_path / 'store.sqlite3'}"
-    else:
-        with postgres_schema() as url:
-            yield url
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -22,7 +22,6 @@ from application.adapters.mapper import encode_event
 from application.adapters.stores import open_store
 from domain.battle.dice import opens
 from tests.conftest import ROOT
-from tests.integration.store_helpers import postgres_schema
 from tests.support.replay_docs import one_battle
 from tui.cli import main
 
@@ -36,15 +35,6 @@ GAME = one_battle(
     declaration="Attack #1 - W Europe (2 INF)\nUK 2 FTR, 1 BMB (land United Kingdom)",
     log="W Europe(2 INF)\n2 FTR, 1 BMB from United Kingdom land United Kingdom\nR1\n"
         "A(2 FTR, 1 BMB) 2*5/3* = 2 hits\nD(2 INF) 46 = 0 hits")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:{tmp_path / 'store.sqlite3'}"
-    else:
-        with postgres_schema() as url:
-            yield url
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

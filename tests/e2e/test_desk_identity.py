@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,19 +13,9 @@ import pytest
 from application.adapters.mapper import encode_event
 from application.adapters.stores import open_store
 from tests.conftest import ROOT
-from tests.integration.store_helpers import postgres_schema
 from tui.cli import main
 
 GAME = "full-game-three-rounds-2008"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:{tmp_path / 'store.sqlite3'}"
-    else:
-        with postgres_schema() as url:
-            yield url
 
 
 def _run(capsys: pytest.CaptureFixture[str], spec: str, *args: str) -> tuple[int, str, str]:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from application.adapters.app import MinisterApplication
 from application.adapters.review_store import head_of, save
 from application.adapters.stores import open_store
-from application.intake.replayfile import load_replay
+from application.intake.replayfile import Replay, load_replay
 from application.usecases.review_model import (
     FINDINGS,
     HISTORY,
@@ -93,6 +93,15 @@ _STORES = {"memory": _memory, "sqlite": _sqlite, "postgres": _postgres}
 def test_the_stored_rows_equal_a_fresh_review_after_any_desk_events(name: str, path: str,
                                                                      specs: list[tuple[Any, ...]]) -> None:
     _check_desk_commands(_STORES[name], path, specs)
+
+
+def _recorded(opened: Callable[[], MinisterApplication]) -> tuple[MinisterApplication, Replay]:
+    """The flows game recorded in a store, its review stored (as ``minister import``)."""
+    app = opened()
+    replay = load_replay(ROOT / FLOWS)
+    app.record(replay.events)
+    refresh(app, replay.game_id)
+    return app, replay
 
 
 def _stored_game(spec: str = "memory:") -> tuple[MinisterApplication, str]:
@@ -185,10 +194,7 @@ def test_a_row_of_another_head_is_not_served(name: str) -> None:
     from application.adapters.review_tables import Head
 
     with _STORES[name]() as opened:
-        app = opened()
-        replay = load_replay(ROOT / FLOWS)
-        app.record(replay.events)
-        refresh(app, replay.game_id)
+        app, replay = _recorded(opened)
         head = head_of(app, replay.game_id)
         assert head is not None
         save(app, replay.game_id, Head(head.version, "0" * 64), {HISTORY + "corrected": b"forged"})
@@ -206,10 +212,7 @@ def test_verify_integrity_compares_the_stored_review_with_the_events(name: str) 
     from application.usecases.review_model import check_stored_review
 
     with _STORES[name]() as opened:
-        app = opened()
-        replay = load_replay(ROOT / FLOWS)
-        app.record(replay.events)
-        refresh(app, replay.game_id)
+        app, replay = _recorded(opened)
         honest = stored(app, replay.game_id, "json")
         assert honest is not None and check_stored_review(app, replay.game_id) == []
         head = head_of(app, replay.game_id)
@@ -252,10 +255,7 @@ def test_planted_pickles_in_the_review_rows_never_run(name: str, tmp_path: Path)
     marker = tmp_path / "pwned"
     payload = zlib.compress(pickle.dumps(_Planted(marker)))
     with _STORES[name]() as opened:
-        app = opened()
-        replay = load_replay(ROOT / FLOWS)
-        app.record(replay.events)
-        refresh(app, replay.game_id)
+        app, replay = _recorded(opened)
         head = head_of(app, replay.game_id)
         assert head is not None
         kinds = [HISTORY + "corrected", HISTORY + "as_rolled", FINDINGS + "corrected", OPENING,
