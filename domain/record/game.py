@@ -32,6 +32,7 @@ from domain.battle.model import Side
 from domain.errors import InvalidNotationError
 from domain.record.board_intake import bid_facts, map_facts, placed
 from domain.record.club_filing import FILERS as CLUB_FILERS
+from domain.record.desk_filing import FILERS as DESK_FILERS
 from domain.record.entries import (
     BattleRecord,
     BoardNote,
@@ -46,7 +47,6 @@ from domain.record.entries import (
     RetreatEntry,
     RevealEntry,
     RollEntry,
-    Ruling,
     RulingEntry,
     SuppliedEntry,
     TechEntry,
@@ -59,11 +59,8 @@ from domain.record.events import (
     BidRecorded,
     CasualtiesChosen,
     DeclarationRecorded,
-    DiceCommitted,
     DiceDrawn,
-    DiceRevealed,
     DiceSupplied,
-    EntryWithdrawn,
     GameEvent,
     GameFinished,
     GameSnapshot,
@@ -75,12 +72,8 @@ from domain.record.events import (
     PlacementRecorded,
     PositionRecorded,
     PurchaseRecorded,
-    ReportAmended,
-    ReportFiled,
     RetreatDeclared,
     RollRecorded,
-    RulingGiven,
-    RulingIssued,
     TechRolled,
 )
 from domain.record.intake import (
@@ -465,11 +458,6 @@ def _file_drawn(game: Game, event: DiceDrawn) -> None:
         game.seq, event.sequence, event.purpose, event.dice)))
 
 
-def _file_report(game: Game, event: ReportFiled) -> None:
-    game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
-                                    event.source_line, _place(event.battle), turn=event.turn))
-
-
 def _file_noncombat(game: Game, event: NonCombatRecorded | NonCombatRouted) -> None:
     moves = event.parsed or tuple(noncombat_move(text) for text in event.moves)
     routes = event.routes if isinstance(event, NonCombatRouted) else ()
@@ -481,56 +469,15 @@ def _file_tech(game: Game, event: TechRolled) -> None:
                                event.at, event.source_line))
 
 
-def _file_ruling(game: Game, event: RulingIssued) -> None:
-    game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
-                                    event.text, event.at, event.source_line, turn=event.turn,
-                                    territory=_place(event.battle), key=event.finding_key))
-
-
-def _seq_of(game: Game, event: GameEvent, version: int) -> int:
-    """The record number of the event ``version`` (``event`` is being filed as ``game.seq``)."""
-    return version - (event.originator_version - game.seq)
-
-
-def _file_report_amended(game: Game, event: ReportAmended) -> None:
-    game.reports.append(ReportEntry(game.seq, event.by, event.text, event.battle, event.at,
-                                    event.source_line, _place(event.battle),
-                                    amends=_seq_of(game, event, event.amends), turn=event.turn))
-
-
-def _file_ruling_given(game: Game, event: RulingGiven) -> None:
-    amends = _seq_of(game, event, event.amends) if event.amends is not None else 0
-    game.rulings.append(RulingEntry(game.seq, event.finding, Ruling(event.decision), event.election,
-                                    event.text, event.at, event.source_line, by=event.by, amends=amends,
-                                    turn=event.turn, territory=_place(event.battle),
-                                    key=event.finding_key))
-
-
-def _file_withdrawal(game: Game, event: EntryWithdrawn) -> None:
-    game.withdrawals.append(WithdrawalEntry(game.seq, _seq_of(game, event, event.withdraws), event.by,
-                                            event.text, event.at))
-
-
-def _file_commitment(game: Game, event: DiceCommitted) -> None:
-    game.commitments.append(CommitmentEntry(game.seq, event.commitment, event.scheme, event.by, event.at))
-
-
-def _file_reveal(game: Game, event: DiceRevealed) -> None:
-    game.reveals.append(RevealEntry(game.seq, event.commitment, event.secret, event.at))
-
-
 #: Event type -> how the fold files it (a dict: one look-up instead of a chain of isinstance).
 _FILERS: dict[type[Any], Callable[[Game, Any], None]] = {
     PositionRecorded: _file_position, DeclarationRecorded: Game._declare, RollRecorded: _file_roll,
     OrdersRecorded: _file_orders, CasualtiesChosen: _file_casualties, RetreatDeclared: _file_retreat,
-    DiceSupplied: _file_dice, DiceDrawn: _file_drawn, ReportFiled: _file_report,
+    DiceSupplied: _file_dice, DiceDrawn: _file_drawn,
     NonCombatRecorded: _file_noncombat, NonCombatRouted: _file_noncombat, TechRolled: _file_tech,
-    RulingIssued: _file_ruling,
-    ReportAmended: _file_report_amended, RulingGiven: _file_ruling_given,
-    EntryWithdrawn: _file_withdrawal, DiceCommitted: _file_commitment, DiceRevealed: _file_reveal,
     PurchaseRecorded: _file_purchase, PlacementRecorded: _file_placement,
     MapUpdateRecorded: _file_map_update, BidRecorded: _file_bid, GameFinished: _file_finish,
-    **CLUB_FILERS,
+    **CLUB_FILERS, **DESK_FILERS,
 }
 
 
@@ -601,11 +548,6 @@ def _turn(text: str) -> tuple[str, str]:
         return power, text
     power, game_round = parse_turn(text)
     return power, turn_label(power, game_round)
-
-
-def _place(name: str | None) -> str | None:
-    """A record's ``battle`` as its canonical territory (None: none named, or no territory)."""
-    return known_territory(name) if name is not None else None
 
 
 @lru_cache(maxsize=512)
