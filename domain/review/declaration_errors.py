@@ -21,6 +21,7 @@ from domain.review.board_review import on_board
 from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
+from domain.review.views import time_text
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
@@ -433,15 +434,15 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
         # after it is re-rolled.
         for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
             found.battles[later.key].append(Issue(
-                FindingKind.BATTLE_ORDER, f"begun at {later_start.isoformat()} before {record.territory} "
-                f"was finished ({end.isoformat()}), whose ground units could not retreat: "
+                FindingKind.BATTLE_ORDER, f"begun at {time_text(later_start)} before {record.territory} "
+                f"was finished ({time_text(end)}), whose ground units could not retreat: "
                 f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
                 at=later_start))
     else:
         # "Once the next battle begins it is assumed that the previous battle has
         # finished and any surviving attacking units are retreating."
         found.battles[record.key].append(Issue(
-            FindingKind.BATTLE_ORDER, f"{first.territory} was begun at {first_start.isoformat()} before this "
+            FindingKind.BATTLE_ORDER, f"{first.territory} was begun at {time_text(first_start)} before this "
             f"battle was finished: its attackers are taken to have retreated then, and its "
             "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
             until=first_start))
