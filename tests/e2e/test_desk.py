@@ -266,15 +266,41 @@ def test_each_bad_input_is_refused_and_stores_nothing(tmp_path: Path, spec: str,
         (("roll", GAME_ID, "--battle", "W Europe", "--keys", keys), "no open dice commitment"),
         (("reveal", GAME_ID, "--keys", keys), "no open dice commitment"),
         (("letter", GAME_ID, "--finding", "F9"), "has no such finding"),
+        # Issue 27: every desk command, each argument it takes named when it is wrong.
+        (("letter", GAME_ID, "--finding", "typo"), "--finding 'typo': game 'desk-cde' has no such finding"),
+        (("letter", "no-such-game"), "no game with id 'no-such-game'"),
+        (("bundle", GAME_ID, "-o", str(tmp_path / "missing" / "b.json")), "cannot write the bundle"),
+        (("bundle", GAME_ID, "-o", str(tmp_path)), "a folder; expected the bundle's file name"),
+        (("bundle", "no-such-game", "-o", str(tmp_path / "b.json")), "no game with id 'no-such-game'"),
+        (("rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--turn", "UK "
+                                                                               "9"), "--turn no finding "
+                                                                                     "'F1'"),
+        (("rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--battle", "Atlantis"),
+         "--battle 'Atlantis': game 'desk-cde' has no such battle"),
+        (("rule", "no-such-game", "--finding", "F1", "--decision", "apply"), "no game with id"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--turn", "UK 2"), "give --battle too"),
+        (("dice", GAME_ID, "--battle", "W Europe", "--turn", "UK two", "6"), "--turn 'UK two'"),
+        (("dice", "no-such-game", "--battle", "W Europe", "6"), "no game with id"),
+        (("roll", GAME_ID, "--battle", "Atlantis", "--keys", keys), "--battle 'Atlantis'"),
+        (("commit", GAME_ID, "--force", "--keys", keys), "--force: only with --abandon"),
+        (("withdraw", GAME_ID, "--event", "999"), "event 999 of game 'desk-cde' is not a report or ruling"),
+        (("amend", GAME_ID, "--event", "1", "--by", "x", "--text", "y"), "event 1 of game 'desk-cde' is not"),
+        (("reveal", "no-such-game", "--keys", keys), "no game with id"),
     ]
     before = stored(spec)
     for args, expected in bad:
         code, _, err = run(capsys, *args, *base)
         assert code == 2 and expected in err, (args, err)
         assert stored(spec) == before, args
-    with pytest.raises(SystemExit) as exit_info:
-        main(["rule", GAME_ID, "--finding", "F1", "--decision", "overrule", *base])
-    assert exit_info.value.code == 2 and stored(spec) == before
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "b.json").exists()
+    assert not list(tmp_path.glob(".minister-bundle-*")) and not (Path(keys)).exists()
+    for args in (("rule", GAME_ID, "--finding", "F1", "--decision", "overrule"),
+                 ("letter", GAME_ID, "--date", "yesterday"), ("letter", GAME_ID, "--by", " "),
+                 ("letter", GAME_ID, "--finding", "nonsense"), ("letter", GAME_ID, "--format", "pdf")):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*args, *base])
+        assert exit_info.value.code == 2 and stored(spec) == before, args
+        assert args[-2] in capsys.readouterr().err, args  # the argument named
     # A second commitment while one is open, a roll for a battle that awaits nothing.
     assert run(capsys, "commit", GAME_ID, "--keys", keys, *base)[0] == 0
     after_commit = stored(spec)
