@@ -21,7 +21,7 @@ from domain.review.board_review import on_board
 from domain.review.club_procedures import audit_procedures
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
-from domain.review.views import time_text
+from domain.review.views import counted, time_text
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
@@ -186,21 +186,22 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
         if entry.declared is not None and rolled > entry.declared:
             found.turn.append((entry.turn, Issue(
                 FindingKind.TECH_DICE_TOO_MANY,
-                f"{rolled} tech dice rolled, {entry.declared} bought: the first "
+                f"{counted(rolled, 'tech die', 'tech dice')} rolled, {entry.declared} bought: the first "
                 f"{entry.declared} count, the rest are ignored, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
         elif entry.declared is not None and rolled < entry.declared:
             found.turn.append((entry.turn, Issue(
                 FindingKind.TECH_DICE_TOO_FEW,
-                f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
-                f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
-                "rolled again", at=entry.at)))
+                f"{counted(rolled, 'tech die', 'tech dice')} rolled, {entry.declared} bought: the missing "
+                f"{counted(entry.declared - rolled, 'die is', 'dice are')} rolled, and the rolls that picked "
+                "developments are rolled again", at=entry.at)))
         # The dice bought: "the desired amount purchased" is the declaration, if any; an
         # edition may cost the dice rolled instead (Edition.tech_cost).
         bought = entry.declared if entry.declared is not None and edition.tech_cost == "declared" else rolled
         if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
             found.turn.append((entry.turn, Issue(
-                FindingKind.TECH_OVERSPENT, f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
+                FindingKind.TECH_OVERSPENT, f"{counted(bought, 'tech die', 'tech dice')} cost "
+                f"{bought * TECH_DIE_COST} IPCs, "
                 f"{entry.ipcs} were available: a declaration error, to be re-declared and re-rolled",
                 at=entry.at)))
 

@@ -342,6 +342,11 @@ class GameView(msgspec.Struct, frozen=True):
     turn_records: tuple[TurnRecords, ...] = ()
 
 
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """A count with its noun as people write it: "1 die", "2 dice", "1 hit", "0 hits"."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
 def time_text(moment: datetime | None) -> str:
     """A time as findings and papers give it to people: "2008-09-04 09:10 UTC" (its seconds when
     they count: "09:10:12"), never a fraction of a second."""
