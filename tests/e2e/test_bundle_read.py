@@ -13,10 +13,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from application.adapters.stores import open_store
 from domain.review.game_review import review
 from tests.e2e.test_desk import GAME_ID, awaiting_the_reroll, imported, run
 from tests.integration.store_helpers import postgres_schema
-from tui.commands.letter import open_ref
 from tui.loading import FileSource
 
 
@@ -54,6 +54,11 @@ def test_a_bundle_reads_as_its_game(tmp_path: Path, spec: str, capsys: pytest.Ca
         ("letter", ("letter", GAME_ID)), ("markdown", ("letter", GAME_ID, "--format", "markdown")),
         ("replay", ("replay", GAME_ID, "--json")), ("as_rolled", ("replay", GAME_ID, "--as-rolled")),
         ("export", ("export", GAME_ID)))}
+    app = open_store(spec)
+    try:
+        reviewed = msgspec.msgpack.encode(review(app.game(GAME_ID)))
+    finally:
+        app.close()
     data = tmp_path / "elsewhere"
     monkeypatch.delenv("MINISTER_STORE", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
@@ -67,10 +72,8 @@ def test_a_bundle_reads_as_its_game(tmp_path: Path, spec: str, capsys: pytest.Ca
         assert out == stored[name], name  # the same game the store holds
     assert json.loads(read["replay"][1])["battles"][0]["status"] == "awaiting"
     # The timeline and the chart read it too.
-    game = open_ref(str(path), None)
     source = FileSource(str(path))
-    assert msgspec.msgpack.encode(source.corrected(lambda stage, done: None)) == \
-        msgspec.msgpack.encode(review(game))
+    assert msgspec.msgpack.encode(source.corrected(lambda stage, done: None)) == reviewed
     assert run(capsys, "chart", str(path), "-o", str(tmp_path / "story.svg"))[0] == 0
     assert not data.exists()  # read only: no store, no data folder made
 
