@@ -152,7 +152,8 @@ def ruling_words(game: Game, ruling: RulingEntry, *, timed: bool = True,
         return f"{who} elected{at} {ELECTION_WORDS.get(ruling.election, ruling.election)}{words}{end}"
     if ruling.decision == "mutual":
         return f"{ruling.by or 'The players'} agreed{at} that the record stands as rolled{words}{end}"
-    return (f"{ruling.by or 'The Minister of Law'} ruled{at} that "
+    who = "The Minister of Law" if ruling.by in ("", "Minister of Law", "the Minister of Law") else ruling.by
+    return (f"{who} ruled{at} that "
             f"{DECISIONS.get(ruling.decision, ruling.decision)}{words}{end}")
 
 
