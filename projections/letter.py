@@ -1,311 +1,292 @@
-"""The ruling letter: what the Minister of Law sends both players, paste-ready for an e-mail.
+"""The ruling letter: the document the Minister of Law signs and sends both players.
 
-Built from the record (reports, rulings, commitments, draws, reveals, entered dice) and the
-review (findings, the battles as corrected, what the error cost). Sections, in order: the facts
-with their times, each finding with the edition and section applied and its remedy, the dice
-and how to verify them, the corrected results, the odds as rolled and as corrected, and what is
-still open and until when. Rendered as plain text, Markdown or HTML; :func:`letter_dict` is the
-JSON shape (docs/format-extensions.md).
+Built from the record (declarations, dice, reports, rulings, commitments, draws, reveals) and
+both reviews (the game as corrected, the record as rolled). A head (from, to, date, subject), a
+greeting, then "Findings" until something is ruled and "Ruling" after: each battle in question
+as it was declared and thrown, and each finding on it in plain words (the rule quoted with its
+edition and section, why the report was in time or too late, the decision and any election);
+then the correction round by round, the result as corrected and what the error cost. After the
+findings, what remains open in the whole game, the reports and rulings on record, the dice and
+how to verify them, and the signature. No event numbers and no program names: the players read
+it. Rendered by :mod:`projections.letter_render` (text, Markdown, HTML, JSON).
 """
 
 from __future__ import annotations
 
-import html
-import re
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from domain.record.game import Game
-from domain.review.decisions import following_turn
-from domain.review.papers import ABANDONED, REVEALED, commitment_standing
-from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView, awaiting_note
-from domain.rules.editions import edition
+from domain.record.club_filing import side_of
+from domain.record.game import BattleRecord, Game
+from domain.review.finding_facts import battle_of, ruling_on, time_limit_of
+from domain.review.views import BattleStatus, BattleView, DiceStatus, Finding, GameView
+from domain.rules.editions import Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
-from projections.plain import visible
+from domain.rules.rule_texts import quoted
+from domain.rules.units import AXIS, POWERS
+from projections.letter_open import still_open
+from projections.letter_papers import claimed, decision, dice_section, papers_section, time_limit
+from projections.letter_render import FORMATS, Letter, Para, Section, letter_dict, markdown_text, render
+from projections.letter_words import (
+    Quotes,
+    battle_result,
+    column,
+    counted,
+    edition_short,
+    edition_words,
+    faces,
+    force,
+    joined,
+    need_words,
+    outcome,
+    percent,
+    round_line,
+    side_dice,
+    title,
+    when,
+)
 
-FORMATS = ("text", "markdown", "html")
+__all__ = ["DEFAULT_BY", "FORMATS", "Letter", "Para", "Section", "build_letter", "letter_dict",
+           "markdown_text", "render"]
 
-#: How anyone re-checks the Minister's dice once the secret is revealed (minister-dice/2).
-HOW_TO_VERIFY = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/3\", "
-                 "commitment, game id, sequence, battle, turn, round, side, column, purpose, count, "
-                 "block]) for blocks 0, 1, …, where the turn, round, side, column, purpose and count "
-                 "are the throw the battle awaited (derived from the game, never chosen); each byte "
-                 "below 252 gives the die byte % 6 + 1. The commitment is "
-                 "SHA-256(\"minister-dice/3:\" + secret). `minister verify --dice GAME` (or "
-                 "`minister verify BUNDLE`) does all of it offline.")
-#: The same for an older record's ``minister-dice/2`` commitments.
-HOW_TO_VERIFY_2 = ("Each roll's dice are HMAC-SHA256(key = secret, message = JSON [\"minister-dice/2\", "
-                   "commitment, game id, sequence, battle, purpose, count, block]) for blocks 0, 1, …; "
-                   "each byte below 252 gives the die byte % 6 + 1. The commitment is "
-                   "SHA-256(\"minister-dice/2:\" + secret). `minister verify --dice GAME` (or "
-                   "`minister verify BUNDLE`) does all of it offline, and says whether each roll's "
-                   "purpose and count are the throw the battle awaited.")
+#: A battle's place in the record: (turn, territory).
+Where = tuple[str | None, str | None]
 
-
-@dataclass
-class Section:
-    """One titled part of the letter: its lines, in order."""
-
-    title: str
-    lines: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Letter:
-    """The letter as data: a heading and its sections."""
-
-    game_id: str
-    heading: str
-    sections: list[Section]
+#: Who signs the letter when ``--by`` does not say.
+DEFAULT_BY = "Minister of Law"
 
 
-def _time(moment: datetime | None) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M:%SZ") if moment is not None else "(no time)"
-
-
-def _claimed(game: Game, seq: int, at: datetime | None) -> str:
-    """A record's claimed time (the e-mail's: the rules use it), with when it was entered if later
-    ("1999-07-20 19:00:00Z (entered 1999-07-25 10:02:00Z)")."""
-    stamp = game.stamps[seq] if seq < len(game.stamps) else None
-    if at is None or stamp is None or stamp == at:
-        return _time(at)
-    return f"{_time(at)} (entered {_time(stamp)})"
-
-
-def build_letter(game: Game, view: GameView, finding: str | None = None) -> Letter:
-    """The letter for the whole game, or for one finding (id or kind)."""
-    findings = [f for f in view.findings if f.status != FindingStatus.IGNORED
-                and (finding is None or finding in (f.id, f.kind))]
-    battles = {f.battle for f in findings if f.battle}
-    shown = [b for b in view.battles if b.battle in battles or (finding is None and b.finding_ids)]
+def build_letter(game: Game, view: GameView, rolled: GameView, finding: str | None = None, *,
+                 by: str = DEFAULT_BY, date: datetime | None = None) -> Letter:
+    """The letter on the whole game, or on one finding (id or kind), signed by ``by`` and dated
+    ``date`` (default: the latest ruling's time; with none, the game's last record's)."""
     policy = edition(game.edition)
-    title = f" — {game.title}" if game.title else ""
-    heading = f"Ruling of the Minister of Law: game {game.game_id} ({policy.name}){title}"
-    sections = [_facts(game, battles), _findings(findings, view), _dice(game, battles if finding else None),
-                _results(shown), _cost(shown), _open(findings, shown, game)]
-    return Letter(game.game_id, heading, sections)
+    covered = [f for f in view.findings if f.status != FindingStatus.IGNORED
+               and (finding is None or finding in (f.id, f.kind))]
+    ruled = any(ruling_on(game, f) is not None for f in covered)
+    heading = "Ruling" if ruled else "Findings"
+    subject = (f"{heading} of the Minister of Law on game {game.game_id}"
+               + (f": {game.title}" if game.title else ""))
+    sections = [Section(heading, 1, [Para(_opening(game, view, covered, finding, policy))])]
+    sections += _findings(game, view, rolled, covered, policy, Quotes())
+    sections.append(still_open(game, view, policy))
+    sections.append(papers_section(game, view, covered if finding is not None else None))
+    shown: set[Where] = {(f.turn, f.battle) for f in covered if f.battle}
+    dice = dice_section(game, shown if finding is not None else None)
+    if dice is not None:
+        sections.append(dice)
+    return Letter(game.game_id, by, _addressees(game), when(date or _dated(game)), subject,
+                  "Dear players,", sections, "Yours sincerely,", by)
 
 
-def _offset(game: Game) -> int:
-    return game.version - game.seq
+def _dated(game: Game) -> datetime | None:
+    """The letter's date: the latest ruling in force, else the game's latest record."""
+    ruled = [r.at for r in game.live_rulings if r.at is not None]
+    if ruled:
+        return max(ruled)
+    return max(game.moments) if game.moments else game.modified_on
 
 
-def _facts(game: Game, battles: set[str]) -> Section:
-    """When the battles in question were rolled; who reported what and when; every ruling,
-    withdrawal and amendment."""
-    section = Section("Facts")
-    off = _offset(game)
-    for record in game.battles:
-        if record.territory in battles and record.rolls:
-            posts = f"{len(record.rolls)} post" + ("s" if len(record.rolls) > 1 else "")
-            section.lines.append(f"{_time(record.rolls[0].at)} — {record.turn}, {record.territory}: "
-                                 f"the dice server's record ({posts})")
-    gone = {w.target: w for w in game.withdrawals}
-    for entry in game.reports:
-        about = f" about {entry.battle}" if entry.battle else ""
-        restated = f" (restates event {entry.amends + off})" if entry.amends else ""
-        section.lines.append(f"{_claimed(game, entry.seq, entry.at)} — {entry.by} reported{about} "
-                             f"[event {entry.seq + off}]{restated}: \"{entry.text}\"")
-    for ruling in game.rulings:
-        by = f" by {ruling.by}" if ruling.by else ""
-        election = f", election {ruling.election}" if ruling.election else ""
-        replaced = f" (replaces event {ruling.amends + off})" if ruling.amends else ""
-        words = f": \"{ruling.text}\"" if ruling.text else ""
-        section.lines.append(f"{_claimed(game, ruling.seq, ruling.at)} — ruling on {ruling.finding}{by} "
-                             f"[event {ruling.seq + off}]{replaced}: {ruling.decision}{election}{words}")
-    for target, withdrawal in gone.items():
-        why = f": \"{withdrawal.text}\"" if withdrawal.text else ""
-        by = f" by {withdrawal.by}" if withdrawal.by else ""
-        section.lines.append(f"{_claimed(game, withdrawal.seq, withdrawal.at)} — event {target + off} "
-                             f"withdrawn{by} [event {withdrawal.seq + off}]{why}")
-    if not section.lines:
-        section.lines.append("No report or ruling is recorded.")
-    return section
+def _addressees(game: Game) -> str:
+    """The game's two players, by the powers each plays (Classic: the Axis and the Allies)."""
+    axis = [p for p in POWERS if p in AXIS]
+    allies = [p for p in POWERS if side_of(p) == "Allies"]
+    return (f"the Axis player ({', '.join(axis)}) and the Allies player ({', '.join(allies)}) of game "
+            f"{game.game_id}")
 
 
-def _findings(findings: list[Finding], view: GameView) -> Section:
-    section = Section("Findings")
-    by_battle = {b.battle: b for b in view.battles}
-    for f in findings:
-        where = ", ".join(x for x in (f.turn, f.battle, f"round {f.round}" if f.round else None, f.side,
-                                      f"column {f.column}" if f.column is not None else None) if x)
-        section.lines.append(f"{f.id} {f.kind} ({where}): {f.detail}")
-        section.lines.append(f"    Rule applied: {f.rule}")
-        section.lines.append(f"    Status: {f.status}" + (f"; ruling: {f.ruling}" if f.ruling else ""))
-        battle = by_battle.get(f.battle) if f.battle else None
-        section.lines.append(f"    Remedy: {_remedy(f, battle)}")
-    if not findings:
-        section.lines.append("No finding.")
-    return section
+_STATUS_WORDS = {
+    FindingStatus.CORRECTED: ("is corrected", "are corrected"),
+    FindingStatus.OPEN: ("is still open", "are still open"),
+    FindingStatus.VOID: ("makes its battle void", "make their battles void"),
+    FindingStatus.STANDS: ("stands as the record has it", "stand as the record has them"),
+    FindingStatus.FIXED: ("is fixed (not corrected within the time limit)",
+                          "are fixed (not corrected within the time limit)"),
+    FindingStatus.SUPERSEDED: ("is superseded by another", "are superseded by others"),
+}
 
 
-def _remedy(finding: Finding, battle: BattleView | None) -> str:
-    if finding.status in (FindingStatus.STANDS, FindingStatus.FIXED):
-        return "none: the record stands"
-    if battle is None:
-        if finding.kind == FindingKind.BID_ILLEGAL and finding.status == FindingStatus.CORRECTED:
-            return "the bid's illegally placed units come off the board (2008 Bidding)"
-        return "as the rule cited says"
-    if battle.status == BattleStatus.AWAITING:
-        return awaiting_note(battle) or "awaiting an election or a ruling"
-    if battle.status in (BattleStatus.VOID, BattleStatus.NOT_FOUGHT):
-        return f"the battle is {battle.status.replace('_', ' ')}: none of its dice count"
-    parts = ["the valid dice stand"]
+def _opening(game: Game, view: GameView, covered: list[Finding], finding: str | None, policy: Edition) -> str:
+    """What the letter is about: the game, the edition, the findings and what became of them."""
+    start = f"I have reviewed the record of game {game.game_id} under {edition_words(policy.name)}."
+    if finding is not None:
+        named = ", ".join(f"{f.id} ({title(f.kind)})" for f in covered) or finding
+        return (f"{start} This letter concerns {named} alone; what remains open in the whole game is "
+                "listed under \"Still open\".")
+    if not covered:
+        return f"{start} I found nothing in it to correct."
+    counts: dict[FindingStatus, int] = {}
+    for f in covered:
+        counts[FindingStatus(f.status)] = counts.get(FindingStatus(f.status), 0) + 1
+    parts = [f"{n} {_STATUS_WORDS[s][n != 1]}" for s, n in counts.items() if s in _STATUS_WORDS]
+    if len(covered) == 1:
+        return f"{start} It holds one finding, which {_STATUS_WORDS[FindingStatus(covered[0].status)][0]}."
+    return f"{start} It holds {len(covered)} findings: {joined(parts)}."
+
+
+def _findings(game: Game, view: GameView, rolled: GameView, covered: list[Finding],
+              policy: Edition, quotes: Quotes) -> list[Section]:
+    """A part for each battle in question (its findings within it, then the battle as
+    corrected), and one for each finding of a turn or of the game."""
+    battles: dict[Where, BattleView] = {(b.turn, b.battle): b for b in view.battles}
+    as_rolled: dict[Where, BattleView] = {(b.turn, b.battle): b for b in rolled.battles}
+    sections: list[Section] = []
+    done: set[Where] = set()
+    for f in covered:
+        where = (f.turn, f.battle)
+        battle = battles.get(where) if f.battle else None
+        if battle is None:
+            sections.append(Section(f"{f.id}: {title(f.kind)} ({f.turn or 'the game'})", 2,
+                                    [Para(_sentence(f.what or f.detail), "What happened."),
+                                     *_finding_paras(game, f, None, policy, quotes)]))
+            continue
+        if where in done:
+            continue
+        done.add(where)
+        record = battle_of(game, f)
+        sections.append(Section(f"{battle.turn}: the battle of {battle.battle}", 2,
+                                _happened(battle, as_rolled.get(where), record)))
+        for same in (g for g in covered if (g.turn, g.battle) == where):
+            sections.append(Section(f"{same.id}: {title(same.kind)}{_place(same)}", 3,
+                                    [Para(_sentence(same.what or same.detail), "The error."),
+                                     *_finding_paras(game, same, battle, policy, quotes)]))
+        sections.append(Section(f"{battle.battle}: the result stands" if battle.status == BattleStatus.STANDS
+                                else f"{battle.battle} as corrected", 3,
+                                _as_corrected(game, battle, as_rolled.get(where), record)))
+    return sections
+
+
+def _place(finding: Finding) -> str:
+    where = [f"round {finding.round}" if finding.round else "", f"the {finding.side}" if finding.side else "",
+             f"the {column(finding.column)}" if finding.column is not None else ""]
+    listed = [w for w in where if w]
+    return f" ({', '.join(listed)})" if listed else ""
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _finding_paras(game: Game, finding: Finding, battle: BattleView | None, policy: Edition,
+                   quotes: Quotes) -> list[Para]:
+    """The rule quoted, the time limit and the decision on one finding."""
+    paras = [_rule(finding, policy, quotes)]
+    limit = time_limit(game, finding, time_limit_of(game, finding, policy), policy, quotes)
+    if limit:
+        paras.append(Para(limit, "Time limit."))
+    paras.append(Para(decision(game, finding, battle), "Decision."))
+    return paras
+
+
+def _rule(finding: Finding, policy: Edition, seen: Quotes) -> Para:
+    """The section the edition applies, and its words (quoted once in a letter)."""
+    section = finding.rule.removeprefix(policy.name).strip()
+    cited = f"{edition_short(policy.name)}, {section}"
+    quotes = quoted(policy.name, FindingKind(finding.kind))
+    if not quotes:
+        return Para(f"{cited}.", "The rule.")
+    if not [q for q in quotes if seen.first(q)]:
+        return Para(f"{cited}, quoted above.", "The rule.")
+    return Para(f"{cited}: " + " ".join(f"“{q}”" for q in quotes), "The rule.")
+
+
+def _happened(battle: BattleView, rolled: BattleView | None, record: BattleRecord | None) -> list[Para]:
+    """The battle as declared and as thrown: the declaration, every round's dice, its result."""
+    declared = battle.declared
+    at = f" at {when(record.declared_at)}" if record is not None and record.declared_at else ""
+    attacker = record.attacker_power if record is not None else "The attacker"
+    if declared is not None:
+        listed = (f", listing the defenders as {force(declared.defenders)}" if declared.defenders is not None
+                  else ", listing no defenders")
+        moves = [_move(m.units, m.origin, m.landing, m.transport_zone) for m in declared.moves]
+    else:
+        listed = ""
+        moves = [_move(m.units, m.origin, m.landing, m.transport_zone) for m in record.moves] \
+            if record is not None else []
+    paras = [Para(f"{attacker} declared the attack on {battle.battle}{at}{listed}, with:", "What happened.",
+                  moves)]
+    if rolled is None or not rolled.rounds:
+        paras.append(Para("No dice were rolled for it."))
+        return paras
+    first = record.rolls[0].at if record is not None and record.rolls else None
+    paras.append(Para(f"It was rolled on the dice server{' at ' + when(first) if first else ''}:", "",
+                      [round_line(rv) for rv in rolled.rounds]))
+    paras.append(Para(f"As rolled, {outcome(rolled.result)}."))
+    return paras
+
+
+def _move(units: object, origin: str, landing: str | None, zone: str | None) -> str:
+    text = f"{units} from {origin}"
+    if zone:
+        text += f", by sea through {zone}"
+    if landing:
+        text += f", the aircraft to land in {landing}"
+    return text
+
+
+def _as_corrected(game: Game, battle: BattleView, rolled: BattleView | None,
+                  record: BattleRecord | None) -> list[Para]:
+    """The correction round by round, its dice, the result as corrected and the odds."""
+    paras: list[Para] = []
+    steps = _correction_steps(battle)
+    if steps:
+        paras.append(Para("Round by round:", "The correction.", steps))
+    sources = _dice_sources(game, record)
+    if sources:
+        paras.append(Para("The correction's dice, in the order they were used:", "", sources))
+    result = _sentence(battle_result(battle))
+    if rolled is not None and rolled.result is not None and rolled.result != battle.result \
+            and battle.result is not None:
+        result += f" (As rolled, {outcome(rolled.result)}.)"
+    paras.append(Para(result, "Result as corrected."))
+    if battle.impact is not None:
+        imp = battle.impact
+        paras.append(Para(f"From round {imp.from_round}, the attacker's chance to win was "
+                          f"{percent(imp.as_rolled.attacker_win)} as rolled and "
+                          f"{percent(imp.as_corrected.attacker_win)} as corrected; the defender's "
+                          f"{percent(imp.as_rolled.defender_win)} and "
+                          f"{percent(imp.as_corrected.defender_win)}.",
+                          "What the error cost."))
+    return paras
+
+
+def _correction_steps(battle: BattleView) -> list[str]:
+    """Each round the correction touched: dice added or not counted in a round as rolled, every
+    round fought again, the original dice no longer counted, the throw still awaited."""
+    steps: list[str] = []
+    changed = frozenset({DiceStatus.ADDED, DiceStatus.VOIDED})
     for rv in battle.rounds:
-        added = [v for side in (rv.attacker, rv.defender) for e in side.dice if e.status == DiceStatus.ADDED
-                 for v in e.values]
-        if added and rv.origin == "as_rolled":
-            parts.append(f"round {rv.round}: {len(added)} dice added ({' '.join(map(str, added))})")
-    if battle.resume_round is not None:
-        rerolled = [rv.round for rv in battle.rounds if rv.origin == "rerolled"]
-        span = f"rounds {rerolled[0]}-{rerolled[-1]}" if len(rerolled) > 1 else f"round {battle.resume_round}"
-        parts.append(f"re-rolled from round {battle.resume_round} ({span} fought again; "
-                     f"{sum(len(v.values) for v in battle.voided)} original dice voided)")
-    return "; ".join(parts)
-
-
-def _dice(game: Game, battles: set[str] | None) -> Section:
-    """Every die recorded for corrections: entered from the dice server, or drawn and revealed."""
-    section = Section("Dice")
-    revealed = {r.commitment: r for r in game.reveals}
-    standing = {d.seq: (c, state) for c, state, draws in commitment_standing(game) for d in draws}
-    unchecked: list[str] = []
-    for c in game.commitments:
-        by = f" by {c.by}" if c.by else ""
-        section.lines.append(f"{_time(c.at)} — commitment{by} ({c.scheme}), recorded before its dice "
-                             f"were drawn: {c.commitment}")
-    for record in game.battles:
-        if battles is not None and record.territory not in battles:
+        if rv.origin == "rerolled":
+            steps.append(f"re-rolled {round_line(rv)}")
             continue
-        for supplied in record.supplied:
-            section.lines.append(f"{_claimed(game, supplied.seq, supplied.at)} — dice server, "
-                                 f"{record.territory}: {' '.join(map(str, supplied.dice))}")
-        for drawn in record.draws:
-            moment = game.moments[drawn.seq] if drawn.seq < len(game.moments) else None
-            sealed, state = standing.get(drawn.seq, (None, REVEALED))
-            warning = ""
-            if sealed is not None and state != REVEALED:
-                warning = (" — UNVERIFIABLE: its commitment was abandoned unrevealed, so nobody can "
-                           "ever check these dice" if state == ABANDONED else
-                           " — NOT VERIFIED: its commitment's secret is not revealed yet")
-                unchecked.append(f"roll #{drawn.sequence} ({record.territory})")
-            section.lines.append(f"{_time(moment)} — roll #{drawn.sequence}, {record.territory}, "
-                                 f"{drawn.purpose}: {' '.join(map(str, drawn.dice))}{warning}")
-    for c in game.commitments:
-        opened = revealed.get(c.commitment)
-        if opened is not None:
-            section.lines.append(f"{_time(opened.at)} — secret revealed for {c.commitment[:16]}…: "
-                                 f"{opened.secret}")
-        elif c is game.commitments[-1]:
-            section.lines.append(f"The secret of commitment {c.commitment[:16]}… is not revealed yet: "
-                                 "its dice cannot be checked until it is.")
-        else:
-            section.lines.append(f"Commitment {c.commitment[:16]}… was abandoned without its secret "
-                                 "being revealed: the dice drawn under it can never be checked.")
-    if unchecked:
-        section.lines.append(f"These dice cannot be checked by anyone: {', '.join(unchecked)}. "
-                             "What they decide rests on the Minister's word alone.")
-    for scheme, how in (("minister-dice/2", HOW_TO_VERIFY_2), ("minister-dice/3", HOW_TO_VERIFY)):
-        if any(c.scheme == scheme for c in game.commitments):
-            section.lines.append("How to verify: " + how)
-    if not section.lines:
-        section.lines.append("No correction dice are recorded.")
-    return section
+        touched = [f"the {name} {side_dice(side, only=changed, mark=True)}, {counted(side.hits, 'hit')} in "
+                   f"all"
+                   for name, side in (("attacker", rv.attacker), ("defender", rv.defender))
+                   if any(e.status in changed for e in side.dice)]
+        if touched:
+            steps.append(f"round {rv.round} as rolled, corrected: {'; '.join(touched)}")
+    rounds = sorted({v.round for v in battle.voided})
+    for number in rounds:
+        runs = [f"the {v.side} {column(v.column)} "
+                f"{faces(v.values)}" for v in battle.voided if v.round == number]
+        steps.append(f"round {number}'s original dice no longer count: {joined(runs)}")
+    if battle.needed is not None:
+        steps.append(f"still to be rolled: {need_words(battle.needed)}")
+    return steps
 
 
-def _results(battles: list[BattleView]) -> Section:
-    section = Section("Corrected result")
-    for b in battles:
-        if b.result is None or b.status == BattleStatus.AWAITING:
-            section.lines.append(f"{b.turn}, {b.battle}: {b.status} — no result yet")
-            continue
-        winner = b.result.winner.value if b.result.winner else "none"
-        section.lines.append(f"{b.turn}, {b.battle}: {b.status}; winner {winner}; attacker left "
-                             f"{b.result.attacker_left or 'nothing'}; defender left "
-                             f"{b.result.defender_left or 'nothing'}")
-    if not section.lines:
-        section.lines.append("No battle was changed.")
-    return section
-
-
-def _cost(battles: list[BattleView]) -> Section:
-    section = Section("What the error cost")
-    for b in battles:
-        if b.impact is None:
-            continue
-        rolled, corrected = b.impact.as_rolled, b.impact.as_corrected
-        section.lines.append(f"{b.battle}, from round {b.impact.from_round}: attacker wins "
-                             f"{rolled.attacker_win:.1%} as rolled, {corrected.attacker_win:.1%} as "
-                             f"corrected; defender wins {rolled.defender_win:.1%} as rolled, "
-                             f"{corrected.defender_win:.1%} as corrected")
-    if not section.lines:
-        section.lines.append("No odds to compare (no battle corrected).")
-    return section
-
-
-def _open(findings: list[Finding], battles: list[BattleView], game: Game) -> Section:
-    section = Section("Still open")
-    policy = edition(game.edition)
-    for f in findings:
-        if f.status != FindingStatus.OPEN:
-            continue
-        until = (f"until {following_turn(f.turn)} is rolled (2008 Section VII)"
-                 if policy.time_limit and f.turn else "no time limit (Part 14)")
-        section.lines.append(f"{f.id} {f.kind}: {f.detail} — {until}")
-    for b in battles:
-        if b.status == BattleStatus.AWAITING and b.needed is not None:
-            section.lines.append(f"{b.battle}: {awaiting_note(b)}")
-    if not section.lines:
-        section.lines.append("Nothing: every finding is settled.")
-    return section
-
-
-# -- rendering ---------------------------------------------------------------------------------
-#: Characters that start Markdown inline syntax (emphasis, code, links, images, strikethrough,
-#: tables) anywhere in a line; each is written with a backslash, which Markdown drops.
-_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]!~|{}])")
-#: What makes a block of its own at the start of a list item's text: a heading, a quote, a
-#: nested list, a rule, a setext underline.
-_MARKDOWN_BLOCK = re.compile(r"^(\d{1,9})([.)])|^([#>+\-=])")
-
-
-def markdown_text(text: str) -> str:
-    """Text from the record as Markdown that shows it as written: HTML (``<script>``, ``<img
-    onerror=...>``) as entities, never markup, and Markdown syntax (links, emphasis, a heading
-    or list marker at the start) escaped, so a player's words cannot add a link or a tag."""
-    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    escaped = _MARKDOWN_INLINE.sub(r"\\\1", escaped)
-    return _MARKDOWN_BLOCK.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1)
-                               else f"\\{m.group(3)}", escaped)
-
-
-def render(letter: Letter, form: str = "text") -> str:
-    """The letter as text, Markdown or HTML; the record's words (names, report texts) with
-    their control characters made visible, each line kept on its row (the JSON keeps them)."""
-    letter = Letter(letter.game_id, visible(letter.heading),
-                    [Section(visible(s.title), [visible(line) for line in s.lines])
-                     for s in letter.sections])
-    if form == "markdown":
-        out = [f"# {markdown_text(letter.heading)}"]
-        for s in letter.sections:
-            out += ["", f"## {markdown_text(s.title)}", "",
-                    *(f"- {markdown_text(line.strip())}" if not line.startswith("    ")
-                      else f"  - {markdown_text(line.strip())}" for line in s.lines)]
-        return "\n".join(out) + "\n"
-    if form == "html":
-        out = [f"<h1>{html.escape(letter.heading)}</h1>"]
-        for s in letter.sections:
-            items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in s.lines)
-            out.append(f"<h2>{html.escape(s.title)}</h2><ul>{items}</ul>")
-        return "\n".join(out) + "\n"
-    out = [letter.heading, "=" * min(len(letter.heading), 78)]
-    for s in letter.sections:
-        out += ["", s.title, "-" * len(s.title), *s.lines]
-    return "\n".join(out) + "\n"
-
-
-def letter_dict(letter: Letter) -> dict[str, Any]:
-    """The JSON shape (``minister-letter/1``)."""
-    return {"format": "minister-letter/1", "game": letter.game_id, "heading": letter.heading,
-            "sections": [{"title": s.title, "lines": list(s.lines)} for s in letter.sections]}
+def _dice_sources(game: Game, record: BattleRecord | None) -> list[str]:
+    """Where the correction's dice came from: the dice server's, entered; the Minister's rolls."""
+    if record is None:
+        return []
+    # The dice server's first (as entered), then the Minister's rolls: the order the review
+    # takes them in (domain.review.game_review, CorrectionDice).
+    found = [f"from the dice server, entered for {record.territory} at {claimed(game, s.seq, s.at)}: "
+             f"{faces(s.dice)}" for s in record.supplied]
+    found += [f"the Minister's roll #{d.sequence} ({d.purpose}) at "
+              f"{when(game.moments[d.seq] if d.seq < len(game.moments) else None)}: {faces(d.dice)}"
+              for d in record.draws]
+    return found

@@ -23,6 +23,7 @@ from domain.review.views import (
     SideRound,
     awaiting_note,
 )
+from domain.rules.findings import FindingStatus
 from domain.rules.forces import Force
 from projections.plain import visible
 from projections.timeline_text import result_text
@@ -47,7 +48,7 @@ def _game_dicts(view: GameView) -> tuple[dict[str, Any], dict[str, Any]]:
                  **({"title": view.title} if view.title else {})},
         "as_rolled": view.as_rolled,
         "summary": summary_dict(view),
-        "findings": [finding_dict(f) for f in view.findings]}
+        "findings": [finding_dict(f, as_rolled=view.as_rolled) for f in view.findings]}
     after = {
         # The desk's reports, rulings and dice commitments, in full (only when there are some).
         **({"papers": [msgspec.to_builtins(p) for p in view.papers]} if view.papers else {}),
@@ -61,7 +62,8 @@ def summary_dict(view: GameView) -> dict[str, Any]:
     """Counts, so an expectation can say "exactly one finding" or "no battle awaiting"."""
     statuses: dict[str, int] = {}
     for finding in view.findings:
-        statuses[finding.status] = statuses.get(finding.status, 0) + 1
+        status = shown_status(finding, as_rolled=view.as_rolled)
+        statuses[status] = statuses.get(status, 0) + 1
     battles: dict[str, int] = {}
     for battle in view.battles:
         battles[battle.status] = battles.get(battle.status, 0) + 1
@@ -112,14 +114,26 @@ def join_json(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
     return b"".join((head, b"[" + _BATTLE_INDENT, (b"," + _BATTLE_INDENT).join(battles), b"\n  ]", tail))
 
 
-def finding_dict(finding: Finding) -> dict[str, Any]:
+#: A finding's status in a report as rolled where the rules give it a remedy: the record is
+#: shown untouched, so nothing there is corrected; the report as corrected says what becomes of
+#: it (corrected, awaiting dice or an election, superseded by another finding).
+FOUND = "found"
+
+
+def shown_status(finding: Finding, *, as_rolled: bool = False) -> str:
+    """The status a report gives a finding: its own, except that a report as rolled never calls
+    one ``corrected`` (nothing is applied to the record as rolled): it is ``found`` there."""
+    return FOUND if as_rolled and finding.status == FindingStatus.CORRECTED else str(finding.status)
+
+
+def finding_dict(finding: Finding, *, as_rolled: bool = False) -> dict[str, Any]:
     """One finding: id, kind, where, status, the rule cited and what it says."""
     data: dict[str, Any] = {"id": finding.id, "kind": finding.kind}
     for key in ("turn", "battle", "round", "side", "column"):
         value = getattr(finding, key)
         if value is not None:
             data[key] = value
-    data["status"] = finding.status
+    data["status"] = shown_status(finding, as_rolled=as_rolled)
     data["rule"] = finding.rule
     data["detail"] = finding.detail
     if finding.ruling is not None:
@@ -239,7 +253,10 @@ def text_head(view: GameView) -> str:
             where = " ".join(x for x in (f.turn, f.battle, f"R{f.round}" if f.round else None,
                                          f.side, f"column {f.column}" if f.column is not None else None)
                              if x)
-            out.append(f"  {f.id} {f.kind} [{f.status}] {where}")
+            status = shown_status(f, as_rolled=view.as_rolled)
+            if status == FOUND:
+                status = "found: the report as corrected says what becomes of it"
+            out.append(f"  {f.id} {f.kind} [{status}] {where}")
             out.append(f"      {visible(f.detail)} — {f.rule}")
     out += paper_lines(view)
     return "\n".join(out)

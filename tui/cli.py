@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "and the losses, and the findings. By default the history as corrected (the "
                     "remedies of the edition applied); --as-rolled shows the record untouched.")
     replay.add_argument("file", metavar="FILE|GAME",
-                        help="a replay file (minister-replay/1) or a stored game id")
+                        help="a replay file (minister-replay/1), an evidence bundle (read only, after "
+                             "its own checks) or a stored game id")
     replay.add_argument("--json", action="store_true", help="the JSON report (minister-report/1)")
     replay.add_argument("--as-rolled", action="store_true",
                         help="the record as the dice fell, findings listed, no remedy applied")
@@ -122,11 +123,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(report.decode())
         return EXIT_OK
-    from application.usecases.services import open_game
     from domain.review.game_review import review
     from projections.report import report_json_body, report_text
+    from tui.commands.letter import open_ref  # a replay file, or an evidence bundle (read only)
 
-    game = open_game(args.file, store=getattr(args, "store", None))
+    game = open_ref(args.file, getattr(args, "store", None))
     view = review(game, as_rolled=args.as_rolled)
     del game  # the record (its parsed logs) is not needed to write the report: memory per line
     if args.json:

@@ -69,10 +69,10 @@ class FileSource:
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
-            from application.usecases.services import open_game
+            from tui.commands.letter import open_ref  # a bundle too: read only, after its checks
 
             progress(f"Reading {self.ref}", 0.0)
-            self._game = open_game(self.ref, store=self.store)
+            self._game = open_ref(self.ref, self.store)
         return self._game
 
     def opening(self, progress: ProgressFn) -> GameView | None:

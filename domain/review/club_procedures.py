@@ -17,6 +17,7 @@ from domain.record.entries import BoardNote, allied
 from domain.record.game import Game
 from domain.record.treasury import cost_of
 from domain.review.rolling_errors import Issue
+from domain.review.views import time_text
 from domain.rules.board import Board
 from domain.rules.findings import FindingKind
 from domain.rules.forces import Force
@@ -165,7 +166,7 @@ def _forfeits(game: Game) -> list[tuple[str, Issue]]:
             opponent = "Allies" if power in AXIS else "Axis"
             found.append((turn, Issue(
                 FindingKind.FORFEIT_ELIGIBLE, f"{turn} was begun {gap.days} days after {before} ended: from "
-                f"{(done[-1] + FORFEIT_AFTER).isoformat()} the {opponent} player could request a forfeit "
+                f"{time_text(done[-1] + FORFEIT_AFTER)} the {opponent} player could request a forfeit "
                 "(2008 Forfeits)", at=begun[0], effective=False)))
     return found
 

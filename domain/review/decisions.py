@@ -53,12 +53,22 @@ NOT_TIME_LIMITED = frozenset({FindingKind.BID_ILLEGAL, FindingKind.BID_TOTAL_MIS
 
 
 class WaitingFor(enum.StrEnum):
-    """Who must act before an open finding can be settled."""
+    """Who or what an open finding (or a void battle) waits for before it can be settled."""
 
     #: A side's election, where the rules give it a choice (void battle, pause skipped).
     ELECTION = "election"
     #: The Minister of Law, where the rules leave the case to him.
     MINISTER = "minister"
+    #: A report: the error is correctable once reported (through the dice roller, 2008 Section
+    #: VII), and not reported yet.
+    REPORT = "report"
+    #: The dice its correction needs (the battle says which throw).
+    DICE = "dice"
+
+
+#: What makes a battle wait (its status ``awaiting``): a side or the Minister of Law must act.
+#: A report not made yet, or dice, leave the battle as it is until they come.
+HOLDS_BATTLE = frozenset({WaitingFor.ELECTION, WaitingFor.MINISTER})
 
 
 def offered(kind: FindingKind) -> tuple[str, ...]:
@@ -165,13 +175,13 @@ def decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, edi
     if issue.kind in IGNORED_KINDS or (issue.kind == FindingKind.WRONG_GAME_NUMBER
                                        and not edition.wrong_game_number_voids_roll):
         return Decision(FindingStatus.IGNORED)
-    ruling = _ruling(game, issue, finding_id, key, record, turn)
+    ruling = ruling_of(game, issue.kind, issue.at, finding_id, key, record, turn)
     decision = _decide(issue, record, turn, game, edition, ruling)
     if ruling is None or decision.ruling is not None or decision.election is not None:
         return decision
     if decision.status == FindingStatus.FIXED:
         why = "a fixed error is not subject to correction (2008 Section VII)"
-    elif decision.status == FindingStatus.OPEN and decision.waiting_for is None:
+    elif decision.status == FindingStatus.OPEN and decision.waiting_for is WaitingFor.REPORT:
         why = ("the error must first be reported, through the dice roller (2008 Section VII: it "
                "proves when the error was recognized)")
     else:  # it waits for an election, say: the ruling stands beside the note that says so
@@ -221,7 +231,7 @@ def _decide(issue: Issue, record: BattleRecord | None, turn: str, game: Game, ed
                         "units come off the board as corrected")
     applied = ruling.at if ruling is not None and ruling.decision is Ruling.APPLY else None
     noncombat = issue.kind in NONCOMBAT_ERRORS
-    window = _window(issue, record, turn, game, edition, applied if noncombat else None)
+    window = _window(issue, record, turn, game, edition, ruling, applied if noncombat else None)
     if window is not None and window.status != FindingStatus.CORRECTED:
         return window
     if issue.kind == FindingKind.TECH_OVERSPENT:
@@ -298,37 +308,42 @@ def _elector(kind: FindingKind, record: BattleRecord | None) -> str:
 
 
 def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
-            edition: Edition, corrected: datetime | None = None) -> Decision | None:
-    """Reported, and in time? ``None`` when a report makes the error correctable. ``corrected``:
-    when a ruling made the correction of an error that has no battle (a non-combat error)."""
-    report = _report(game, issue, record, turn)
+            edition: Edition, ruling: RulingEntry | None = None,
+            corrected: datetime | None = None) -> Decision | None:
+    """Reported, and in time? ``None`` when a report makes the error correctable. ``ruling``:
+    the one on record (a Japan error left to the Minister is corrected by his ``apply``);
+    ``corrected``: when a ruling made the correction of an error that has no battle (a
+    non-combat error)."""
+    report = report_of(game, issue.at, record, turn)
     if not edition.time_limit:
         if report is None:
-            return Decision(FindingStatus.OPEN,
+            return Decision(FindingStatus.OPEN, waiting_for=WaitingFor.REPORT,
                             note="not reported: correctable once reported (Part 14: no time limit)")
         return None
     later = following_turn(turn)
     later_start = rolled_at(game, later)
-    # "before the next turn is rolled": its first die, or its last (Edition.report_deadline).
-    deadline = later_start if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
+    deadline = report_deadline(game, turn, edition)
     if report is None:
         if later_start is not None:
             return Decision(FindingStatus.FIXED,
                             note=f"not reported before {later} was rolled ({_time(later_start)}; 2008 "
                             "Section VII)")
-        return Decision(FindingStatus.OPEN, note=f"not reported yet: correctable until {later} is rolled")
+        return Decision(FindingStatus.OPEN, waiting_for=WaitingFor.REPORT,
+                        note=f"not reported yet: correctable until {later} is rolled")
     if deadline is not None and report.at is not None and report.at > deadline:
         if turn_of(turn).power is Power.JAPAN and edition.japan_error_after_usa == "open":
             ussr = rolled_at(game, next_turn(later))
             if ussr is None or report.at < ussr:
-                return Decision(FindingStatus.OPEN,
+                if ruling is not None and ruling.decision is Ruling.APPLY:
+                    return None  # the Minister of Law ruled it corrected
+                return Decision(FindingStatus.OPEN, waiting_for=WaitingFor.MINISTER,
                                 note=f"reported after {later} was rolled but before the USSR part "
                                 "of the USA-USSR turn: left to the Minister of Law (2008 Section VII)")
         return Decision(FindingStatus.FIXED, note=f"reported {_time(report.at)}, after {later} was rolled "
                         f"({_time(deadline)}; 2008 Section VII)")
     # Reported in time; corrected when its dice were entered or a ruling named the battle
     # (never, if neither is on record).
-    done = _corrected_at(game, record) if record is not None else corrected
+    done = corrected_at(game, record) if record is not None else corrected
     after_that = rolled_at(game, following_turn(later))
     if later_start is not None and (done is None or done > later_start):
         if after_that is not None and (done is None or done > after_that):
@@ -352,6 +367,14 @@ def _window(issue: Issue, record: BattleRecord | None, turn: str, game: Game,
                         note=f"corrected after {later} was rolled: {later} is void and must be re-done "
                         "(2008 Section VII)")
     return None
+
+
+def report_deadline(game: Game, turn: str, edition: Edition) -> datetime | None:
+    """When the time to report an error of ``turn`` ran out (2008 Section VII: "before the next
+    turn is rolled"): the following turn's first die, or its last (Edition.report_deadline);
+    None while that turn is not rolled."""
+    later = following_turn(turn)
+    return rolled_at(game, later) if edition.report_deadline == "first_roll" else _last_roll_at(game, later)
 
 
 def _last_roll_at(game: Game, turn: str) -> datetime | None:
@@ -398,8 +421,9 @@ def _posted_without_combat(game: Game) -> dict[str, datetime]:
     return found
 
 
-def _corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
-    """When the correction was made: its dice or its ruling, whichever came last."""
+def corrected_at(game: Game, record: BattleRecord | None) -> datetime | None:
+    """When a battle's correction was made: its dice or its ruling, whichever came last (None:
+    neither is on record)."""
     times = [t for t in (record.dice_times if record is not None else []) if t is not None]
     if record is not None:
         times += [r.at for r in game.live_rulings if r.at is not None and _names_battle(r, record)]
@@ -414,10 +438,13 @@ def _names_battle(ruling: RulingEntry, record: BattleRecord) -> bool:
     return record.territory.lower() in text or record.written.lower() in text
 
 
-def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) -> ReportEntry | None:
-    """The first report at or after the error that names its battle, or names no battle."""
+def report_of(game: Game, at: datetime | None, record: BattleRecord | None,
+              turn: str) -> ReportEntry | None:
+    """The report that makes an error of ``turn`` made at ``at`` (in ``record``'s battle, if
+    any) correctable: the first at or after the error that names its battle, or names no
+    battle."""
     for report in game.live_reports:
-        if issue.at is not None and report.at is not None and report.at < issue.at:
+        if at is not None and report.at is not None and report.at < at:
             continue
         if report.battle is None:
             if record is None or record.turn == turn:
@@ -430,9 +457,10 @@ def _report(game: Game, issue: Issue, record: BattleRecord | None, turn: str) ->
 
 
 
-def _ruling(game: Game, issue: Issue, finding_id: str, key: str, record: BattleRecord | None,
-            turn: str) -> RulingEntry | None:
-    """The ruling that decides this finding: the last one made on it (bound to its identity,
+def ruling_of(game: Game, kind: FindingKind, at: datetime | None, finding_id: str, key: str,
+              record: BattleRecord | None, turn: str) -> RulingEntry | None:
+    """The ruling that decides a finding (of ``kind``, its error made ``at``, numbered
+    ``finding_id``): the last one made on it (bound to its identity,
     ``key``, when it was recorded: findings added or renumbered later never move it). A record
     made before identities were kept names it as it then stood: by id, else by kind (a ruling
     by kind decides every finding of that kind made before it); one that names a turn or a
@@ -442,8 +470,7 @@ def _ruling(game: Game, issue: Issue, finding_id: str, key: str, record: BattleR
     bound = [r for r in here if r.key is not None and r.key == key]
     unbound = [r for r in here if r.key is None]
     by_id = [r for r in unbound if r.finding == finding_id]
-    by_kind = [r for r in unbound if r.finding == issue.kind
-               and (issue.at is None or r.at is None or r.at >= issue.at)]
+    by_kind = [r for r in unbound if r.finding == kind and (at is None or r.at is None or r.at >= at)]
     found = [r for r in (*bound, *(by_id or by_kind)) if r is not None]
     return max(found, key=lambda r: r.seq) if found else None
 

@@ -22,6 +22,7 @@ from domain.review.club_procedures import audit_procedures
 from domain.review.noncombat_review import audit_noncombat
 from domain.review.rolling_errors import Issue
 from domain.review.treasury_review import audit_treasury
+from domain.review.views import counted, time_text
 from domain.rules.board import Board
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
@@ -187,21 +188,22 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
         if entry.declared is not None and rolled > entry.declared:
             found.turn.append((entry.turn, Issue(
                 FindingKind.TECH_DICE_TOO_MANY,
-                f"{rolled} tech dice rolled, {entry.declared} bought: the first "
+                f"{counted(rolled, 'tech die', 'tech dice')} rolled, {entry.declared} bought: the first "
                 f"{entry.declared} count, the rest are ignored, and the rolls that picked developments are "
                 "rolled again", at=entry.at)))
         elif entry.declared is not None and rolled < entry.declared:
             found.turn.append((entry.turn, Issue(
                 FindingKind.TECH_DICE_TOO_FEW,
-                f"{rolled} tech dice rolled, {entry.declared} bought: the missing "
-                f"{entry.declared - rolled} are rolled, and the rolls that picked developments are "
-                "rolled again", at=entry.at)))
+                f"{counted(rolled, 'tech die', 'tech dice')} rolled, {entry.declared} bought: the missing "
+                f"{counted(entry.declared - rolled, 'die is', 'dice are')} rolled, and the rolls that picked "
+                "developments are rolled again", at=entry.at)))
         # The dice bought: "the desired amount purchased" is the declaration, if any; an
         # edition may cost the dice rolled instead (Edition.tech_cost).
         bought = entry.declared if entry.declared is not None and edition.tech_cost == "declared" else rolled
         if entry.ipcs is not None and bought * TECH_DIE_COST > entry.ipcs:
             found.turn.append((entry.turn, Issue(
-                FindingKind.TECH_OVERSPENT, f"{bought} tech dice cost {bought * TECH_DIE_COST} IPCs, "
+                FindingKind.TECH_OVERSPENT, f"{counted(bought, 'tech die', 'tech dice')} cost "
+                f"{bought * TECH_DIE_COST} IPCs, "
                 f"{entry.ipcs} were available: a declaration error, to be re-declared and re-rolled",
                 at=entry.at)))
 
@@ -435,15 +437,15 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
         # after it is re-rolled.
         for later_start, later in [(s, b) for (s, _), b in spans[index + 1:]]:
             found.battles[later.key].append(Issue(
-                FindingKind.BATTLE_ORDER, f"begun at {later_start.isoformat()} before {record.territory} "
-                f"was finished ({end.isoformat()}), whose ground units could not retreat: "
+                FindingKind.BATTLE_ORDER, f"begun at {time_text(later_start)} before {record.territory} "
+                f"was finished ({time_text(end)}), whose ground units could not retreat: "
                 f"{record.territory} is finished and this battle re-rolled", side=Side.ATTACKER,
                 at=later_start))
     else:
         # "Once the next battle begins it is assumed that the previous battle has
         # finished and any surviving attacking units are retreating."
         found.battles[record.key].append(Issue(
-            FindingKind.BATTLE_ORDER, f"{first.territory} was begun at {first_start.isoformat()} before this "
+            FindingKind.BATTLE_ORDER, f"{first.territory} was begun at {time_text(first_start)} before this "
             f"battle was finished: its attackers are taken to have retreated then, and its "
             "rounds rolled later do not count", side=Side.ATTACKER, at=first_start,
             until=first_start))

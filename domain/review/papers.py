@@ -9,7 +9,7 @@ from datetime import datetime
 from domain.record.club_filing import APPROVED, conceded, side_of
 from domain.record.entries import BoardNote, CommitmentEntry, DrawnEntry, RulingEntry
 from domain.record.game import Game
-from domain.review.views import Finding, Paper
+from domain.review.views import Finding, Paper, counted
 
 
 def papers_of(game: Game, findings: Sequence[Finding] = ()) -> tuple[Paper, ...]:
@@ -49,9 +49,11 @@ def papers_of(game: Game, findings: Sequence[Finding] = ()) -> tuple[Paper, ...]
         if standing == REVEALED:
             state = "revealed: its dice can be checked (minister verify --dice)"
         elif standing == ABANDONED:
-            state = f"abandoned unrevealed: its {count} dice can never be checked"
+            state = f"abandoned unrevealed: its {counted(count, 'die', 'dice')} can never be checked"
         else:
-            state = f"open: {count} dice drawn are provisional until the secret is revealed"
+            verb = "is" if count == 1 else "are"
+            state = (f"open: {counted(count, 'die', 'dice')} drawn {verb} provisional until the secret is "
+                     "revealed")
         found.append((c.seq, Paper(c.seq + off, "commitment", c.at, c.by, c.scheme, c.commitment, state)))
     found += [(note.seq, paper) for note, paper in _closing(game, off)]
     return tuple(paper for _, paper in sorted(found, key=lambda pair: pair[0]))

@@ -23,7 +23,7 @@ from domain.record.game import BattleRecord, RollEntry
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
 from domain.review.as_rolled import order_in_force, orders_of
 from domain.review.dice_counts import SideCount, count_side, dice_as_expected, dice_differences, side_dice
-from domain.review.views import BattleView, SideRound
+from domain.review.views import BattleView, SideRound, counted
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
@@ -236,8 +236,9 @@ def _first_round(counts: SideCount, side: Side, when: datetime | None, ghost_aa_
     for unit, n in extra.items():
         column = _column_of(unit, counts)
         if unit in wrong and missing:
+            name = unit.value if unit else "?"
             found.append(Issue(FindingKind.WRONG_UNITS,
-                               f"{n} {unit.value if unit else '?'} dice rolled for units that "
+                               f"{counted(n, name + ' die', name + ' dice')} rolled for units that "
                                f"are not there; missing: {_names(missing)}", 1, side, column, when))
         else:
             found.append(Issue(FindingKind.TOO_MANY_UNITS, f"{_dice_units(unit, n, side)} rolled too many "
@@ -366,7 +367,8 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
             start = view.defender if side is _ATTACKER else view.attacker
             losses = view.defender_losses if side is _ATTACKER else view.attacker_losses
             effective = target.typed_units is not None and target.units != start.units.minus_available(losses)
-        found.append(Issue(FindingKind.MISCOUNTED_HITS, f"{claimed} hits stated, the dice show {regular}",
+        found.append(Issue(FindingKind.MISCOUNTED_HITS,
+                           f"{counted(claimed, 'hit')} stated, the dice show {regular}",
                            rnd.index, side, None, when, effective=effective))
     return found
 
@@ -385,14 +387,16 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
     found: list[Issue] = []
     if dice and not gun:
         found.append(Issue(FindingKind.AA_GHOST,
-                           f"AA rolled {len(dice)} dice ({hits} hits) where no AA gun is present",
+                           f"AA rolled {counted(len(dice), 'die', 'dice')} ({counted(hits, 'hit')}) where no "
+                           "AA gun is present",
                            1, _DEFENDER, "AA", when, hits=hits))
         victims = EMPTY
     elif len(dice) > expected:
-        found.append(Issue(FindingKind.AA_TOO_MANY, f"{len(dice)} AA dice for {aircraft} attacking aircraft",
+        found.append(Issue(FindingKind.AA_TOO_MANY,
+                           f"{counted(len(dice), 'AA die', 'AA dice')} for {aircraft} attacking aircraft",
                            1, _DEFENDER, "AA", when, hits=hits))
     elif len(dice) < expected:
-        found.append(Issue(FindingKind.AA_FORGOTTEN, f"{expected - len(dice)} AA shots not rolled "
+        found.append(Issue(FindingKind.AA_FORGOTTEN, f"{counted(expected - len(dice), 'AA shot')} not rolled "
                            f"({aircraft} attacking aircraft)", 1, _DEFENDER, "AA", when))
     return found, victims
 
@@ -413,17 +417,17 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
     expected = len(record.support) if k == 1 else 0
     if k > 1 and shots:
         return [Issue(FindingKind.BB_GHOST,
-                      f"support shot left on in round {k} ({hits} hits)", k, _ATTACKER,
+                      f"support shot left on in round {k} ({counted(hits, 'hit')})", k, _ATTACKER,
                       "BB", when, hits=hits)]
     if shots and not expected:
-        return [Issue(FindingKind.BB_GHOST, f"{len(shots)} support shots with no battleship ({hits} hits)", k,
-                      _ATTACKER, "BB", when, hits=hits)]
+        return [Issue(FindingKind.BB_GHOST, f"{counted(len(shots), 'support shot')} with no battleship "
+                      f"({counted(hits, 'hit')})", k, _ATTACKER, "BB", when, hits=hits)]
     if len(shots) > expected:
-        return [Issue(FindingKind.BB_TOO_MANY, f"{len(shots)} support shots for {expected} battleships", k,
-                      _ATTACKER, "BB", when, hits=hits)]
+        return [Issue(FindingKind.BB_TOO_MANY, f"{counted(len(shots), 'support shot')} for "
+                      f"{counted(expected, 'battleship')}", k, _ATTACKER, "BB", when, hits=hits)]
     if len(shots) < expected:
         return [Issue(FindingKind.BB_FORGOTTEN,
-                      f"{expected - len(shots)} support shots not rolled", k, _ATTACKER,
+                      f"{counted(expected - len(shots), 'support shot')} not rolled", k, _ATTACKER,
                       "BB", when)]
     return []
 

@@ -15,7 +15,7 @@ from msgspec.structs import replace as with_fields
 from domain.record.entries import Election
 from domain.record.game import BattleRecord
 from domain.review.corrections import correct
-from domain.review.decisions import ELECTIONS, Decision, WaitingFor, elector
+from domain.review.decisions import ELECTIONS, HOLDS_BATTLE, Decision, WaitingFor, elector
 from domain.review.impact import has_impact, impact
 from domain.review.refight import Context, Plan, setup_of
 from domain.review.rolling_errors import Issue
@@ -67,7 +67,7 @@ def _corrected(ctx: Context, judged: list[Judged]) -> tuple[BattleView, list[Jud
     view, changed = correct(ctx, plan)
     settled = _superseded([_settle(item, view, changed) for item in judged], plan)
     open_items = [j for j in settled
-                  if j.decision.status == FindingStatus.OPEN and j.decision.waiting_for is not None]
+                  if j.decision.status == FindingStatus.OPEN and j.decision.waiting_for in HOLDS_BATTLE]
     if open_items and view.status in (BattleStatus.STANDS, BattleStatus.CORRECTED):
         view = with_fields(view, status=BattleStatus.AWAITING)
     awaiting = next((_awaiting(j, ctx.record) for j in settled
@@ -129,7 +129,7 @@ def _settle(item: Judged, view: BattleView, changed: bool) -> Judged:
     decision = item.decision
     if decision.apply and decision.status == FindingStatus.CORRECTED and view.needed is not None:
         # Not corrected until its dice are recorded: say exactly which are awaited.
-        decision = replace(decision, status=FindingStatus.OPEN,
+        decision = replace(decision, status=FindingStatus.OPEN, waiting_for=WaitingFor.DICE,
                            note=_join(decision.note, awaiting_note(view)))
     elif decision.apply and decision.status == FindingStatus.CORRECTED:
         issue = item.issue
@@ -194,7 +194,7 @@ def moot_in_void_turn(finding: Finding, voided_turns: dict[str, list[str]]) -> F
     causes = voided_turns.get(finding.turn or "")
     if not causes or finding.id in causes or finding.status not in _MOOT:
         return finding
-    return with_fields(finding, status=FindingStatus.SUPERSEDED, detail=_join(
+    return with_fields(finding, status=FindingStatus.SUPERSEDED, waiting=None, detail=_join(
         finding.detail, f"superseded by {', '.join(causes)}: {finding.turn} is void and must be "
                         f"re-done (2008 Section VII)"))
 
@@ -204,11 +204,14 @@ def _join(a: str, b: str) -> str:
 
 
 def as_finding(judged: Judged, policy: Edition, turn: str, record: BattleRecord | None) -> Finding:
+    """The finding a judged issue makes: where, what, the rule cited and what became of it."""
     issue, decision = judged.issue, judged.decision
     detail = _join(issue.detail, decision.note)
+    waiting = decision.waiting_for if decision.status in (FindingStatus.OPEN, FindingStatus.VOID) else None
     return Finding(id=judged.finding_id, key=judged.key, kind=issue.kind, status=decision.status,
                    rule=policy.cite(issue.kind), detail=detail, turn=turn,
                    battle=record.territory if record is not None else None,
                    round=issue.round, side=issue.side.value if issue.side is not None else None,
                    column=issue.column, ruling=decision.ruling or (f"election {decision.election}"
-                                                                   if decision.election else None))
+                                                                   if decision.election else None),
+                   at=issue.at, what=issue.detail, waiting=waiting.value if waiting is not None else None)

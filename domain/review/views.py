@@ -6,7 +6,7 @@ These values are the contract between the domain (analysis, corrections) and the
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Literal
 
@@ -109,6 +109,14 @@ class Finding(msgspec.Struct, frozen=True):
     #: round, side, column and what in the turn it names (:func:`finding_key`). A ruling is
     #: bound to it when recorded, so findings added or renumbered later never move it.
     key: str = ""
+    #: When the erring record was made (its roll's, declaration's or post's time): a report
+    #: made before it is not about it.
+    at: datetime | None = None
+    #: What the record got wrong, in words (``detail`` without what became of it).
+    what: str = ""
+    #: What an open finding, or a void battle's, waits for: "election", "minister", "report" or
+    #: "dice" (domain.review.decisions.WaitingFor); None when it waits for nothing.
+    waiting: str | None = None
 
 
 def finding_key(kind: str, turn: str | None, battle: str | None, round_number: int | None,
@@ -332,6 +340,20 @@ class GameView(msgspec.Struct, frozen=True):
     void_turns: tuple[str, ...] = ()
     #: Every turn with records, in the order its first record came (the timeline's turns).
     turn_records: tuple[TurnRecords, ...] = ()
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """A count with its noun as people write it: "1 die", "2 dice", "1 hit", "0 hits"."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
+def time_text(moment: datetime | None) -> str:
+    """A time as findings and papers give it to people: "2008-09-04 09:10 UTC" (its seconds when
+    they count: "09:10:12"), never a fraction of a second."""
+    if moment is None:
+        return "time not known"
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if moment.second else "%Y-%m-%d %H:%M UTC")
 
 
 def awaiting_note(view: BattleView) -> str:

@@ -143,27 +143,50 @@ def unrevealed(spec: str, tmp_path: Path, secret: str, sealed: str,
 
 def the_letter(capsys: pytest.CaptureFixture[str], spec: str, rolls: list[dict[str, Any]],
                corrected: dict[str, Any]) -> None:
+    """The letter a Minister signs (issue 27 item 5): addressed, dated, greeted and signed;
+    the battle as declared and thrown, the rule quoted, the report's time against the limit,
+    the election, the correction round by round, the Minister's dice and how to check them."""
     code, text, _ = run(capsys, "letter", GAME_ID, "--store", spec)
     assert code == 0
-    assert "F1 defenders_misdeclared" in text
-    assert "Rule applied: iaapa-2008 Section II" in text
-    assert "2008-07-05 18:10:00Z — UK 2, West Europe: the dice server's record (1 post)" in text
-    # The e-mail's time, and when the desk entered it (issue 12: both kept).
-    assert re.search(r"2008-07-05 18:30:00Z \(entered \d{4}-\d\d-\d\d [\d:.]+Z\) — Germany reported "
-                     "about W Europe", text)
-    assert re.search(r"2008-07-05 18:40:00Z \(entered [^)]+\) — ruling on F1 by UK", text)
-    assert "election reroll" in text
+    words = " ".join(text.split())
+    assert text.startswith("From:    Minister of Law\nTo:      the Axis player (Germany, Japan) and the "
+                           "Allies "
+                           "player (USSR, UK, USA) of game desk-cde\nDate:    2008-07-05 18:40 UTC\n")
+    assert "Subject: Ruling of the Minister of Law on game desk-cde: CDE in West Europe" in text
+    assert "\nDear players,\n" in text and text.endswith("\nYours sincerely,\nMinister of Law\n")
+    assert "\nRULING\n" in text and "F1: defending units listed wrong" in text
+    assert "“If any defending units are listed, then they must be 100% correct.”" in words
+    assert "UK declared the attack on West Europe at 2008-07-05 18:05 UTC, listing the defenders as 2 INF" \
+        in words
+    assert "round 1: attacker (2 FTR, 1 BMB) 3s 2 5, 4s 3: 2 hits; defender (2 INF) 2s 4 6: 0 hits" in words
+    # The e-mail's time, and when the desk entered it (issue 12: both kept); the limit it met.
+    assert re.search(r"Germany reported it \(“West Europe also holds 1 ARM”\) at 2008-07-05 18:30 UTC "
+                     r"\(entered \d{4}-\d\d-\d\d [\d:]+ UTC\), and Japan 2 has not been rolled yet: in "
+                     r"time", words)
+    assert "UK elected, at 2008-07-05 18:40 UTC (entered" in words
+    assert "to re-roll the entire battle with the correct units: “UK re-rolls West Europe”" in words
     for roll in rolls:
         assert f"roll #{roll['sequence']}, West Europe, {roll['purpose']}: " \
-               f"{' '.join(map(str, roll['dice']))}" in text
-    assert "How to verify:" in text and "secret revealed" in text
-    winner = corrected["battles"][0]["result"]["winner"]
-    assert f"UK 2, West Europe: corrected; winner {winner}" in text
+               f"{' '.join(map(str, roll['dice']))}" in words
+    assert "How to verify." in words and "secret revealed" in words
+    assert "re-rolled round 1: attacker (2 FTR, 1 BMB)" in words
+    assert "round 1's original dice no longer count: the attacker 3s 2 5" in words
+    said = {"attacker": "The attacker wins with", "defender": "The defender holds with",
+            "none": "Both sides are destroyed"}[corrected["battles"][0]["result"]["winner"]]
+    assert f"Result as corrected. {said}" in words
+    assert "event " not in text and "defenders_misdeclared" not in text
     html = run(capsys, "letter", GAME_ID, "--format", "html", "--store", spec)[1]
-    assert html.startswith("<h1>Ruling of the Minister of Law") and "<h2>Dice</h2>" in html
-    data = as_json(capsys, "letter", GAME_ID, "--finding", "F1", "--store", spec)
-    assert [s["title"] for s in data["sections"]] == ["Facts", "Findings", "Dice", "Corrected result",
-                                                      "What the error cost", "Still open"]
+    assert html.startswith("<table><tr><th>From:</th><td>Minister of Law</td></tr>")
+    assert "<h2>Ruling</h2>" in html and "<h2>The dice</h2>" in html
+    data = as_json(capsys, "letter", GAME_ID, "--finding", "F1", "--by", "Jane Doe, Minister of Law",
+                   "--date", "2008-07-06", "--store", spec)
+    assert (data["from"], data["date"], data["signature"]) == ("Jane Doe, Minister of "
+                                                               "Law", "2008-07-06 00:00 UTC",
+                                                               "Jane Doe, Minister of Law")
+    assert [s["title"] for s in data["sections"]] == [
+        "Ruling", "UK 2: the battle of West "
+                  "Europe", "F1: defending units listed wrong", "West Europe as corrected",
+        "Still open", "Reports and rulings on record", "The dice"]
 
 
 def the_bundle(capsys: pytest.CaptureFixture[str], spec: str, tmp_path: Path) -> None:
@@ -233,15 +256,41 @@ def test_each_bad_input_is_refused_and_stores_nothing(tmp_path: Path, spec: str,
         (("roll", GAME_ID, "--battle", "W Europe", "--keys", keys), "no open dice commitment"),
         (("reveal", GAME_ID, "--keys", keys), "no open dice commitment"),
         (("letter", GAME_ID, "--finding", "F9"), "has no such finding"),
+        # Issue 27: every desk command, each argument it takes named when it is wrong.
+        (("letter", GAME_ID, "--finding", "typo"), "--finding 'typo': game 'desk-cde' has no such finding"),
+        (("letter", "no-such-game"), "no game with id 'no-such-game'"),
+        (("bundle", GAME_ID, "-o", str(tmp_path / "missing" / "b.json")), "cannot write the bundle"),
+        (("bundle", GAME_ID, "-o", str(tmp_path)), "a folder; expected the bundle's file name"),
+        (("bundle", "no-such-game", "-o", str(tmp_path / "b.json")), "no game with id 'no-such-game'"),
+        (("rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--turn", "UK "
+                                                                               "9"), "--turn no finding "
+                                                                                     "'F1'"),
+        (("rule", GAME_ID, "--finding", "F1", "--decision", "apply", "--battle", "Atlantis"),
+         "--battle 'Atlantis': game 'desk-cde' has no such battle"),
+        (("rule", "no-such-game", "--finding", "F1", "--decision", "apply"), "no game with id"),
+        (("report", GAME_ID, "--by", "Germany", "--text", "t", "--turn", "UK 2"), "give --battle too"),
+        (("dice", GAME_ID, "--battle", "W Europe", "--turn", "UK two", "6"), "--turn 'UK two'"),
+        (("dice", "no-such-game", "--battle", "W Europe", "6"), "no game with id"),
+        (("roll", GAME_ID, "--battle", "Atlantis", "--keys", keys), "--battle 'Atlantis'"),
+        (("commit", GAME_ID, "--force", "--keys", keys), "--force: only with --abandon"),
+        (("withdraw", GAME_ID, "--event", "999"), "event 999 of game 'desk-cde' is not a report or ruling"),
+        (("amend", GAME_ID, "--event", "1", "--by", "x", "--text", "y"), "event 1 of game 'desk-cde' is not"),
+        (("reveal", "no-such-game", "--keys", keys), "no game with id"),
     ]
     before = stored(spec)
     for args, expected in bad:
         code, _, err = run(capsys, *args, *base)
         assert code == 2 and expected in err, (args, err)
         assert stored(spec) == before, args
-    with pytest.raises(SystemExit) as exit_info:
-        main(["rule", GAME_ID, "--finding", "F1", "--decision", "overrule", *base])
-    assert exit_info.value.code == 2 and stored(spec) == before
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "b.json").exists()
+    assert not list(tmp_path.glob(".minister-bundle-*")) and not (Path(keys)).exists()
+    for args in (("rule", GAME_ID, "--finding", "F1", "--decision", "overrule"),
+                 ("letter", GAME_ID, "--date", "yesterday"), ("letter", GAME_ID, "--by", " "),
+                 ("letter", GAME_ID, "--finding", "nonsense"), ("letter", GAME_ID, "--format", "pdf")):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*args, *base])
+        assert exit_info.value.code == 2 and stored(spec) == before, args
+        assert args[-2] in capsys.readouterr().err, args  # the argument named
     # A second commitment while one is open, a roll for a battle that awaits nothing.
     assert run(capsys, "commit", GAME_ID, "--keys", keys, *base)[0] == 0
     after_commit = stored(spec)
@@ -273,9 +322,13 @@ def test_amend_and_withdraw_keep_history_and_the_review_uses_the_latest(
                        "--text", "West Europe holds 1 ARM too", "--store", spec)
     assert restated["kind"] == "ReportAmended"
     letter = run(capsys, "letter", GAME_ID, "--store", spec)[1]
-    assert f"event {ruling['event']}" in letter and f"(replaces event {ruling['event']})" in letter
-    assert f"event {amended['event']} withdrawn by UK" in letter
-    assert f"(restates event {report['event']})" in letter
+    words = " ".join(letter.split())
+    # Every report and ruling, what became of it, with times and never an event number.
+    assert words.count("(restated at ") == 2 and "(withdrawn by UK at " in words
+    assert "Germany reported about West Europe (UK 2): “wrong defenders” (restated at" in words
+    assert "UK elected not to fight the battle at all (withdrawn by UK at" in words
+    assert "Germany reported: “West Europe holds 1 ARM too”" in words
+    assert "event " not in letter
     # The history round-trips through an export.
     export = run(capsys, "export", GAME_ID, "--store", spec)[1]
     other = f"sqlite:{tmp_path / 'other.sqlite3'}"

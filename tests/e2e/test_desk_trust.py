@@ -95,7 +95,7 @@ def test_dice_of_an_abandoned_commitment_are_never_verified(
     assert stored(spec) == before
     as_json(capsys, "commit", GAME_ID, "--abandon", "--force", "--keys", keys, "--store", spec)
 
-    letter = run(capsys, "letter", GAME_ID, "--store", spec)[1]
+    letter = " ".join(run(capsys, "letter", GAME_ID, "--store", spec)[1].split())  # wrapped at 78 columns
     for roll in rolls:
         assert (f"roll #{roll['sequence']}, West Europe, {roll['purpose']}: "
                 f"{' '.join(map(str, roll['dice']))} — UNVERIFIABLE") in letter, letter

@@ -348,3 +348,23 @@ def test_the_shipped_editions_use_the_defaults_argued_in_docs_rulings() -> None:
         assert f"`{field.name}`" in rulings, f"docs/rulings.md does not list {field.name}"
         for shipped in (editions.IAAPA_1999, editions.IAAPA_2008):
             assert getattr(shipped, field.name) == field.default
+
+
+def test_japan_error_left_to_the_minister_waits_for_him_and_his_ruling_decides() -> None:
+    """Reported after USA rolled, before USSR: under ``japan_error_after_usa = "open"`` the
+    battle waits for the Minister of Law (as every case left to him does) and his ruling to
+    apply the correction makes it (it changed nothing before: issue 27, the letter's "still
+    open" must not list a ruled finding)."""
+    waiting = run(JAPAN, japan_error_after_usa="open")
+    assert waiting["battles"][0]["status"] == "awaiting"
+    ruled = JAPAN + '''[[event]]
+type = "ruling"
+at = 2009-05-02T19:00:00Z
+finding = "too_few_units"
+decision = "apply"
+text = "Japan's ARM is rolled for."
+'''
+    ruled += _correction_dice(ruled)
+    finding = run(ruled, japan_error_after_usa="open")["findings"][0]
+    assert (finding["kind"], finding["status"]) == ("too_few_units", "corrected"), finding
+    assert kinds(run(ruled))[0][:2] == ("too_few_units", "fixed")  # the default reading: too late

@@ -71,8 +71,13 @@ def test_an_email_entered_after_later_rolls_is_judged_by_its_own_time(
     text = run(capsys, "replay", GAME_ID, "--store", spec)[1]
     assert f"(entered {report['entered'][:10]}" in text
     letter = run(capsys, "letter", GAME_ID, "--store", spec)[1]
-    assert f"{sent[:10]} {sent[11:19]}Z (entered {report['entered'][:10]}" in letter
-    assert "Germany reported about W Europe" in letter
+    words = " ".join(letter.split())  # the text letter is wrapped at 78 columns
+    assert f"{sent[:10]} {sent[11:16]} UTC (entered {report['entered'][:10]}" in words
+    assert "Germany reported about West Europe (UK 2)" in words
+    # Why it was in time or too late: the e-mail's time against Japan 2's first die (issue 27.5).
+    assert f"at {sent[:10]} {sent[11:16]} UTC (entered " in words
+    assert ("before Japan 2 was rolled (2008-07-06 18:10 UTC): in time" if status == "void" else
+            "after Japan 2 was rolled (2008-07-06 18:10 UTC): too late") in words
     # An export keeps both times (``entered``, an extension), so a re-import is the same game.
     export = run(capsys, "export", GAME_ID, "--store", spec)[1]
     assert f"at = {sent[:10]} {sent[11:19]}+00:00" in export and "entered = " in export

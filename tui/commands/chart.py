@@ -36,7 +36,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Review the game in both histories, work out every battle's odds, write the SVG."""
-    from application.usecases.services import open_game
     from domain.review.game_review import review
     from projections.story import Story
     from projections.story_svg import story_svg
@@ -47,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
         raise MinisterError(f"--output {args.output}: no such folder ({output.parent})")
     if output.is_dir():
         raise MinisterError(f"--output {args.output}: a folder, expected a file name")
-    game = open_game(args.file, store=getattr(args, "store", None))
+    from tui.commands.letter import open_ref
+
+    game = open_ref(args.file, getattr(args, "store", None))
     corrected = review(game)
     story = Story(Timeline(corrected, review(game, as_rolled=True)))
     for b in range(len(story.battles)):

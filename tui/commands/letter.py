@@ -8,18 +8,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.rules.findings import finding_ref
-from projections.letter import FORMATS
+from projections.letter_render import FORMATS
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
 
 # The letter, the bundle and the review engine: imported by these commands when they run, not by
 # every ``minister`` command that builds the parser.
 if TYPE_CHECKING:
+    from application.usecases.desk.bundle import OpenedBundle
     from domain.record.game import Game
-    from domain.review.views import GameView
+
+#: Who signs the letter when ``--by`` does not say (projections.letter.DEFAULT_BY: the parser is
+#: built without loading the letter).
+DEFAULT_BY = "Minister of Law"
 
 
 def finding_arg(text: str) -> str:
@@ -32,15 +37,46 @@ def finding_arg(text: str) -> str:
     return text
 
 
+def date_arg(text: str) -> datetime:
+    """``--date``: an RFC 3339 time with its zone, or a day (``2008-09-22``, taken as 00:00 UTC);
+    a usage error (exit 2) otherwise."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a day such as 2008-09-22 or a time with its "
+                                         "zone such as 2008-09-22T09:00:00Z") from None
+    if moment.tzinfo is None:
+        if len(text.strip()) > 10:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a time with its zone (Z or +01:00)")
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def by_arg(text: str) -> str:
+    """``--by``: who signs the letter; not blank."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected who signs the letter, such as \"Minister of Law\"")
+    return text.strip()
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``letter`` and ``bundle``."""
     parser = subparsers.add_parser(
-        "letter", help="the ruling letter for both players (paste-ready)",
-        description="The facts with their times, each finding with the rule applied and its remedy, "
-                    "the dice and how to verify them, the corrected result, the odds as rolled and "
-                    "as corrected, and what is still open.")
-    parser.add_argument("game", metavar="GAME", help="a stored game id")
+        "letter", help="the letter of the Minister of Law to both players (paste-ready)",
+        description="The letter a Minister of Law signs: to the game's players, dated, headed "
+                    "Findings until something is ruled and Ruling after; each battle in question as "
+                    "declared and thrown, each finding with the rule quoted, why the report was in "
+                    "time or too late, the decision, the correction round by round, the result as "
+                    "corrected and what the error cost; what is still open in the game; the reports "
+                    "and rulings on record; the dice and how to verify them. GAME may be a stored "
+                    "game, a replay file or an evidence bundle (read only, after its own checks).")
+    parser.add_argument("game", metavar="GAME", help="a stored game id, a replay file or a bundle")
     parser.add_argument("--finding", type=finding_arg, help="only this finding (id or kind)")
+    parser.add_argument("--by", type=by_arg, default=DEFAULT_BY,
+                        help=f"who signs the letter (default: {DEFAULT_BY})")
+    parser.add_argument("--date", type=date_arg,
+                        help="the letter's date (default: the latest ruling's time; with none, the "
+                             "game's last record's)")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text for a plain e-mail, markdown or html (default: text)")
     parser.add_argument("--json", action="store_true", help="the letter as JSON (minister-letter/1)")
@@ -51,7 +87,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "bundle", help="write a game's evidence bundle (record, head, dice, reports, rulings, letter)",
         description="Write one file holding the game's record, its hash-chain head, the dice "
                     "commitments and reveals, the reports, the rulings and the letter; "
-                    "'minister verify FILE' checks it on any machine, with no store.")
+                    "'minister verify FILE' checks it on any machine, with no store, and "
+                    "'minister letter/replay/show/export FILE' read it.")
     parser.add_argument("game", metavar="GAME", help="a stored game id")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the bundle file to write")
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
@@ -59,32 +96,57 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(handler=cmd_bundle)
 
 
-def letter_text(game: Game, view: GameView) -> str:
-    """The whole game's letter as plain text (what a bundle holds)."""
+def letter_text(game: Game) -> str:
+    """The whole game's letter as plain text, signed and dated by default (what a bundle holds)."""
+    from domain.review.game_review import review_both
     from projections.letter import build_letter, render
 
-    return render(build_letter(game, view))
+    corrected, rolled = review_both(game)
+    return render(build_letter(game, corrected, rolled))
+
+
+def bundled(ref: str) -> OpenedBundle | None:
+    """The evidence bundle ``ref`` names, read only once its own checks hold (exit 1 naming the
+    first part at fault otherwise); None when ``ref`` is no bundle."""
+    from application.usecases.desk.bundle import open_bundle
+
+    path = Path(ref)
+    return open_bundle(path, letter_text) if path.is_file() else None
+
+
+def open_ref(ref: str, store: str | None) -> Game:
+    """The game a command names: an evidence bundle (read only), a replay file, or a stored
+    game (its record checked first: a damaged one is refused, exit 1)."""
+    opened = bundled(ref)
+    if opened is not None:
+        return opened.game
+    if Path(ref).exists() or Path(ref).suffix == ".toml":
+        from application.usecases.services import open_game
+
+        return open_game(ref, store=store)  # a replay file (or an id that looks like one)
+    from application.adapters.stores import open_store
+
+    app = open_store(store)
+    try:
+        return app.game(ref)
+    finally:
+        app.close()
 
 
 def cmd_letter(args: argparse.Namespace) -> int:
-    """``minister letter GAME [--finding ID] [--format text|markdown|html] [--json]``."""
-    from application.adapters.stores import open_store
-    from domain.review.game_review import review
+    """``minister letter GAME [--finding ID] [--by NAME] [--date TIME] [--format F] [--json]``."""
+    from domain.review.game_review import review_both
     from projections.letter import build_letter, letter_dict, render
 
-    app = open_store(getattr(args, "store", None))
-    try:
-        game = app.game(args.game)
-    finally:
-        app.close()
-    view = review(game)
-    if args.finding is not None and not any(args.finding in (f.id, f.kind) for f in view.findings):
+    game = open_ref(args.game, getattr(args, "store", None))
+    corrected, rolled = review_both(game)
+    if args.finding is not None and not any(args.finding in (f.id, f.kind) for f in corrected.findings):
         from domain.errors import MinisterError
 
-        known = ", ".join(f"{f.id} ({f.kind})" for f in view.findings) or "none"
-        raise MinisterError(f"--finding {args.finding!r}: game {args.game!r} has no such finding "
+        known = ", ".join(f"{f.id} ({f.kind})" for f in corrected.findings) or "none"
+        raise MinisterError(f"--finding {args.finding!r}: game {game.game_id!r} has no such finding "
                             f"(its findings: {known})")
-    letter = build_letter(game, view, args.finding)
+    letter = build_letter(game, corrected, rolled, args.finding, by=args.by, date=args.date)
     if args.json:
         sys.stdout.write(json.dumps(letter_dict(letter), ensure_ascii=False, indent=1) + "\n")
     else:

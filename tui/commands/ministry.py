@@ -273,19 +273,31 @@ def cmd_dice(args: argparse.Namespace) -> int:
 
 
     with _store(args) as app:
-        event = desk_dice.enter_dice(app, args.game, args.battle, " ".join(args.faces),
+        # Checked before the entry: dice a battle awaits no dice for are kept, and said so.
+        faces = desk_dice.parse_dice(" ".join(args.faces))
+        note = desk_dice.dice_note(app, args.game, args.battle, args.turn)
+        event = desk_dice.enter_dice(app, args.game, args.battle, " ".join(map(str, faces)),
                                      at=parse_at(args.at), turn=args.turn)
-    return _print(args, event_dict(event), f"dice for {event.territory} recorded: "
-                  f"{' '.join(map(str, event.dice))} at {_when(event)} [event {event.originator_version}]")
+    data = event_dict(event)
+    line = (f"dice for {event.territory} recorded: {' '.join(map(str, event.dice))} at {_when(event)} "
+            f"[event {event.originator_version}]")
+    if note:
+        data["note"] = note
+        line += f"\nnote: {visible(note)}; the dice are kept for when it does"
+    return _print(args, data, line)
 
 
 def cmd_commit(args: argparse.Namespace) -> int:
-    """``minister commit GAME [--keys DIR]``."""
+    """``minister commit GAME [--keys DIR] [--abandon [--force]]``."""
     from application.usecases.desk import dice as desk_dice
     from application.usecases.desk.common import event_dict
     from application.usecases.desk.keys import key_path, keys_dir
+    from domain.errors import MinisterError
 
 
+    if args.force and not args.abandon:
+        raise MinisterError("--force: only with --abandon (it abandons an open commitment whose key file "
+                            "is still there); nothing recorded")
     folder = keys_dir(args.keys)
     with _store(args) as app:
         event = desk_dice.commit(app, args.game, folder, by=args.by, abandon=args.abandon,

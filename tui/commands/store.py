@@ -46,7 +46,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser("export", help="write a stored game as a replay file",
                                    description="Write a stored game as a replay file that imports "
                                                "to the same events, with its hash-chain head.")
-    parser.add_argument("game", metavar="GAME", help="a stored game id")
+    parser.add_argument("game", metavar="GAME", help="a stored game id, or an evidence bundle (its record, "
+                                                     "after the bundle's own checks)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_export)
@@ -128,9 +129,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """``minister export GAME [-o FILE]``."""
     from application.usecases.transfer import export_game
+    from tui.commands.letter import bundled
 
-    with _store(args) as app:
-        text = export_game(app, args.game)
+    opened = bundled(args.game)  # a bundle's record, after its own checks: read only
+    if opened is not None:
+        text = opened.record
+    else:
+        with _store(args) as app:
+            text = export_game(app, args.game)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

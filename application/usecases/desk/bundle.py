@@ -11,6 +11,8 @@ on checking and must be equal. The record itself is only as trustworthy as its h
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 import msgspec
 
 from application.adapters.app import MinisterApplication
+from application.adapters.damage import TamperedError
 from application.adapters.integrity import head_of, held_head_problem, link_position
 from application.intake.replayfile import parse_replay
 from application.intake.replayschema import MAX_FILE_BYTES
@@ -39,11 +42,9 @@ from domain.record.events import (
     RulingIssued,
 )
 from domain.record.game import Game
-from domain.review.game_review import review
-from domain.review.views import GameView
 
-#: Writes the letter of a game as reviewed (the projections' job: passed in by the command).
-LetterWriter = Callable[[Game, GameView], str]
+#: Writes the letter of a game (the projections' job: passed in by the command).
+LetterWriter = Callable[[Game], str]
 
 FORMAT = "minister-bundle/1"
 #: The parts a bundle lists beside its record, each derived from the record's events.
@@ -63,7 +64,7 @@ def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> d
 def _bundle(game_id: str, game: Game, events: Sequence[GameEvent], record: str,
             letter_of: LetterWriter) -> dict[str, Any]:
     parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
-    letter = letter_of(game, review(game))
+    letter = letter_of(game)
     return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events),
             **parts, "letter": letter, "record": record}
 
@@ -86,10 +87,24 @@ def write_bundle(bundle: dict[str, Any], path: str) -> None:
     if len(data) > MAX_BUNDLE_BYTES:
         raise MinisterError(f"{path}: the bundle would be {len(data) / 2**20:.1f} MB, over the limit of "
                             f"{MAX_BUNDLE_BYTES // 2**20} MB a bundle may have; nothing written")
+    target = Path(path)
+    if target.is_dir():
+        raise MinisterError(f"{path}: a folder; expected the bundle's file name (nothing written)")
+    # Written beside the target, then moved over it: a failure leaves no half-written bundle.
     try:
-        Path(path).write_bytes(data)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".minister-bundle-", suffix=".tmp")
     except OSError as error:
-        raise MinisterError(f"{path}: cannot write the bundle ({error.strerror})") from None
+        raise MinisterError(f"{path}: cannot write the bundle ({error.strerror}); nothing written") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # as a file written straight would be: it is to be shared
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise MinisterError(f"{path}: cannot write the bundle ({error.strerror}); nothing written") from None
 
 
 #: The largest bundle read: a record at the replay file's limit (``MAX_FILE_BYTES``) and its
@@ -218,3 +233,29 @@ def _difference(key: str, listed: Any, derived: Any) -> str:
                 return f"{key}[{index}]: the bundle lists {json.dumps(a)}, the record holds {json.dumps(b)}"
         return f"{key}: the bundle lists {len(listed)}, the record holds {len(derived)}"
     return f"{key}: the bundle says {json.dumps(listed)}, the record gives {json.dumps(derived)}"
+
+
+@dataclass(frozen=True)
+class OpenedBundle:
+    """A bundle read as a store of one game, read only: its record (the exported replay file,
+    as written) and the game it folds into."""
+
+    record: str
+    game: Game
+
+
+def open_bundle(path: Path, letter_of: LetterWriter) -> OpenedBundle | None:
+    """The game a bundle holds, read only (None: the file is not a bundle): its record, once
+    the bundle's own checks hold (its record against its head, every part against the record,
+    the dice against their revealed secrets). A bundle that fails them is refused (exit 1, a
+    verification failure, naming the first part at fault), never shown as fact. Dice nobody can
+    check do not stop it being read: the letter and the report name them."""
+    data = read_bundle(path)
+    if data is None:
+        return None
+    check = check_bundle(data, str(path), letter_of)
+    if check.problems:
+        raise TamperedError(f"{path}: the bundle fails its own checks ({check.problems[0]}), so it is not "
+                            f"shown; `minister verify {path}` lists every problem")
+    record: str = data["record"]
+    return OpenedBundle(record, parse_replay(record, f"{path} (record)").game)

@@ -26,6 +26,8 @@ from domain.errors import MinisterError
 from domain.record.entries import CommitmentEntry
 from domain.record.events import DiceCommitted, DiceDrawn, DiceRevealed, DiceSupplied, GameEvent
 from domain.record.game import Game
+from domain.review.finding_facts import why_no_dice
+from domain.review.game_review import review
 
 _DICE = re.compile(r"^[1-6\s,*]+$")
 #: Throws ``roll`` draws at most in one command (a battle never awaits more).
@@ -100,7 +102,8 @@ def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *,
                             f"(`minister reveal {game_id}`) and commit again")
     secret = load_secret(keys, game_id, sealed.commitment, sealed.scheme)
     if awaited_throw(game, territory, named.turn) is None:
-        raise MinisterError(f"battle {territory!r} awaits no dice")
+        raise MinisterError(f"battle {territory!r} ({named.turn}) awaits no dice: "
+                            f"{why_no_dice(game, review(game), named)}")
     drawn: list[DiceDrawn] = []
     while len(drawn) < MAX_THROWS:
 
@@ -160,6 +163,19 @@ def parse_dice(text: str) -> tuple[int, ...]:
     if len(faces) > MAX_DICE:
         raise MinisterError(f"DICE: {len(faces)} dice given; expected at most {MAX_DICE} in one entry")
     return faces
+
+
+def dice_note(app: MinisterApplication, game_id: str, battle: str, turn: str | None = None) -> str:
+    """Why the battle awaits no dice now ("" when it awaits some): dice entered for it anyway
+    are kept (a report or an election may yet make them needed) and the desk says why they are
+    not used yet."""
+    game = app.game(game_id)
+    record = battle_of(game, battle, turn)
+    view = review(game)
+    if any(b.battle == record.territory and b.turn == record.turn and b.needed is not None
+           for b in view.battles):
+        return ""
+    return f"{record.territory} ({record.turn}) awaits no dice: {why_no_dice(game, view, record)}"
 
 
 def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *,
