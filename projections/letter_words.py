@@ -73,6 +73,11 @@ TITLES: dict[FindingKind, str] = {
     K.UNITS_UNPLACED: "units bought and not placed",
     K.MAP_UPDATE_INCOMPLETE: "map update incomplete",
     K.RESTS_ON_VOID: "a battle resting on a voided one",
+    K.MOVED_AFTER_COMBAT: "units that fought moved again in non-combat",
+    K.NONCOMBAT_INTO_ENEMY: "a non-combat move into enemy territory",
+    K.AIRCRAFT_LANDING: "aircraft beyond their range or with no place to land",
+    K.AA_GUN_MOVED: "an AA gun moved where it may not",
+    K.CAPACITY_EXCEEDED: "more units than the transports or carriers hold",
 }
 
 #: The elections the rules give, in words (2008 Section II; Orders of Loss).

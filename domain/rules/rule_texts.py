@@ -146,6 +146,15 @@ _2008: dict[FindingKind, tuple[str, ...]] = {
                           "A newly purchased fighter may not be placed on an aircraft carrier."),
     K.MAP_UPDATE_INCOMPLETE: (_MAP_UPDATE,),
     K.RESTS_ON_VOID: (_CDE_VOID, "If it is not, then the subsequent turn is void and must be re-done."),
+    K.MOVED_AFTER_COMBAT: ("With the exception of air units (which land during non-combat), no units may "
+                           "engage in both combat and non-combat during the same turn.",),
+    # The Classic rulebook (not among the club's texts) says land units move into friendly
+    # territory only in non-combat; the club's texts say only which errors the time limit takes.
+    K.NONCOMBAT_INTO_ENEMY: ("This will apply to CDEs, rolling errors, and non-combat errors only.",),
+    K.AIRCRAFT_LANDING: ("A fighter may only move a total of 4 spaces on any given turn.",),
+    K.AA_GUN_MOVED: ("You may move an AA Gun into but not out of a newly captured territory.",),
+    K.CAPACITY_EXCEEDED: ("During combat movement, only those units that will actually participate in "
+                          "combat may be moved onto a transport.",),
 }
 
 # -- 1999 Part 14, Error Correction -----------------------------------------------------------------

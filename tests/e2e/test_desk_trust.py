@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from tests.e2e.test_desk import GAME_ID, as_json, awaiting_the_reroll, imported, run, spec, stored
-
-__all__ = ["spec"]  # the store fixture (SQLite, PostgreSQL), shared with test_desk
+from tests.e2e.test_desk import GAME_ID, as_json, awaiting_the_reroll, imported, run, stored
 
 HOSTILE = '<script>alert(1)</script> <img src=x onerror=alert(1)> [see](javascript:alert(1))'
 

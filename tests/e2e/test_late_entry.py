@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_desk import GAME, GAME_ID, as_json, run, spec, stored
-
-__all__ = ["spec"]  # the store fixture, shared with the desk's test
+from tests.e2e.test_desk import GAME, GAME_ID, as_json, run, stored
 
 # Japan 2 rolls the day after UK 2: 2008 Section VII closes UK 2's errors once it is rolled.
 LATER = GAME.replace('"Germany West Europe: 2 INF, 1 ARM"]',

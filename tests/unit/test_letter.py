@@ -135,3 +135,4 @@ def test_every_quotation_is_word_for_word_in_the_texts() -> None:
 
 def test_a_note_is_cut_into_whole_clauses() -> None:
     assert clauses("a (b; c); d; e (f)") == ["a (b; c)", "d", "e (f)"]
+
