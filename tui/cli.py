@@ -125,7 +125,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_OK
     from domain.review.game_review import review
     from projections.report import report_json_body, report_text
-    from tui.commands.letter import open_ref  # a replay file, or an evidence bundle (read only)
+    from tui.commands.bundles import open_ref  # a replay file, or an evidence bundle (read only)
 
     game = open_ref(args.file, getattr(args, "store", None))
     view = review(game, as_rolled=args.as_rolled)

@@ -69,7 +69,7 @@ class FileSource:
 
     def _read(self, progress: ProgressFn) -> object:
         if self._game is None:
-            from tui.commands.letter import open_ref  # a bundle too: read only, after its checks
+            from tui.commands.bundles import open_ref  # a bundle too: read only, after its checks
 
             progress(f"Reading {self.ref}", 0.0)
             self._game = open_ref(self.ref, self.store)

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise MinisterError(f"--output {args.output}: no such folder ({output.parent})")
     if output.is_dir():
         raise MinisterError(f"--output {args.output}: a folder, expected a file name")
-    from tui.commands.letter import open_ref
+    from tui.commands.bundles import open_ref
 
     game = open_ref(args.file, getattr(args, "store", None))
     corrected = review(game)

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from domain.rules.findings import finding_ref
 from projections.letter_render import FORMATS
+from tui.commands.bundles import letter_text, open_ref
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
 
 # The letter, the bundle and the review engine: imported by these commands when they run, not by
 # every ``minister`` command that builds the parser.
 if TYPE_CHECKING:
-    from application.usecases.desk.bundle import OpenedBundle
-    from domain.record.game import Game
+    pass
 
 #: Who signs the letter when ``--by`` does not say (projections.letter.DEFAULT_BY: the parser is
 #: built without loading the letter).
@@ -94,43 +94,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
     add_store_option(parser)
     parser.set_defaults(handler=cmd_bundle)
-
-
-def letter_text(game: Game) -> str:
-    """The whole game's letter as plain text, signed and dated by default (what a bundle holds)."""
-    from domain.review.game_review import review_both
-    from projections.letter import build_letter, render
-
-    corrected, rolled = review_both(game)
-    return render(build_letter(game, corrected, rolled))
-
-
-def bundled(ref: str) -> OpenedBundle | None:
-    """The evidence bundle ``ref`` names, read only once its own checks hold (exit 1 naming the
-    first part at fault otherwise); None when ``ref`` is no bundle."""
-    from application.usecases.desk.bundle import open_bundle
-
-    path = Path(ref)
-    return open_bundle(path, letter_text) if path.is_file() else None
-
-
-def open_ref(ref: str, store: str | None) -> Game:
-    """The game a command names: an evidence bundle (read only), a replay file, or a stored
-    game (its record checked first: a damaged one is refused, exit 1)."""
-    opened = bundled(ref)
-    if opened is not None:
-        return opened.game
-    if Path(ref).exists() or Path(ref).suffix == ".toml":
-        from application.usecases.services import open_game
-
-        return open_game(ref, store=store)  # a replay file (or an id that looks like one)
-    from application.adapters.stores import open_store
-
-    app = open_store(store)
-    try:
-        return app.game(ref)
-    finally:
-        app.close()
 
 
 def cmd_letter(args: argparse.Namespace) -> int:

@@ -129,7 +129,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """``minister export GAME [-o FILE]``."""
     from application.usecases.transfer import export_game
-    from tui.commands.letter import bundled
+    from tui.commands.bundles import bundled
 
     opened = bundled(args.game)  # a bundle's record, after its own checks: read only
     if opened is not None:
