@@ -29,6 +29,7 @@ SMALL: dict[str, Callable[[], Iterable[str]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_the_benchmark_runs_to_its_end(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Small and few: every step runs once, on a small game (the figures are not looked at).
