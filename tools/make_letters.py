@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The shipped games, Part 14's worked example, and a battle ruled on (a void battle re-rolled
-#: on the attacker's election): a letter headed "Ruling".
-SHIPPED = ("replays/games/full-game-three-rounds-2008.toml",
-           "replays/games/two-turns-board-moves-on-2008.toml",
+#: Every shipped game (each file of replays/games/), Part 14's worked example, and a battle
+#: ruled on (a void battle re-rolled on the attacker's election): a letter headed "Ruling".
+SHIPPED = (*sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "replays" / "games").glob("*.toml")),
            "replays/part14/east-europe-forgotten-armour.toml",
            "replays/findings/defenders_misdeclared-reroll-2008.toml")
 OUT = ROOT / "docs" / "letters"
