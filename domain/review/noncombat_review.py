@@ -166,7 +166,7 @@ class _Moves:
         why = _COMBAT_MOVES + (f"; {_UNLOADED}" if flagged[UnitType.TRN] else "")
         self._add(index, K.MOVED_AFTER_COMBAT, move.origin,
                   f"'{move.raw}': {flagged} of it took part in {self.turn}'s combat ({fought} of "
-                  f"{self.power}'s stand in {move.origin} after it) and move again in non-combat ({why})")
+                  f"{self.power}'s stand in {move.origin} after it) and moved again in non-combat ({why})")
 
     def _into_enemy(self, index: int, move: Move, route: tuple[str, ...]) -> None:
         ground = move.units.where(_ground)
