@@ -29,6 +29,7 @@ from application.usecases.desk.common import event_dict
 from application.usecases.desk.dice_check import check_events
 from application.usecases.transfer import write_replay
 from domain.errors import MinisterError
+from domain.memory import no_gc
 from domain.record.events import (
     DiceCommitted,
     DiceDrawn,
@@ -74,7 +75,8 @@ def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter)
     game is opened), exported as the record; the record is what ``verify`` derives every part
     from again, and an export reads back as the same events (tests/integration/test_import_export.py)."""
     game = app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
-    events = app.game_events(game_id)
+    with no_gc():  # thousands of events kept: the collector would only scan them
+        events = app.game_events(game_id)
     if len(events) != game.version:
         game = app.game(game_id, version=len(events))  # an event recorded meanwhile
     return _bundle(game_id, game, events, write_replay(events), letter_of)
