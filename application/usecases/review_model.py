@@ -343,22 +343,23 @@ def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECT
     return view
 
 
-def reviewed_views(app: MinisterApplication, game_id: str, game: Game) -> tuple[GameView, GameView]:
-    """Both reviewed histories (corrected, as rolled) of a stored game read at its last event:
-    the stored review when it covers exactly those events, else the game reviewed now (and
-    stored, when the store takes it). Reading the rows costs a fraction of a review."""
+def reviewed_views(app: MinisterApplication, game_id: str, game: Game,
+                   histories: tuple[str, ...] = (CORRECTED, AS_ROLLED)) -> dict[str, GameView]:
+    """Reviewed histories of a stored game read at its last event, by name: the stored review's
+    when it covers exactly those events, else the game reviewed now (and stored, when the store
+    takes it). Reading the rows costs a fraction of a review."""
     head = head_of(app, game_id)
     if head is None or head.version != game.version:  # an event recorded since: review what was read
-        views = review_histories(game)
-        return views[CORRECTED], views[AS_ROLLED]
-    found = [stored(app, game_id, kind, head) for kind in (VIEW_CORRECTED, VIEW_AS_ROLLED)]
+        return review_histories(game)
     with no_gc():
-        corrected, rolled = (_decoded(_VIEW, data) for data in found)
-    if corrected is not None and rolled is not None:
-        return corrected, rolled
+        found = {history: _decoded(_VIEW, stored(app, game_id, VIEW_AS_ROLLED if history == AS_ROLLED
+                                                 else VIEW_CORRECTED, head)) for history in histories}
+    views = {history: view for history, view in found.items() if view is not None}
+    if len(views) == len(histories):
+        return views
     views = review_histories(game)
     _store_whole(app, game_id, head, views)
-    return views[CORRECTED], views[AS_ROLLED]
+    return views
 
 
 def check_stored_review(app: MinisterApplication, game_id: str) -> list[str]:

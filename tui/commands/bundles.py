@@ -24,10 +24,11 @@ def letter_text(game: Game) -> str:
 def stored_letter_text(app: MinisterApplication, game_id: str) -> LetterWriter:
     """:func:`letter_text` for a stored game: its reviews read from its stored review when that
     covers the game's events (the same views: the rows are what reviewing it gives)."""
-    from application.usecases.review_model import reviewed_views
+    from application.usecases.review_model import AS_ROLLED, CORRECTED, reviewed_views
 
     def written(game: Game) -> str:
-        return _letter(game, *reviewed_views(app, game_id, game))
+        views = reviewed_views(app, game_id, game)
+        return _letter(game, views[CORRECTED], views[AS_ROLLED])
 
     return written
 
@@ -49,12 +50,13 @@ def reviewed_ref(ref: str, store: str | None) -> tuple[Game, GameView, GameView]
         game = open_ref(ref, store)
         return (game, *review_both(game))
     from application.adapters.stores import open_store
-    from application.usecases.review_model import reviewed_views
+    from application.usecases.review_model import AS_ROLLED, CORRECTED, reviewed_views
 
     app = open_store(store)
     try:
         game = app.game(ref)
-        return (game, *reviewed_views(app, ref, game))
+        views = reviewed_views(app, ref, game)
+        return game, views[CORRECTED], views[AS_ROLLED]
     finally:
         app.close()
 
