@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.rules.findings import finding_ref
-from projections.letter_render import FORMATS
 from tui.commands.bundles import letter_text, reviewed_ref, stored_letter_text
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
 
@@ -25,6 +24,9 @@ if TYPE_CHECKING:
 #: Who signs the letter when ``--by`` does not say (projections.letter.DEFAULT_BY: the parser is
 #: built without loading the letter).
 DEFAULT_BY = "Minister of Law"
+#: The letter's formats (projections.letter_render.FORMATS, likewise; tests/e2e/test_cli_help.py
+#: holds them equal).
+FORMATS = ("text", "markdown", "html")
 
 
 def finding_arg(text: str) -> str:
