@@ -172,7 +172,7 @@ def dice_note(app: MinisterApplication, game_id: str, battle: str, turn: str | N
     not used yet."""
     game = app.game(game_id)
     record = battle_of(game, battle, turn)
-    view = reviewed_views(app, game_id, game, (CORRECTED,))[CORRECTED]  # the refresh after reviews it
+    view = reviewed_views(app, game_id, game, as_rolled=False)[CORRECTED]  # the refresh after reviews it
     if any(b.battle == record.territory and b.turn == record.turn and b.needed is not None
            for b in view.battles):
         return ""
