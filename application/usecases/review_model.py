@@ -47,7 +47,7 @@ from application.adapters.review_store import (
 )
 from application.adapters.review_tables import BattleRow, Head, HistoryRows
 from domain.memory import no_gc
-from domain.review.views import BattleView, Finding, GameView
+from domain.review.views import Finding, GameView
 
 if TYPE_CHECKING:
     from application.adapters.app import MinisterApplication
@@ -91,7 +91,6 @@ _HISTORY = msgspec.msgpack.Decoder(HistoryPart)
 _OPENING = msgspec.msgpack.Decoder(OpeningPart)
 _FINDINGS = msgspec.msgpack.Decoder(tuple[Finding, ...])
 _VIEW = msgspec.msgpack.Decoder(GameView)
-_BATTLE = msgspec.msgpack.Decoder(BattleView)
 
 
 def is_stored(ref: str) -> bool:
@@ -342,53 +341,6 @@ def stored_view(app: MinisterApplication, game_id: str, kind: str = VIEW_CORRECT
     if view is None:  # rows that put together no view (edited in the database): made again
         view = _VIEW.decode(_whole(remake(app, game_id), kind))
     return view
-
-
-def reviewed_views(app: MinisterApplication, game_id: str, game: Game, *,
-                   as_rolled: bool = True) -> dict[str, GameView]:
-    """The reviewed histories of a stored game read at its last event, by name (the corrected
-    one, and the record as rolled unless not ``as_rolled``): the stored review's when it covers
-    exactly those events, else the game reviewed now (and stored, when the store takes it).
-    Reading the rows costs a fraction of a review."""
-    head = head_of(app, game_id)
-    if head is None or head.version != game.version:  # an event recorded since: review what was read
-        return review_histories(game)
-    views: dict[str, GameView] = {}
-    with no_gc():
-        corrected = _decoded(_VIEW, stored(app, game_id, VIEW_CORRECTED, head))
-        if corrected is not None:
-            views[CORRECTED] = corrected
-            rolled = _rolled_view(app, game_id, head, corrected) if as_rolled else None
-            if rolled is not None:
-                views[AS_ROLLED] = rolled
-    if len(views) == 1 + as_rolled:
-        return views
-    views = review_histories(game)
-    _store_whole(app, game_id, head, views)
-    return views
-
-
-def _rolled_view(app: MinisterApplication, game_id: str, head: Head, corrected: GameView) -> GameView | None:
-    """The as-rolled view from its stored rows, each battle whose row is the corrected one's (all
-    but the corrected battles) taken from ``corrected`` rather than decoded a second time: half
-    the time and memory of decoding both. None when the rows do not give it."""
-    ours = _decoded(_HISTORY, load(app, game_id, HISTORY + CORRECTED, head))
-    part = _decoded(_HISTORY, load(app, game_id, HISTORY + AS_ROLLED, head))
-    if ours is None or part is None:
-        return None
-    known, digests = _digests_of(ours), _digests_of(part)
-    if known is None or digests is None or len(known) != len(corrected.battles):
-        return None
-    rows = load_parts(app, game_id, AS_ROLLED, "view", digests)
-    if rows is None:
-        return None
-    shared = dict(zip(known, corrected.battles, strict=True))
-    battles = [shared[digest] if digest in shared else _decoded(_BATTLE, row)
-               for digest, row in zip(digests, rows, strict=True)]
-    shell = _decoded(_VIEW, _join_view(part.view_head, [], part.view_tail))
-    if shell is None or any(battle is None for battle in battles):
-        return None
-    return msgspec.structs.replace(shell, battles=tuple(battles))
 
 
 def check_stored_review(app: MinisterApplication, game_id: str) -> list[str]:

@@ -24,7 +24,8 @@ def letter_text(game: Game) -> str:
 def stored_letter_text(app: MinisterApplication, game_id: str) -> LetterWriter:
     """:func:`letter_text` for a stored game: its reviews read from its stored review when that
     covers the game's events (the same views: the rows are what reviewing it gives)."""
-    from application.usecases.review_model import AS_ROLLED, CORRECTED, reviewed_views
+    from application.usecases.review_model import AS_ROLLED, CORRECTED
+    from application.usecases.stored_game import reviewed_views
 
     def written(game: Game) -> str:
         views = reviewed_views(app, game_id, game)
@@ -50,7 +51,8 @@ def reviewed_ref(ref: str, store: str | None) -> tuple[Game, GameView, GameView]
         game = open_ref(ref, store)
         return (game, *review_both(game))
     from application.adapters.stores import open_store
-    from application.usecases.review_model import AS_ROLLED, CORRECTED, reviewed_views
+    from application.usecases.review_model import AS_ROLLED, CORRECTED
+    from application.usecases.stored_game import reviewed_views
 
     app = open_store(store)
     try:

@@ -21,7 +21,8 @@ from application.intake.replayschema import MAX_DICE
 from application.usecases.desk.common import battle_of, checked_time, record_time
 from application.usecases.desk.keys import key_path, load_secret, save_secret
 from application.usecases.desk.throws import awaited_throw
-from application.usecases.review_model import CORRECTED, reviewed_views
+from application.usecases.review_model import CORRECTED
+from application.usecases.stored_game import reviewed_views
 from domain.battle.dice import SCHEME_3, commitment_2, new_secret, roll_throw
 from domain.errors import MinisterError
 from domain.record.entries import CommitmentEntry
