@@ -46,9 +46,6 @@ def _plugins() -> list[ModuleType]:
 def version() -> str:
     """minister's version: the installed package's, else the one its pyproject.toml states (a
     clone run with ``python -m tui.cli``)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     try:
         import tomllib
@@ -58,10 +55,27 @@ def version() -> str:
             return stated  # the source being run, even when another copy is installed
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    # Imported only here: importlib.metadata loads the e-mail and zip modules.
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
     try:
         return installed("minister")
     except PackageNotFoundError:
         return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked for (not on every command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        parser._print_message(f"minister {version()}\n", sys.stdout)
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,8 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the store for stored games: memory:, sqlite:PATH, "
                              "postgresql://USER@HOST:PORT/DB or postgres: (default: $MINISTER_STORE, "
                              "else the SQLite file in the user's data directory)")
-    parser.add_argument("--version", action="version", version=f"minister {version()}",
-                        help="print minister's version and exit")
+    parser.add_argument("--version", action=_Version, help="print minister's version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser(

@@ -1,4 +1,5 @@
-"""A stored game's two reviewed histories as the timeline reads them, from the stored rows.
+"""A stored game's two reviewed histories as the timeline and the desk read them, from the
+stored rows.
 
 The two histories are mostly the same battles (only what a correction changed differs), so the
 record as rolled shares the corrected history's battle wherever the stored bytes of the two are
@@ -9,18 +10,27 @@ the timeline does not hold twice. The rows and their freshness are
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from application.adapters.review_store import head_of
 from application.usecases.review_model import (
+    AS_ROLLED,
+    CORRECTED,
     VIEW_AS_ROLLED,
     VIEW_CORRECTED,
     product,
+    review_histories,
     stored_view,
 )
 from domain.memory import no_gc
 from domain.review.views import BattleView, GameView
 from domain.rules.forces import Force
+
+if TYPE_CHECKING:
+    from application.adapters.app import MinisterApplication
+    from domain.record.game import Game
 
 
 def _split_type() -> type[msgspec.Struct]:
@@ -72,11 +82,12 @@ class StoredGame:
     """One stored game's reviews as the timeline reads them: both of the same events (the
     head there was when it was opened)."""
 
-    def __init__(self, game_id: str, store: str | None) -> None:
+    def __init__(self, game_id: str, store: str | None, app: MinisterApplication | None = None) -> None:
+        """Open ``store`` (or read ``app``, a store already open)."""
         from application.adapters.stores import open_store
 
         self.game_id = game_id
-        self.app = open_store(store)
+        self.app = app if app is not None else open_store(store)
         self.head = head_of(self.app, game_id)
         if self.head is None:
             self.app.game(game_id)  # raises UnknownGameError, naming the game
@@ -122,3 +133,20 @@ class StoredGame:
             rest = {name: getattr(split, name) for name in split.__struct_fields__
                     if name not in ("battles", "board_history")}
             return GameView(**rest, battles=battles, board_history=history)
+
+
+def reviewed_views(app: MinisterApplication, game_id: str, game: Game, *,
+                   as_rolled: bool = True) -> dict[str, GameView]:
+    """The reviewed histories of a stored game read at its last event, by name (the corrected
+    one, and the record as rolled unless not ``as_rolled``): the stored review's (the record as
+    rolled sharing what it has in common with the corrected one, as the timeline reads them),
+    made now and stored if stale; ``game`` reviewed if an event was recorded since it was read.
+    Reading the rows costs a fraction of a review: the desk's ``letter``, ``bundle`` and the
+    ``dice`` note read them."""
+    stored = StoredGame(game_id, None, app)
+    if stored.head is None or stored.head.version != game.version:
+        return review_histories(game)
+    views = {CORRECTED: stored.view(VIEW_CORRECTED)}
+    if as_rolled:
+        views[AS_ROLLED] = stored.view(VIEW_AS_ROLLED)
+    return views

@@ -7,13 +7,15 @@ is refused unless the events are the same (then it is reported as already stored
 An export writes ``minister-replay/1`` TOML that imports to byte-identical events: every record
 keeps the line of the file it was first read from (``source_line``, 0 for none), ``drawn``
 records carry the verifiable dice, and an ``[integrity]`` table states the hash-chain head, which
-the import checks. The TOML is written by tomli-w, which escapes every string so that quotes,
-backslashes, trailing spaces, control characters and unicode survive.
+the import checks. The TOML is written as tomli-w writes it, which escapes every string so that
+quotes, backslashes, trailing spaces, control characters and unicode survive (the event tables
+by :func:`_event_tables`, byte for byte the same, without tomli-w's per-character loop).
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,6 +30,7 @@ from application.adapters.mapper import encode_event
 from application.intake import board_records, club_records
 from application.intake.replayfile import FORMAT, Replay
 from domain.errors import MinisterError, ReplayError
+from domain.memory import no_gc
 from domain.record.events import (
     CasualtiesChosen,
     DeclarationRecorded,
@@ -134,7 +137,9 @@ def export_game(app: MinisterApplication, game_id: str) -> str:
     (TamperedError), never exported with a head the recipient would then blame the file for.
     """
     app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
-    return write_replay(app.game_events(game_id))
+    with no_gc():  # thousands of events kept: the collector would only scan them
+        events = app.game_events(game_id)
+    return write_replay(events)
 
 
 # -- writing TOML -------------------------------------------------------------------------------
@@ -145,8 +150,11 @@ _HEADER = ("# Exported by minister. source_line keeps each record's line in the 
 def toml_string(text: str) -> str:
     """A TOML string that reads back as ``text`` (as tomli-w writes it: multi-line when it has
     line breaks and no carriage return)."""
-    written = tomli_w.dumps({"x": text}, multiline_strings="\r" not in text)
-    return written.removeprefix("x = ").removesuffix("\n")
+    return _tomli_w_string(text, "\r" not in text)
+
+
+def _tomli_w_string(text: str, multiline: bool) -> str:
+    return tomli_w.dumps({"x": text}, multiline_strings=multiline).removeprefix("x = ").removesuffix("\n")
 
 
 def _plain(value: Any) -> Any:
@@ -216,11 +224,67 @@ def write_replay(events: Sequence[GameEvent]) -> str:
             record["entered"] = _time(event.timestamp)
         record.update({key: _plain(value) for key, value in fields.items() if value is not None})
         records.append(record)
-    document = {"format": FORMAT, "game": game, "event": records,
-                "integrity": {"scheme": SCHEME, "events": len(events), "head": head_of(events)}}
+    integrity = {"scheme": SCHEME, "events": len(events), "head": head_of(events)}
     # tomli-w writes "\r\n" inside a multi-line string as a plain line break (TOML reads both
     # as "\n"): a game holding a carriage return is written with one-line strings, exactly.
     multiline = not any("\r" in text for record in (game, *records) for value in record.values()
                         for text in (value if isinstance(value, list) else [value])
                         if isinstance(text, str))
-    return _HEADER + tomli_w.dumps(document, multiline_strings=multiline)
+    tables = _event_tables(records, multiline)
+    if tables is None:  # tomli-w writes these records inline (a game of a few short records)
+        return _HEADER + tomli_w.dumps({"format": FORMAT, "game": game, "event": records,
+                                        "integrity": integrity}, multiline_strings=multiline)
+    return (_HEADER + tomli_w.dumps({"format": FORMAT, "game": game}, multiline_strings=multiline)
+            + tables + "\n" + tomli_w.dumps({"integrity": integrity}, multiline_strings=multiline))
+
+
+# -- the event records, written exactly as tomli-w writes them, without its character loop -------
+#: A string tomli-w writes as it is, between quotes (it escapes these: quote, backslash, and
+#: the control characters but tab; a multi-line string keeps its line feeds).
+_ESCAPED = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f]')
+_ESCAPED_MULTILINE = re.compile(r'["\\\x00-\x08\x0b-\x1f\x7f]')
+_BARE_KEY = re.compile("[A-Za-z0-9_-]+")
+_INDENT = "    "  # tomli-w's indent
+
+
+def _event_tables(records: list[dict[str, Any]], multiline: bool) -> str | None:
+    """The ``[[event]]`` tables of ``records`` exactly as tomli-w writes them (None when it
+    would write them as an inline array instead: when every record fits on one line)."""
+    if not records or all(_fits_inline(record, multiline) for record in records):
+        return None
+    lines = []
+    for record in records:
+        lines.append("\n[[event]]\n")
+        for key, value in record.items():
+            if _BARE_KEY.fullmatch(key) is None:
+                return None  # never a field name: tomli-w quotes it
+            lines.append(f"{key} = {_literal(value, multiline)}\n")
+    return "".join(lines)
+
+
+def _fits_inline(record: dict[str, Any], multiline: bool) -> bool:
+    """Whether tomli-w would write the record as an inline table (one line, at most 100 wide)."""
+    inline = ", ".join(f"{key} = {_literal(value, multiline)}" for key, value in record.items())
+    written = f"{_INDENT}{{ {inline} }}," if record else f"{_INDENT}{{}},"
+    return len(written) <= 100 and "\n" not in written
+
+
+def _literal(value: Any, multiline: bool, nest: int = 0) -> str:
+    """A value as tomli-w's ``format_literal`` writes it (the kinds :func:`_plain` leaves)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | datetime):
+        return str(value)
+    if isinstance(value, str):
+        if multiline and "\n" in value:
+            if _ESCAPED_MULTILINE.search(value) is None:
+                return f'"""\n{value}"""'
+        elif _ESCAPED.search(value) is None:
+            return f'"{value}"'
+        return _tomli_w_string(value, multiline)  # escapes: tomli-w's own, slower, way
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        items = ",\n".join(_INDENT * (nest + 1) + _literal(item, multiline, nest + 1) for item in value)
+        return f"[\n{items},\n{_INDENT * nest}]"
+    raise TypeError(f"cannot write a {type(value).__name__} in a replay file")

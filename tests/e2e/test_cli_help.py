@@ -35,6 +35,20 @@ def test_the_parser_has_the_documented_commands() -> None:
             "roll"} <= set(_subcommands())
 
 
+def test_the_desk_offers_every_decision_a_ruling_takes() -> None:
+    from domain.record.entries import Ruling
+    from tui.commands.ministry import DECISIONS
+
+    assert tuple(r.value for r in Ruling) == DECISIONS
+
+
+def test_the_letter_command_offers_every_format_and_signer() -> None:
+    from projections import letter
+    from tui.commands import letter as command
+
+    assert (command.FORMATS, command.DEFAULT_BY) == (letter.FORMATS, letter.DEFAULT_BY)
+
+
 def test_every_command_and_option_has_help_text() -> None:
     missing: list[str] = []
     for parser in [build_parser(), *(sub for sub, _ in _subcommands().values())]:

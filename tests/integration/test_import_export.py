@@ -10,10 +10,12 @@ import sys
 import time
 import tomllib
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 
 import msgspec
 import pytest
+import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +28,7 @@ from application.usecases.dicecmd import draw, file_report
 from application.usecases.transfer import (
     ImportConflictError,
     Outcome,
+    _event_tables,
     _fields,
     export_game,
     import_replay,
@@ -286,6 +289,24 @@ def _value_for(cls: type[GameEvent], name: str, kind: object) -> object:
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",))))
 def test_toml_strings_read_back_exactly(text: str) -> None:
     assert tomllib.loads(f"x = {toml_string(text)}\n")["x"] == text
+
+
+_VALUES = st.one_of(st.text(alphabet=st.characters(exclude_categories=("Cs",))), st.integers(),
+                   st.booleans(), st.datetimes(timezones=st.just(UTC)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.from_regex("[a-z_]{1,12}", fullmatch=True),
+                                st.one_of(_VALUES, st.lists(_VALUES, max_size=3)), max_size=5),
+                max_size=4), st.booleans())
+def test_the_event_records_are_written_as_tomli_w_writes_them(records: list[dict[str, object]],
+                                                              multiline: bool) -> None:
+    written = _event_tables(records, multiline)  # the export's own writer of the [[event]] tables
+    expected = tomli_w.dumps({"event": records}, multiline_strings=multiline)
+    if written is None:  # left to tomli-w: it writes them inline
+        assert expected.startswith("event = ")
+    else:
+        assert written == "\n" + expected
 
 
 @pytest.mark.slow

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.rules.findings import finding_ref
-from projections.letter_render import FORMATS
-from tui.commands.bundles import letter_text, open_ref
+from tui.commands.bundles import letter_text, reviewed_ref, stored_letter_text
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
 
 # The letter, the bundle and the review engine: imported by these commands when they run, not by
@@ -25,6 +24,9 @@ if TYPE_CHECKING:
 #: Who signs the letter when ``--by`` does not say (projections.letter.DEFAULT_BY: the parser is
 #: built without loading the letter).
 DEFAULT_BY = "Minister of Law"
+#: The letter's formats (projections.letter_render.FORMATS, likewise; tests/e2e/test_cli_help.py
+#: holds them equal).
+FORMATS = ("text", "markdown", "html")
 
 
 def finding_arg(text: str) -> str:
@@ -98,11 +100,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def cmd_letter(args: argparse.Namespace) -> int:
     """``minister letter GAME [--finding ID] [--by NAME] [--date TIME] [--format F] [--json]``."""
-    from domain.review.game_review import review_both
     from projections.letter import build_letter, letter_dict, render
 
-    game = open_ref(args.game, getattr(args, "store", None))
-    corrected, rolled = review_both(game)
+    game, corrected, rolled = reviewed_ref(args.game, getattr(args, "store", None))
     if args.finding is not None and not any(args.finding in (f.id, f.kind) for f in corrected.findings):
         from domain.errors import MinisterError
 
@@ -124,7 +124,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
     app = open_store(getattr(args, "store", None))
     try:
-        bundle = make_bundle(app, args.game, letter_text)
+        bundle = make_bundle(app, args.game, stored_letter_text(app, args.game))
     finally:
         app.close()
     write_bundle(bundle, args.output)

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from domain.record.entries import Ruling
 from projections.plain import visible
 from tui.commands.letter import finding_arg
 from tui.commands.store import EXIT_OK, add_store_option
@@ -25,6 +24,12 @@ from tui.commands.store import EXIT_OK, add_store_option
 if TYPE_CHECKING:
     from application.adapters.app import MinisterApplication
     from domain.record.events import GameEvent
+
+
+#: The decisions a ruling takes: domain.record.entries.Ruling's values, written out so that building
+#: the parser (``minister --version``) does not load the record's model (tests/e2e/test_cli_help.py
+#: holds them equal).
+DECISIONS = ("apply", "dismiss", "mutual")
 
 
 def _common(parser: argparse.ArgumentParser, *, at: bool = False, keys: bool = False) -> None:
@@ -103,7 +108,7 @@ def _add_papers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 def _ruling_options(parser: argparse.ArgumentParser, *, required: bool, where: bool = True) -> None:
     parser.add_argument("--finding", required=required, type=finding_arg,
                         help="the finding's id (F2) or kind")
-    parser.add_argument("--decision", required=required, choices=tuple(r.value for r in Ruling),
+    parser.add_argument("--decision", required=required, choices=DECISIONS,
                         help="apply: the correction is made, the remedy the edition gives (with "
                              "--election where the rules offer a choice); dismiss: the Minister "
                              "of Law rules the record stands as rolled; mutual: the players agreed "

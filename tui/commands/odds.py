@@ -20,15 +20,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from domain.battle.model import BattleSetup, RetreatCondition, Side
 from domain.errors import InvalidNotationError, MinisterError
-from domain.notation.special_orders import parse_special_orders
-from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
-from domain.rules.units import UnitType
 
-if TYPE_CHECKING:  # numpy and the solvers load only when odds are asked for
+if TYPE_CHECKING:  # the battle model, numpy and the solvers load only when odds are asked for
+    from domain.battle.model import BattleSetup, RetreatCondition, Side
     from domain.odds.exact import Measure, Odds
+    from domain.rules.forces import Force
+    from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -82,6 +80,11 @@ def run(args: argparse.Namespace) -> int:
 # -- input ---------------------------------------------------------------------------------------
 def setup_from(args: argparse.Namespace) -> BattleSetup:
     """The battle the arguments describe; MinisterError naming the argument at fault."""
+    from domain.battle.model import BattleSetup
+    from domain.rules.forces import EMPTY
+    from domain.rules.orders_of_loss import BattleKind
+    from domain.rules.units import UnitType
+
     kind = BattleKind.SEA if args.sea else BattleKind.AMPHIBIOUS if args.amphibious else BattleKind.LAND
     attacker = _force("ATTACKER", args.attacker, kind, attacking=True)
     defender = _force("DEFENDER", args.defender, kind, attacking=False)
@@ -112,6 +115,8 @@ def setup_from(args: argparse.Namespace) -> BattleSetup:
 
 
 def _parse(name: str, text: str) -> Force:
+    from domain.rules.forces import Force
+
     try:
         return Force.parse(text)
     except InvalidNotationError as error:
@@ -136,6 +141,9 @@ def _force(name: str, text: str, kind: BattleKind, *, attacking: bool) -> Force:
 def _order(name: str, text: str | None) -> OrderOfLoss | None:
     if text is None:
         return None
+    from domain.notation.special_orders import parse_special_orders
+    from domain.rules.orders_of_loss import OrderOfLoss
+
     try:
         units = parse_special_orders(f"OOL: {text}").order_of_loss
     except InvalidNotationError as error:
@@ -149,6 +157,8 @@ def _order(name: str, text: str | None) -> OrderOfLoss | None:
 def _retreat(text: str | None) -> RetreatCondition | None:
     if text is None:
         return None
+    from domain.notation.special_orders import parse_special_orders
+
     body = text.strip()
     if not body.lower().startswith("retreat"):
         body = f"retreat {body}"
@@ -168,6 +178,8 @@ def _retreat(text: str | None) -> RetreatCondition | None:
 # -- output --------------------------------------------------------------------------------------
 def render(result: Odds, setup: BattleSetup) -> str:
     """The text report."""
+    from domain.battle.model import Side
+
     lines = [f"{setup.kind.value.capitalize()} battle: {result.attacker} attack {setup.defender}"]
     extras = []
     if setup.support:

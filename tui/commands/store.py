@@ -13,12 +13,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from application.adapters.app import MinisterApplication
-from application.adapters.stores import open_store
 from domain.errors import MinisterError
-from domain.record.events import game_uuid
-from tui.commands.tables import plain_table
+
+# The store (eventsourcing) and the table layout (rich) load with the commands that use them,
+# not with every ``minister`` command that builds the parser.
+if TYPE_CHECKING:
+    from application.adapters.app import MinisterApplication
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -90,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _store(args: argparse.Namespace) -> Iterator[MinisterApplication]:
+    from application.adapters.stores import open_store
+
     app = open_store(getattr(args, "store", None))
     try:
         yield app
@@ -155,6 +159,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     """``minister games``: id, edition, events, last event time and title of each stored game."""
     from application.adapters.archive import list_games_at_once
     from application.adapters.stores import list_games
+    from tui.commands.tables import plain_table
 
     with _store(args) as app:
         games = list_games_at_once(app)  # one query, for a big archive
@@ -199,6 +204,7 @@ def _verify_integrity(app: MinisterApplication, game_id: str, head: str | None,
                       as_json: bool = False) -> bool:
     from application.adapters.eventstore import has_events
     from application.adapters.integrity import check_game
+    from domain.record.events import game_uuid
 
     if not has_events(app, game_uuid(game_id)):
         app.game(game_id)  # raises UnknownGameError: an unknown game is bad input

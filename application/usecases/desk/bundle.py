@@ -29,6 +29,7 @@ from application.usecases.desk.common import event_dict
 from application.usecases.desk.dice_check import check_events
 from application.usecases.transfer import write_replay
 from domain.errors import MinisterError
+from domain.memory import no_gc
 from domain.record.events import (
     DiceCommitted,
     DiceDrawn,
@@ -58,15 +59,13 @@ _PARTS: dict[str, tuple[type[GameEvent], ...]] = {
 def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> dict[str, Any]:
     """The bundle for a game's exported record (every part derived from it)."""
     replay = parse_replay(record, source)
-    return _bundle(replay.game_id, replay.game, replay.events, record, letter_of)
+    return {**_listed(replay.game_id, replay.events), "letter": letter_of(replay.game), "record": record}
 
 
-def _bundle(game_id: str, game: Game, events: Sequence[GameEvent], record: str,
-            letter_of: LetterWriter) -> dict[str, Any]:
+def _listed(game_id: str, events: Sequence[GameEvent]) -> dict[str, Any]:
+    """The bundle's parts before its letter and record, in the order it lists them."""
     parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
-    letter = letter_of(game)
-    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events),
-            **parts, "letter": letter, "record": record}
+    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events), **parts}
 
 
 def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter) -> dict[str, Any]:
@@ -74,10 +73,13 @@ def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter)
     game is opened), exported as the record; the record is what ``verify`` derives every part
     from again, and an export reads back as the same events (tests/integration/test_import_export.py)."""
     game = app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
-    events = app.game_events(game_id)
+    with no_gc():  # thousands of events kept: the collector would only scan them
+        events = app.game_events(game_id)
     if len(events) != game.version:
         game = app.game(game_id, version=len(events))  # an event recorded meanwhile
-    return _bundle(game_id, game, events, write_replay(events), letter_of)
+    listed, record = _listed(game_id, events), write_replay(events)
+    del events  # let go before the letter reads the review (50,000 events: 155 MB)
+    return {**listed, "letter": letter_of(game), "record": record}
 
 
 def write_bundle(bundle: dict[str, Any], path: str) -> None:

@@ -21,6 +21,8 @@ from application.intake.replayschema import MAX_DICE
 from application.usecases.desk.common import battle_of, checked_time, record_time
 from application.usecases.desk.keys import key_path, load_secret, save_secret
 from application.usecases.desk.throws import awaited_throw
+from application.usecases.review_model import CORRECTED
+from application.usecases.stored_game import reviewed_views
 from domain.battle.dice import SCHEME_3, commitment_2, new_secret, roll_throw
 from domain.errors import MinisterError
 from domain.record.entries import CommitmentEntry
@@ -171,7 +173,7 @@ def dice_note(app: MinisterApplication, game_id: str, battle: str, turn: str | N
     not used yet."""
     game = app.game(game_id)
     record = battle_of(game, battle, turn)
-    view = review(game)
+    view = reviewed_views(app, game_id, game, as_rolled=False)[CORRECTED]  # the refresh after reviews it
     if any(b.battle == record.territory and b.turn == record.turn and b.needed is not None
            for b in view.battles):
         return ""
