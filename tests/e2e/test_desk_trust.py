@@ -168,3 +168,37 @@ def test_bundles_are_capped_in_size_and_nesting(tmp_path: Path, capsys: pytest.C
     written = tmp_path / "big.json"
     code, _, err = run(capsys, "bundle", GAME_ID, "-o", str(written), "--store", spec)
     assert code == 2 and "over the limit" in err and "nothing written" in err and not written.exists()
+
+
+def test_the_letter_and_the_bundle_are_made_from_the_events_never_from_the_stored_rows(
+        tmp_path: Path, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Derived rows are a cache, never evidence (docs/reliability.md): with the stored review's
+    findings of the game as corrected forged away (a valid row at the game's head and engine, so
+    a reader of the rows is served the forgery), ``letter`` and the bundle's letter are still
+    the events' own, every dispute in them."""
+    from msgspec.structs import replace
+
+    from application.adapters.review_store import head_of, save
+    from application.adapters.stores import open_store
+    from application.usecases.review_model import CORRECTED, _rows, review_histories
+    from application.usecases.stored_game import reviewed_views
+
+    path = Path(__file__).resolve().parents[2] / "replays" / "games" / "six-rounds-2008.toml"
+    assert run(capsys, "import", str(path), "--store", spec)[0] == 0
+    code, honest, err = run(capsys, "letter", "six-rounds-2008", "--store", spec)
+    assert code == 0 and "defenders_misdeclared" not in honest and "Section II" in honest, err
+    app = open_store(spec)
+    try:
+        head = head_of(app, "six-rounds-2008")
+        assert head is not None
+        game = app.game("six-rounds-2008")
+        views = {name: replace(view, findings=()) for name, view in review_histories(game).items()}
+        save(app, "six-rounds-2008", head, *_rows(app, "six-rounds-2008", views))
+        assert reviewed_views(app, "six-rounds-2008", game)[CORRECTED].findings == ()  # the rows lie
+    finally:
+        app.close()
+    code, letter, err = run(capsys, "letter", "six-rounds-2008", "--store", spec)
+    assert (code, letter) == (0, honest), err
+    bundle = tmp_path / "game.bundle"
+    assert run(capsys, "bundle", "six-rounds-2008", "-o", str(bundle), "--store", spec)[0] == 0
+    assert json.loads(bundle.read_text(encoding="utf-8"))["letter"] == honest

@@ -8,59 +8,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from application.adapters.app import MinisterApplication
-    from application.usecases.desk.bundle import LetterWriter, OpenedBundle
+    from application.usecases.desk.bundle import OpenedBundle
     from domain.record.game import Game
-    from domain.review.views import GameView
 
 
 def letter_text(game: Game) -> str:
-    """The whole game's letter as plain text, signed and dated by default (what a bundle holds)."""
+    """The whole game's letter as plain text, signed and dated by default (what a bundle holds),
+    made from the events: never from the stored review's rows (a cache, never evidence)."""
     from domain.review.game_review import review_both
-
-    return _letter(game, *review_both(game))
-
-
-def stored_letter_text(app: MinisterApplication, game_id: str) -> LetterWriter:
-    """:func:`letter_text` for a stored game: its reviews read from its stored review when that
-    covers the game's events (the same views: the rows are what reviewing it gives)."""
-    from application.usecases.review_model import AS_ROLLED, CORRECTED
-    from application.usecases.stored_game import reviewed_views
-
-    def written(game: Game) -> str:
-        views = reviewed_views(app, game_id, game)
-        return _letter(game, views[CORRECTED], views[AS_ROLLED])
-
-    return written
-
-
-def _letter(game: Game, corrected: GameView, rolled: GameView) -> str:
     from projections.letter import build_letter, render
 
+    corrected, rolled = review_both(game)
     return render(build_letter(game, corrected, rolled))
-
-
-def reviewed_ref(ref: str, store: str | None) -> tuple[Game, GameView, GameView]:
-    """The game a command names (as :func:`open_ref` opens it) and both its reviewed histories
-    (corrected, as rolled): a stored game's from its stored review when that covers the game."""
-    from application.usecases.review_model import is_stored
-
-    if not is_stored(ref):
-        from domain.review.game_review import review_both
-
-        game = open_ref(ref, store)
-        return (game, *review_both(game))
-    from application.adapters.stores import open_store
-    from application.usecases.review_model import AS_ROLLED, CORRECTED
-    from application.usecases.stored_game import reviewed_views
-
-    app = open_store(store)
-    try:
-        game = app.game(ref)
-        views = reviewed_views(app, ref, game)
-        return game, views[CORRECTED], views[AS_ROLLED]
-    finally:
-        app.close()
 
 
 def bundled(ref: str) -> OpenedBundle | None:

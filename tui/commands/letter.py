@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.rules.findings import finding_ref
-from tui.commands.bundles import letter_text, reviewed_ref, stored_letter_text
+from tui.commands.bundles import letter_text, open_ref
 from tui.commands.store import EXIT_MISMATCH, EXIT_OK, add_store_option
 
 # The letter, the bundle and the review engine: imported by these commands when they run, not by
@@ -100,9 +100,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def cmd_letter(args: argparse.Namespace) -> int:
     """``minister letter GAME [--finding ID] [--by NAME] [--date TIME] [--format F] [--json]``."""
+    from domain.review.game_review import review_both
     from projections.letter import build_letter, letter_dict, render
 
-    game, corrected, rolled = reviewed_ref(args.game, getattr(args, "store", None))
+    # Made from the events, never from the stored review's rows: the letter is the ruling's
+    # record, and derived rows are a cache, never evidence (docs/reliability.md).
+    game = open_ref(args.game, getattr(args, "store", None))
+    corrected, rolled = review_both(game)
     if args.finding is not None and not any(args.finding in (f.id, f.kind) for f in corrected.findings):
         from domain.errors import MinisterError
 
@@ -124,7 +128,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
     app = open_store(getattr(args, "store", None))
     try:
-        bundle = make_bundle(app, args.game, stored_letter_text(app, args.game))
+        bundle = make_bundle(app, args.game, letter_text)  # from the events, as the letter
     finally:
         app.close()
     write_bundle(bundle, args.output)
