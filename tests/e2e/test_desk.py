@@ -203,6 +203,18 @@ def the_bundle(capsys: pytest.CaptureFixture[str], spec: str, tmp_path: Path) ->
         done = verify_in_fresh_directory(changed, fresh)
         assert done.returncode == 1, (part, done.stdout, done.stderr)
         assert done.stdout.startswith(f"FAIL {changed}: {named}"), (part, done.stdout)
+    # A bundle an earlier version made (no engine named): its letter, in that version's words,
+    # is not this version's to judge; every other part still is.
+    earlier = tmp_path / "earlier.json"
+    older = {key: value for key, value in bundle.items() if key != "engine"}
+    earlier.write_text(json.dumps({**older, "letter": bundle["letter"].replace("reported", "wrote")}),
+                       encoding="utf-8")
+    done = verify_in_fresh_directory(earlier, fresh)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "letter line" in done.stdout and "from before bundles named their engine" in done.stdout
+    assert "not compared" in done.stdout
+    earlier.write_text(json.dumps({**older, "events": bundle["events"] + 1}), encoding="utf-8")
+    assert verify_in_fresh_directory(earlier, fresh).returncode == 1
 
 
 def tamperings(bundle: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:

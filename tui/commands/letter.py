@@ -158,11 +158,14 @@ def verify_bundle(path: Path, *, as_json: bool = False, head: str | None = None,
     if as_json:
         sys.stdout.write(json.dumps({"file": str(path), "game": check.game_id, "head": check.head,
                                      "ok": passed, "problems": check.problems, "notes": check.notes,
+                                     "letter_compared": check.letter_compared,
                                      "unverified": check.unverified},
                                     ensure_ascii=False, indent=1) + "\n")
         return EXIT_OK if passed else EXIT_MISMATCH
     if passed:
-        print(f"ok   {path}: bundle of {check.game_id}, head {check.head}; every part holds")
+        held = "every part holds" if check.letter_compared else \
+            "every part holds but the letter, written by another version and not compared (below)"
+        print(f"ok   {path}: bundle of {check.game_id}, head {check.head}; {held}")
     elif check.problems:
         print(f"FAIL {path}: {check.problems[0]}")
     else:

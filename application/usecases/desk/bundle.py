@@ -23,6 +23,7 @@ import msgspec
 from application.adapters.app import MinisterApplication
 from application.adapters.damage import TamperedError
 from application.adapters.integrity import head_of, held_head_problem, link_position
+from application.adapters.review_store import engine_version
 from application.intake.replayfile import parse_replay
 from application.intake.replayschema import MAX_FILE_BYTES
 from application.usecases.desk.common import event_dict
@@ -65,7 +66,8 @@ def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> d
 def _listed(game_id: str, events: Sequence[GameEvent]) -> dict[str, Any]:
     """The bundle's parts before its letter and record, in the order it lists them."""
     parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
-    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events), **parts}
+    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events),
+            "engine": engine_version(), **parts}
 
 
 def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter) -> dict[str, Any]:
@@ -135,6 +137,9 @@ class BundleFile(msgspec.Struct, frozen=True):
     withdrawals: _Part
     letter: str
     record: str
+    #: The engine that wrote the letter (review_store.engine_version); "" in bundles made
+    #: before it was listed.
+    engine: str = ""
 
 
 def read_bundle(path: Path) -> dict[str, Any] | None:
@@ -178,6 +183,8 @@ class BundleCheck:
     head: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: False when the letter was written by another engine and so not compared (a note says so).
+    letter_compared: bool = True
     #: Each throw whose dice nobody can check (commitment unrevealed or abandoned, or a free
     #: purpose under minister-dice/2): the bundle is not verified while there are any.
     unverified: list[str] = field(default_factory=list)
@@ -212,14 +219,31 @@ def check_bundle(data: dict[str, Any], source: str, letter_of: LetterWriter, *,
     # As JSON gives it back (tuples become lists), so equal parts compare equal.
     fresh = json.loads(json.dumps(bundle_of(record, letter_of, source)))
     for key in ("format", "game", "events", "head", *_PARTS, "letter"):
-        if data.get(key) != fresh[key]:
-            check.problems.append(_difference(key, data.get(key), fresh[key]))
+        if data.get(key) == fresh[key]:
+            continue
+        if key == "letter" and data.get("engine") != fresh["engine"]:
+            # The letter is the words of the engine that wrote it: another engine's words are
+            # not this one's to judge, and the letter is no evidence (the record, its head and
+            # the dice are, all checked here).
+            check.letter_compared = False
+            check.notes.append(f"{_difference(key, data.get(key), fresh[key])}: the letter was written "
+                               f"by {_engine(data.get('engine'))}, so it is not compared; `minister "
+                               f"letter {source}` writes the letter this version gives the record")
+            continue
+        check.problems.append(_difference(key, data.get(key), fresh[key]))
     dice = check_events(replay.game_id, replay.events, replay.game)
     check.problems += [f"dice: {problem}" for problem in dice.problems]
     check.unverified += dice.unverified
     check.notes.append(f"{dice.checked} committed rolls reproduce from their revealed secrets"
                        + (f"; {dice.legacy} legacy rolls (minister-dice/1)" if dice.legacy else ""))
     return check
+
+
+def _engine(engine: object) -> str:
+    """Which engine a bundle says wrote its letter, in words."""
+    if isinstance(engine, str) and engine:
+        return f"another version of minister (engine {engine[:12]})"
+    return "a version of minister from before bundles named their engine"
 
 
 def _difference(key: str, listed: Any, derived: Any) -> str:
