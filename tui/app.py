@@ -445,13 +445,15 @@ class MinisterApp(App[None]):
         story.wanted = not story.wanted
         if story.wanted and self._one("MapPanel", MapPanel).wanted:
             self.action_toggle_map()  # one picture under the panels at a time
-        self.screen.set_class(story.wanted, "-story")
+        # On the panels' row, not the screen: a screen's class restyles every widget (~20 ms).
+        self.query_one("#main").set_class(story.wanted, "-story")
         timeline = self.current_timeline
         if timeline is not None:
             story.show(timeline, self.position)
         if story.wanted and story.story is not None and story.story.worked_out < len(story.story.battles):
-            self.run_worker(partial(work_out_odds, story, self.call_from_thread), thread=True,
-                            exclusive=True, name="odds", group="odds")
+            # After the chart's first frame, which the thread's share of the interpreter would delay.
+            self.call_after_refresh(self.run_worker, partial(work_out_odds, story, self.call_from_thread),
+                                    thread=True, exclusive=True, name="odds", group="odds")
 
     def on_story_panel_selected(self, message: StoryPanel.Selected) -> None:
         """A click on the story: the timeline goes to that battle or turn."""
