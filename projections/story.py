@@ -145,7 +145,7 @@ class Story:
     @property
     def worked_out(self) -> int:
         """How many battles' odds are known."""
-        return sum(1 for key in self._keys if key in self.known)
+        return sum(map(self.known.__contains__, self._keys))
 
     def odds(self, b: int) -> float | None:
         """Battle ``b``'s odds as declared, if worked out (None also: nothing to fight)."""

@@ -7,6 +7,8 @@ several times faster than Rich's Table) and repaint only the lines that differ.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -139,20 +141,44 @@ def _share(widths: list[int], columns: list[int], room: int, natural: list[int],
         widths[c] = max(1, have)
 
 
+class Rendered:
+    """Lines of text rendered once at a width, kept by a panel redrawn on every key press for
+    the lines that did not change (the story's rows); any other width renders the texts anew."""
+
+    def __init__(self, texts: list[Text], console: Console, width: int) -> None:
+        self.texts = texts
+        self.width = width
+        self.lines = _text_lines(texts, console, width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The texts, as a Group of them renders (``z`` shows a panel this way)."""
+        yield from self.texts
+
+
 def content_lines(content: RenderableType, console: Console, options: ConsoleOptions) -> list[list[Segment]]:
     """Rendered lines; texts and grids directly (much faster than the console's general rendering)."""
     width = options.max_width
     parts = content.renderables if isinstance(content, Group) else [content]
-    if all(isinstance(r, Text | Grid) for r in parts):
-        texts: list[Text] = []
+    if all(isinstance(r, Text | Grid | Rendered) for r in parts):
+        lines: list[list[Segment]] = []
         for part in parts:
-            if isinstance(part, Grid):
-                texts.extend(part.lines(console, width))
-            elif isinstance(part, Text):
-                texts.extend(part.wrap(console, width) if part.cell_len > width or "\n" in part.plain
-                             else [part])
-        return [[s for s in text.render(console) if s.text != "\n"] for text in texts]
+            if isinstance(part, Rendered):
+                lines.extend(part.lines if part.width == width else _text_lines(part.texts, console, width))
+            elif isinstance(part, Text | Grid):
+                lines.extend(_text_lines([part], console, width))
+        return lines
     return console.render_lines(content, options, pad=False)
+
+
+def _text_lines(parts: Sequence[Text | Grid], console: Console, width: int) -> list[list[Segment]]:
+    """Texts (wrapped to ``width``) and grids as lines of segments."""
+    texts: list[Text] = []
+    for part in parts:
+        if isinstance(part, Grid):
+            texts.extend(part.lines(console, width))
+        else:
+            texts.extend(part.wrap(console, width) if part.cell_len > width or "\n" in part.plain else [part])
+    return [[s for s in text.render(console) if s.text != "\n"] for text in texts]
 
 
 #: What the last line of a panel too short for its content says instead (``z``: tui/app.py).

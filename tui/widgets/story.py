@@ -14,7 +14,7 @@ from collections.abc import Callable
 from math import ceil
 from time import monotonic
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Span, Text
 from textual import events
@@ -23,7 +23,7 @@ from textual.message import Message
 from projections.story import RESULT_MARKS, Result, Story
 from projections.timeline import Timeline
 from tui.widgets.board_map import POWER_TEXT
-from tui.widgets.lines import LinesPanel
+from tui.widgets.lines import LinesPanel, Rendered
 from tui.widgets.repaint import set_title
 from tui.widgets.styles import TAG_STYLES
 
@@ -58,10 +58,20 @@ def _bucket(results: list[Result]) -> str:
 
 def story_lines(story: Story, width: int, battle: int | None, turn: int | None) -> list[Text]:
     """The chart in ``width`` cells, the current ``battle`` and ``turn`` (indexes) marked."""
+    return [_current(story, battle), *battle_rows(story, width, battle_column(story, width, battle)),
+            *income_rows(story, width, turn)]
+
+
+def battle_column(story: Story, width: int, battle: int | None) -> int:
+    """The chart's column of ``battle`` in ``width`` cells (-1: none)."""
     room = max(1, width - LABEL - VALUE)
-    lines = [_current(story, battle)]
-    per = per_column(len(story.battles), room)
-    at = battle // per if battle is not None else -1
+    return battle // per_column(len(story.battles), room) if battle is not None else -1
+
+
+def battle_rows(story: Story, width: int, at: int) -> list[Text]:
+    """The battles' odds as declared and their results, a column for one battle or several,
+    column ``at`` marked."""
+    per = per_column(len(story.battles), max(1, width - LABEL - VALUE))
     # Each row's cell style without and with the cursor (made once, not once a cell).
     hit = (TAG_STYLES["hit"] + _PLAIN, TAG_STYLES["hit"] + _CURSOR)
     differs = (_DIFFERS + _PLAIN, _DIFFERS + _CURSOR)
@@ -82,10 +92,16 @@ def story_lines(story: Story, width: int, battle: int | None, turn: int | None) 
         mark_corrected = _bucket(all_corrected[lo:hi])
         rolled.append((mark_rolled, cursor))
         corrected.append((mark_corrected, differs[here] if mark_corrected != mark_rolled else cursor))
-    lines += [_row("Odds as declared", odds), _row("Result as rolled", rolled),
-              _row("   as corrected", corrected)]
+    return [_row("Odds as declared", odds), _row("Result as rolled", rolled),
+            _row("   as corrected", corrected)]
+
+
+def income_rows(story: Story, width: int, turn: int | None) -> list[Text]:
+    """Each power's income turn by turn, a column for one turn or several, ``turn``'s column
+    marked and its income after the row."""
+    lines = []
     powers, top = story.powers, story.top_income
-    per_turn = per_column(len(story.income), room)
+    per_turn = per_column(len(story.income), max(1, width - LABEL - VALUE))
     now = turn // per_turn if turn is not None else -1
     for power in powers:
         colour = (POWER_TEXT.get(power, _PLAIN) + _PLAIN, POWER_TEXT.get(power, _PLAIN) + _CURSOR)
@@ -151,6 +167,8 @@ class StoryPanel(LinesPanel):
         super().__init__(id=id)
         self.story: Story | None = None
         self._at: tuple[int | None, int | None] = (None, None)
+        #: The chart's rows below the current battle's line, by block, with what they were made from.
+        self._blocks: dict[str, tuple[tuple[object, ...], Rendered]] = {}
         #: Whether the user asked for the chart (``c``); hidden until then.
         self.wanted = False
         self.display = False
@@ -175,12 +193,39 @@ class StoryPanel(LinesPanel):
         story = self.story
         if story is None:
             return
-        pending = len(story.battles) - story.worked_out
+        worked_out = story.worked_out
+        pending = len(story.battles) - worked_out
         set_title(self, f"Story · {len(story.battles)} battles · odds as declared against the results" +
                   (f" · working out {pending} more" if pending else ""))
         set_title(self, "✓ won  ✗ lost  ↩ retreated  · no result  ± mixed · click a column", subtitle=True)
         width = self.content_region.width or 100
-        self.set_content(Group(*story_lines(story, width, *self._at)))
+        battle, turn = self._at
+        at = battle_column(story, width, battle)
+        # The rows below the current battle's line are made again only when what they are made
+        # from changes: the story (its battles and income are fixed once made), the odds known
+        # (they only ever grow, so their count says which), the width, the column or turn marked.
+        # A step within a battle changes none of it; the chart's rows are most of a redraw.
+        battles = self._block("battles", (story, worked_out, width, at), width,
+                              lambda: battle_rows(story, width, at))
+        income = self._block("income", (story, width, turn), width, lambda: income_rows(story, width, turn))
+        self.set_content(Group(_current(story, battle), battles, income))
+
+    @property
+    def content(self) -> RenderableType:
+        """What the panel shows, a Text a line (the kept rows' texts in place of their blocks)."""
+        shown = self._content
+        parts = shown.renderables if isinstance(shown, Group) else [shown]
+        return Group(*(line for part in parts
+                       for line in (part.texts if isinstance(part, Rendered) else [part])))
+
+    def _block(self, name: str, key: tuple[object, ...], width: int,
+               make: Callable[[], list[Text]]) -> Rendered:
+        """The rows kept as ``name``, made again (by ``make``) unless ``key`` is what they were
+        made from."""
+        kept = self._blocks.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._blocks[name] = (key, Rendered(make(), self.app.console, width))
+        return kept[1]
 
     def on_resize(self) -> None:
         """A new width: the columns again."""
