@@ -198,7 +198,9 @@ class StoryPanel(LinesPanel):
         set_title(self, f"Story · {len(story.battles)} battles · odds as declared against the results" +
                   (f" · working out {pending} more" if pending else ""))
         set_title(self, "✓ won  ✗ lost  ↩ retreated  · no result  ± mixed · click a column", subtitle=True)
-        width = self.content_region.width or 100
+        # Not laid out yet (just shown): the width it will have, the screen's within its border
+        # and padding (it spans the screen), so that the redraw on its resize finds it drawn.
+        width = self.content_region.width or max(1, self.screen.size.width - self.styles.gutter.width)
         battle, turn = self._at
         at = battle_column(story, width, battle)
         # The rows below the current battle's line are made again only when what they are made
