@@ -78,8 +78,7 @@ class Grid:
         out = [self._line([Text(h, "bold") for h in (self.headers if fits else self.short)], widths),
                Text("─" * width, TAG_STYLES["dim"], no_wrap=True)]
         for cells in self.rows:
-            wrapped = [list(cell.wrap(console, max(1, w), overflow="fold")) if cell.cell_len > w
-                       or "\n" in cell.plain else [cell] for cell, w in zip(cells, widths, strict=True)]
+            wrapped = [_cell_lines(cell, console, w) for cell, w in zip(cells, widths, strict=True)]
             for k in range(max(len(lines) for lines in wrapped)):
                 out.append(self._line([lines[k] if k < len(lines) else Text() for lines in wrapped], widths))
         return out
@@ -104,6 +103,17 @@ class Grid:
             line.append(" ")
         line.rstrip()
         return line
+
+
+def _cell_lines(cell: Text, console: Console, width: int) -> list[Text]:
+    """A cell's lines in ``width`` cells: wrapped when too wide; a cell of several lines that
+    all fit split at its line breaks (what wrapping gives it, without measuring every word)."""
+    plain = cell.plain
+    if "\n" not in plain:
+        return list(cell.wrap(console, max(1, width), overflow="fold")) if cell.cell_len > width else [cell]
+    if "\t" not in plain and _widest(cell) <= width:
+        return list(cell.split("\n", allow_blank=True))
+    return list(cell.wrap(console, max(1, width), overflow="fold"))
 
 
 def _widest(cell: Text) -> int:
