@@ -11,6 +11,7 @@ as text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from math import ceil
 from time import monotonic
 
@@ -228,6 +229,14 @@ class StoryPanel(LinesPanel):
         if kept is None or kept[0] != key:
             kept = self._blocks[name] = (key, Rendered(make(), self.app.console, width))
         return kept[1]
+
+    def start_odds(self) -> None:
+        """Work out the odds not known yet in a thread (when the chart is wanted), started after
+        the chart's next frame, which the thread's share of the interpreter would delay."""
+        story = self.story
+        if self.wanted and story is not None and story.worked_out < len(story.battles):
+            self.call_after_refresh(self.run_worker, partial(work_out_odds, self, self.app.call_from_thread),
+                                    thread=True, exclusive=True, name="odds", group="odds")
 
     def on_resize(self) -> None:
         """A new width: the columns again."""
