@@ -97,6 +97,24 @@ def declared_odds(battle: BattleView) -> float | None:
     return round(odds(setup).attacker_win, 6)
 
 
+class _OddsKey:
+    """What a battle's odds are worked out from (its kind, declaration and defenders), with its
+    hash kept: the chart reads every battle's odds on each redraw, and hashing the declarations
+    again each time was most of that. The parts are immutable, so the hash stays right."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: tuple[object, ...]) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _OddsKey) and self._hash == other._hash and self.value == other.value
+
+
 class Story:
     """A game's story: its battles' results in both histories, their odds as declared (worked out
     one by one), and each power's income turn by turn."""
@@ -116,16 +134,27 @@ class Story:
         self.income: list[IncomePoint] = _income(timeline)
         #: Each battle's odds by what they are worked out from (shared with ``odds``' story).
         self.known: dict[object, float | None] = odds if odds is not None else {}
-        self._keys = [(battle.kind, battle.declared, battle.defender_start) for battle in main.battles]
+        self._keys = [_OddsKey((battle.kind, battle.declared, battle.defender_start))
+                      for battle in main.battles]
+        #: The powers the income knows, in the order of play, and the highest income of any
+        #: power in any turn (the income rows' scale): the income is fixed once made.
+        self.powers: list[str] = powers_in(self)
+        self.top_income = max((v for point in self.income for v in point.income.values()), default=0)
+        self._turns = {point.turn: k for k, point in reversed(list(enumerate(self.income)))}
 
     @property
     def worked_out(self) -> int:
         """How many battles' odds are known."""
-        return sum(1 for key in self._keys if key in self.known)
+        return sum(map(self.known.__contains__, self._keys))
 
     def odds(self, b: int) -> float | None:
         """Battle ``b``'s odds as declared, if worked out (None also: nothing to fight)."""
         return self.known.get(self._keys[b])
+
+    def all_odds(self) -> list[float | None]:
+        """Every battle's odds as declared, in order, as :meth:`odds` gives them."""
+        known = self.known.get
+        return [known(key) for key in self._keys]
 
     def work_out(self, b: int) -> float | None:
         """Work out battle ``b``'s odds as declared (once for the game)."""
@@ -150,8 +179,7 @@ class Story:
         timeline = self.timeline
         if not len(timeline):
             return None
-        turn = timeline.turns[timeline.nodes[node].turn]
-        return next((k for k, point in enumerate(self.income) if point.turn == turn), None)
+        return self._turns.get(timeline.turns[timeline.nodes[node].turn])
 
 
 def _income(timeline: Timeline) -> list[IncomePoint]:

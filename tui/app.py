@@ -12,7 +12,6 @@ import gc
 import threading
 from collections.abc import Mapping
 from datetime import datetime
-from functools import partial
 from typing import ClassVar, TypeVar
 
 import msgspec
@@ -46,7 +45,7 @@ from tui.widgets.lines import LinesPanel
 from tui.widgets.luck import LuckPanel, preload_odds
 from tui.widgets.palette import TimelineCommands
 from tui.widgets.repaint import set_title
-from tui.widgets.story import StoryPanel, work_out_odds
+from tui.widgets.story import StoryPanel
 from tui.widgets.territories import TerritoryPanel
 from tui.widgets.timeline_view import TimelineView
 
@@ -445,13 +444,12 @@ class MinisterApp(App[None]):
         story.wanted = not story.wanted
         if story.wanted and self._one("MapPanel", MapPanel).wanted:
             self.action_toggle_map()  # one picture under the panels at a time
-        self.screen.set_class(story.wanted, "-story")
+        # On the panels' row, not the screen: a screen's class restyles every widget (~20 ms).
+        self.query_one("#main").set_class(story.wanted, "-story")
         timeline = self.current_timeline
         if timeline is not None:
             story.show(timeline, self.position)
-        if story.wanted and story.story is not None and story.story.worked_out < len(story.story.battles):
-            self.run_worker(partial(work_out_odds, story, self.call_from_thread), thread=True,
-                            exclusive=True, name="odds", group="odds")
+        story.start_odds()
 
     def on_story_panel_selected(self, message: StoryPanel.Selected) -> None:
         """A click on the story: the timeline goes to that battle or turn."""

@@ -33,8 +33,8 @@ Screen.-narrow.-map #right { display: none; }
 Screen.-narrow.-map #left TerritoryPanel { max-height: 0; border: none; padding: 0; }
 Screen.-narrow.-map #main.-luck LuckPanel { display: none; }
 /* The story (``c``) under the panels; narrow, in the place of the panels under the timeline. */
-Screen.-narrow.-story #right { display: none; }
-Screen.-narrow.-story #main.-luck LuckPanel { display: none; }
+Screen.-narrow #main.-story #right { display: none; }
+Screen.-narrow #main.-story.-luck LuckPanel { display: none; }
 Screen.-narrow #main { layout: vertical; }
 Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
 Screen.-narrow LuckPanel { display: none; }

@@ -7,6 +7,8 @@ several times faster than Rich's Table) and repaint only the lines that differ.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -76,8 +78,7 @@ class Grid:
         out = [self._line([Text(h, "bold") for h in (self.headers if fits else self.short)], widths),
                Text("─" * width, TAG_STYLES["dim"], no_wrap=True)]
         for cells in self.rows:
-            wrapped = [list(cell.wrap(console, max(1, w), overflow="fold")) if cell.cell_len > w
-                       or "\n" in cell.plain else [cell] for cell, w in zip(cells, widths, strict=True)]
+            wrapped = [_cell_lines(cell, console, w) for cell, w in zip(cells, widths, strict=True)]
             for k in range(max(len(lines) for lines in wrapped)):
                 out.append(self._line([lines[k] if k < len(lines) else Text() for lines in wrapped], widths))
         return out
@@ -102,6 +103,17 @@ class Grid:
             line.append(" ")
         line.rstrip()
         return line
+
+
+def _cell_lines(cell: Text, console: Console, width: int) -> list[Text]:
+    """A cell's lines in ``width`` cells: wrapped when too wide; a cell of several lines that
+    all fit split at its line breaks (what wrapping gives it, without measuring every word)."""
+    plain = cell.plain
+    if "\n" not in plain:
+        return list(cell.wrap(console, max(1, width), overflow="fold")) if cell.cell_len > width else [cell]
+    if "\t" not in plain and _widest(cell) <= width:
+        return list(cell.split("\n", allow_blank=True))
+    return list(cell.wrap(console, max(1, width), overflow="fold"))
 
 
 def _widest(cell: Text) -> int:
@@ -139,20 +151,44 @@ def _share(widths: list[int], columns: list[int], room: int, natural: list[int],
         widths[c] = max(1, have)
 
 
+class Rendered:
+    """Lines of text rendered once at a width, kept by a panel redrawn on every key press for
+    the lines that did not change (the story's rows); any other width renders the texts anew."""
+
+    def __init__(self, texts: list[Text], console: Console, width: int) -> None:
+        self.texts = texts
+        self.width = width
+        self.lines = _text_lines(texts, console, width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The texts, as a Group of them renders (``z`` shows a panel this way)."""
+        yield from self.texts
+
+
 def content_lines(content: RenderableType, console: Console, options: ConsoleOptions) -> list[list[Segment]]:
     """Rendered lines; texts and grids directly (much faster than the console's general rendering)."""
     width = options.max_width
     parts = content.renderables if isinstance(content, Group) else [content]
-    if all(isinstance(r, Text | Grid) for r in parts):
-        texts: list[Text] = []
+    if all(isinstance(r, Text | Grid | Rendered) for r in parts):
+        lines: list[list[Segment]] = []
         for part in parts:
-            if isinstance(part, Grid):
-                texts.extend(part.lines(console, width))
-            elif isinstance(part, Text):
-                texts.extend(part.wrap(console, width) if part.cell_len > width or "\n" in part.plain
-                             else [part])
-        return [[s for s in text.render(console) if s.text != "\n"] for text in texts]
+            if isinstance(part, Rendered):
+                lines.extend(part.lines if part.width == width else _text_lines(part.texts, console, width))
+            elif isinstance(part, Text | Grid):
+                lines.extend(_text_lines([part], console, width))
+        return lines
     return console.render_lines(content, options, pad=False)
+
+
+def _text_lines(parts: Sequence[Text | Grid], console: Console, width: int) -> list[list[Segment]]:
+    """Texts (wrapped to ``width``) and grids as lines of segments."""
+    texts: list[Text] = []
+    for part in parts:
+        if isinstance(part, Grid):
+            texts.extend(part.lines(console, width))
+        else:
+            texts.extend(part.wrap(console, width) if part.cell_len > width or "\n" in part.plain else [part])
+    return [[s for s in text.render(console) if s.text != "\n"] for text in texts]
 
 
 #: What the last line of a panel too short for its content says instead (``z``: tui/app.py).
@@ -186,9 +222,12 @@ class LinesPanel(Widget):
             return
         new = self._visible_lines()
         width = self._width
-        for y in range(max(len(old), len(new))):
-            if y >= len(old) or y >= len(new) or old[y]._segments != new[y]._segments:
-                self.refresh(Region(0, y, width, 1))
+        changed = [Region(0, y, width, 1) for y in range(max(len(old), len(new)))
+                   if y >= len(old) or y >= len(new) or old[y]._segments != new[y]._segments]
+        if changed:  # (no region at all would repaint every line)
+            # One refresh for all the lines: each call looks the widget up on the screen and
+            # asks for an idle pass (~0.1 ms; a board that changes whole has twenty lines).
+            self.refresh(*changed)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The content's lines at ``width`` (a panel of ``height: auto`` is as tall as them)."""

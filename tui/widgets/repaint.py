@@ -44,9 +44,11 @@ def visible_rows(widget: Widget, render_line: Callable[[int], Strip]) -> list[St
 def refresh_changed(widget: Widget, before: list[Strip], after: list[Strip]) -> None:
     """Repaint the rows of ``after`` that differ from ``before`` (rows of the viewport)."""
     width = widget.scrollable_content_region.width
-    for y in range(max(len(before), len(after))):
-        if y >= len(before) or y >= len(after) or before[y]._segments != after[y]._segments:
-            widget.refresh(Region(0, y, width, 1))
+    changed = [Region(0, y, width, 1) for y in range(max(len(before), len(after)))
+               if y >= len(before) or y >= len(after) or before[y]._segments != after[y]._segments]
+    if changed:  # (no region at all would repaint every row)
+        # One refresh for all the rows (each call looks the widget up and asks for an idle pass).
+        widget.refresh(*changed)
 
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:

@@ -11,19 +11,20 @@ as text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from math import ceil
 from time import monotonic
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual import events
 from textual.message import Message
 
-from projections.story import RESULT_MARKS, Result, Story, powers_in
+from projections.story import RESULT_MARKS, Result, Story
 from projections.timeline import Timeline
 from tui.widgets.board_map import POWER_TEXT
-from tui.widgets.lines import LinesPanel
+from tui.widgets.lines import LinesPanel, Rendered
 from tui.widgets.repaint import set_title
 from tui.widgets.styles import TAG_STYLES
 
@@ -34,6 +35,7 @@ VALUE = 5
 #: Sparkline levels, lowest first.
 LEVELS = "▁▂▃▄▅▆▇█"
 _CURSOR = Style(reverse=True)
+_PLAIN = Style()
 _DIFFERS = Style(bold=True, color="red")
 #: The chart's rows: the current battle, three battle rows, then one per power.
 BATTLE_ROWS = 3
@@ -57,40 +59,73 @@ def _bucket(results: list[Result]) -> str:
 
 def story_lines(story: Story, width: int, battle: int | None, turn: int | None) -> list[Text]:
     """The chart in ``width`` cells, the current ``battle`` and ``turn`` (indexes) marked."""
+    return [_current(story, battle), *battle_rows(story, width, battle_column(story, width, battle)),
+            *income_rows(story, width, turn)]
+
+
+def battle_column(story: Story, width: int, battle: int | None) -> int:
+    """The chart's column of ``battle`` in ``width`` cells (-1: none)."""
     room = max(1, width - LABEL - VALUE)
-    lines = [_current(story, battle)]
-    per = per_column(len(story.battles), room)
-    columns = range(ceil(len(story.battles) / per))
-    at = battle // per if battle is not None else -1
-    odds = Text("Odds as declared".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
-    rolled = Text("Result as rolled".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
-    corrected = Text("   as corrected".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
-    for c in columns:
-        points = story.battles[c * per:(c + 1) * per]
-        known = [v for v in (story.odds(p.battle) for p in points) if v is not None]
-        cursor = _CURSOR if c == at else Style()
-        odds.append(level(sum(known) / len(known)) if known else " ", TAG_STYLES["hit"] + cursor)
-        mark_rolled = _bucket([p.as_rolled for p in points])
-        mark_corrected = _bucket([p.as_corrected for p in points])
-        rolled.append(mark_rolled, cursor)
-        corrected.append(mark_corrected, (_DIFFERS if mark_corrected != mark_rolled else Style()) + cursor)
-    lines += [odds, rolled, corrected]
-    powers = powers_in(story)
-    top = max((v for point in story.income for v in point.income.values()), default=0)
-    per_turn = per_column(len(story.income), room)
+    return battle // per_column(len(story.battles), room) if battle is not None else -1
+
+
+def battle_rows(story: Story, width: int, at: int) -> list[Text]:
+    """The battles' odds as declared and their results, a column for one battle or several,
+    column ``at`` marked."""
+    per = per_column(len(story.battles), max(1, width - LABEL - VALUE))
+    # Each row's cell style without and with the cursor (made once, not once a cell).
+    hit = (TAG_STYLES["hit"] + _PLAIN, TAG_STYLES["hit"] + _CURSOR)
+    differs = (_DIFFERS + _PLAIN, _DIFFERS + _CURSOR)
+    odds: list[tuple[str, Style]] = []
+    rolled: list[tuple[str, Style]] = []
+    corrected: list[tuple[str, Style]] = []
+    # Every battle's odds and results read once, then a column's are slices of them.
+    all_odds = story.all_odds()
+    all_rolled = [point.as_rolled for point in story.battles]
+    all_corrected = [point.as_corrected for point in story.battles]
+    for c in range(ceil(len(story.battles) / per)):
+        lo, hi = c * per, (c + 1) * per
+        known = [v for v in all_odds[lo:hi] if v is not None]
+        here = c == at
+        cursor = _CURSOR if here else _PLAIN
+        odds.append((level(sum(known) / len(known)) if known else " ", hit[here]))
+        mark_rolled = _bucket(all_rolled[lo:hi])
+        mark_corrected = _bucket(all_corrected[lo:hi])
+        rolled.append((mark_rolled, cursor))
+        corrected.append((mark_corrected, differs[here] if mark_corrected != mark_rolled else cursor))
+    return [_row("Odds as declared", odds), _row("Result as rolled", rolled),
+            _row("   as corrected", corrected)]
+
+
+def income_rows(story: Story, width: int, turn: int | None) -> list[Text]:
+    """Each power's income turn by turn, a column for one turn or several, ``turn``'s column
+    marked and its income after the row."""
+    lines = []
+    powers, top = story.powers, story.top_income
+    per_turn = per_column(len(story.income), max(1, width - LABEL - VALUE))
     now = turn // per_turn if turn is not None else -1
     for power in powers:
-        line = Text(f"Income {power}".ljust(LABEL), TAG_STYLES["dim"], no_wrap=True)
+        colour = (POWER_TEXT.get(power, _PLAIN) + _PLAIN, POWER_TEXT.get(power, _PLAIN) + _CURSOR)
+        cells = []
         for c in range(ceil(len(story.income) / per_turn)):
             value = story.income[min(len(story.income) - 1, (c + 1) * per_turn - 1)].income.get(power)
-            mark = level(value / top) if value is not None and top else " "
-            line.append(mark, POWER_TEXT.get(power, Style()) + (_CURSOR if c == now else Style()))
+            cells.append((level(value / top) if value is not None and top else " ", colour[c == now]))
+        line = _row(f"Income {power}", cells)
         current = story.income[turn].income.get(power) if turn is not None else None
         line.append(f" {current:>{VALUE - 1}}" if current is not None else "", TAG_STYLES["title"])
         lines.append(line)
     if not powers:
         lines.append(Text("Income: the record does not know the treasury", TAG_STYLES["dim"]))
     return lines
+
+
+def _row(label: str, cells: list[tuple[str, Style]]) -> Text:
+    """A chart row: its name, then a cell a column (one character each), made at once: what
+    appending the cells one by one makes (a span for each styled cell), several times faster."""
+    head = label.ljust(LABEL)
+    start = len(head)
+    spans = [Span(start + c, start + c + 1, style) for c, (_, style) in enumerate(cells) if style]
+    return Text(head + "".join(mark for mark, _ in cells), TAG_STYLES["dim"], no_wrap=True, spans=spans)
 
 
 def _current(story: Story, battle: int | None) -> Text:
@@ -133,6 +168,8 @@ class StoryPanel(LinesPanel):
         super().__init__(id=id)
         self.story: Story | None = None
         self._at: tuple[int | None, int | None] = (None, None)
+        #: The chart's rows below the current battle's line, by block, with what they were made from.
+        self._blocks: dict[str, tuple[tuple[object, ...], Rendered]] = {}
         #: Whether the user asked for the chart (``c``); hidden until then.
         self.wanted = False
         self.display = False
@@ -157,12 +194,49 @@ class StoryPanel(LinesPanel):
         story = self.story
         if story is None:
             return
-        pending = len(story.battles) - story.worked_out
+        worked_out = story.worked_out
+        pending = len(story.battles) - worked_out
         set_title(self, f"Story · {len(story.battles)} battles · odds as declared against the results" +
                   (f" · working out {pending} more" if pending else ""))
         set_title(self, "✓ won  ✗ lost  ↩ retreated  · no result  ± mixed · click a column", subtitle=True)
-        width = self.content_region.width or 100
-        self.set_content(Group(*story_lines(story, width, *self._at)))
+        # Not laid out yet (just shown): the width it will have, the screen's within its border
+        # and padding (it spans the screen), so that the redraw on its resize finds it drawn.
+        width = self.content_region.width or max(1, self.screen.size.width - self.styles.gutter.width)
+        battle, turn = self._at
+        at = battle_column(story, width, battle)
+        # The rows below the current battle's line are made again only when what they are made
+        # from changes: the story (its battles and income are fixed once made), the odds known
+        # (they only ever grow, so their count says which), the width, the column or turn marked.
+        # A step within a battle changes none of it; the chart's rows are most of a redraw.
+        battles = self._block("battles", (story, worked_out, width, at), width,
+                              lambda: battle_rows(story, width, at))
+        income = self._block("income", (story, width, turn), width, lambda: income_rows(story, width, turn))
+        self.set_content(Group(_current(story, battle), battles, income))
+
+    @property
+    def content(self) -> RenderableType:
+        """What the panel shows, a Text a line (the kept rows' texts in place of their blocks)."""
+        shown = self._content
+        parts = shown.renderables if isinstance(shown, Group) else [shown]
+        return Group(*(line for part in parts
+                       for line in (part.texts if isinstance(part, Rendered) else [part])))
+
+    def _block(self, name: str, key: tuple[object, ...], width: int,
+               make: Callable[[], list[Text]]) -> Rendered:
+        """The rows kept as ``name``, made again (by ``make``) unless ``key`` is what they were
+        made from."""
+        kept = self._blocks.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._blocks[name] = (key, Rendered(make(), self.app.console, width))
+        return kept[1]
+
+    def start_odds(self) -> None:
+        """Work out the odds not known yet in a thread (when the chart is wanted), started after
+        the chart's next frame, which the thread's share of the interpreter would delay."""
+        story = self.story
+        if self.wanted and story is not None and story.worked_out < len(story.battles):
+            self.call_after_refresh(self.run_worker, partial(work_out_odds, self, self.app.call_from_thread),
+                                    thread=True, exclusive=True, name="odds", group="odds")
 
     def on_resize(self) -> None:
         """A new width: the columns again."""

@@ -95,7 +95,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
     def show(self, timeline: Timeline, cursor: int = 0) -> None:
         """Show a timeline with the cursor at ``cursor`` (repainting the rows that differ from
         those shown: ``v`` shows the other history, mostly the same rows)."""
-        width = self.scrollable_content_region.width
+        width = self._area.width
         before = visible_rows(self, self.render_line) if self.timeline is not None else None
         top = round(self.scroll_y)
         kept = self._kept
@@ -115,7 +115,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self.cursor = min(max(0, cursor), max(0, len(timeline) - 1))
         self._moved = False
         self._keep_visible()
-        if before is None or round(self.scroll_y) != top or width != self.scrollable_content_region.width:
+        if before is None or round(self.scroll_y) != top or width != self._area.width:
             self.refresh()
         else:
             refresh_changed(self, before, visible_rows(self, self.render_line))
@@ -128,13 +128,22 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         old, self.cursor = self.cursor, index
         self._moved = True
         if old != index:
-            width = self.scrollable_content_region.width
-            for y, (node, _) in enumerate(self._layout()):
-                if node in (old, index):
-                    self.refresh(Region(0, y, width, 1))
+            width = self._area.width
+            rows = [Region(0, y, width, 1) for y, (node, _) in enumerate(self._layout())
+                    if node in (old, index)]
+            if rows:  # (no region at all would repaint every row)
+                self.refresh(*rows)
         self._keep_visible()
 
     # -- rows ------------------------------------------------------------------------------------
+    @property
+    def _area(self) -> Size:
+        """The rows' width and height: ``scrollable_content_region``'s size without its look-up of
+        the widget on the screen (~20 µs, asked two or three times for each row drawn). Textual
+        sets ``container_size`` (the size inside the border) on every resize; the view has no
+        scrollbar (see DEFAULT_CSS), so nothing else takes room from the rows."""
+        return self.container_size
+
     def _room(self, i: int, width: int) -> tuple[int, int]:
         """Characters a node's label has on its first row and on the rows it wraps onto (after
         the cursor gutter, the finding mark, its indentation and, wrapped, two more)."""
@@ -144,7 +153,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def rows_of(self, i: int) -> int:
         """How many rows node ``i`` takes at the view's width."""
-        width = self.scrollable_content_region.width
+        width = self._area.width
         found = self._heights.get((i, width))
         if found is None:
             assert self.timeline is not None
@@ -155,7 +164,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
     def _layout(self) -> list[tuple[int, int]]:
         """What each row of the screen shows: (node, its row), from the node at the top."""
         timeline = self.timeline
-        region = self.scrollable_content_region
+        region = self._area
         top = round(self.scroll_y)
         key = (id(timeline), top, region.width, region.height)
         if self._window is not None and self._window[0] == key:
@@ -180,8 +189,8 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         """The view's height in scroll units: the last top node that leaves no row empty (the
         last page's nodes may wrap), plus the view's height."""
         timeline = self.timeline
-        height = max(1, self.scrollable_content_region.height)
-        if timeline is None or not len(timeline) or not self.scrollable_content_region.width:
+        height = max(1, self._area.height)
+        if timeline is None or not len(timeline) or not self._area.width:
             return len(timeline) if timeline is not None else 0
         last = len(timeline) - 1
         top = self._top_for(last, height - self.rows_of(last))
@@ -192,7 +201,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         that most steps repaint two rows rather than the whole view."""
         if self.timeline is None or not len(self.timeline):
             return
-        height = max(1, self.scrollable_content_region.height)
+        height = max(1, self._area.height)
         top = round(self.scroll_y)
         margin = min(SCROLL_MARGIN, (height - 1) // 2)
         above = sum(self.rows_of(i) for i in range(top, self.cursor)) if top <= self.cursor < top + height \
@@ -224,6 +233,13 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
         self.refresh(Region(-offset.x, top - offset.y, size.width, size.height - top))
         return True
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Repaint the rows when the top point changes. ScrollView's watcher also moves its
+        scrollbar, which this view never shows: that marked a widget the screen does not lay
+        out as changed, and Textual then laid out the whole screen again (~1 ms a scroll)."""
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+
     def on_resize(self, event: events.Resize) -> None:
         """Keep the virtual width equal to the widget (labels are cropped, never scrolled).
 
@@ -236,7 +252,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
             if self._moved:
                 self._keep_visible()
             else:
-                height = max(1, self.scrollable_content_region.height)
+                height = max(1, self._area.height)
                 self.scroll_to(y=self._top_for(self.cursor, height // 3), animate=False)
 
     def on_click(self, event: events.Click) -> None:
@@ -261,7 +277,7 @@ class TimelineView(ScrollView, can_focus=True, inherit_bindings=False):
 
     def render_line(self, y: int) -> Strip:
         """One row: cursor gutter, finding mark, indentation and (a row's worth of) the node's label."""
-        width = self.scrollable_content_region.width
+        width = self._area.width
         timeline = self.timeline
         rows = self._layout() if timeline is not None else []
         if y >= len(rows):
