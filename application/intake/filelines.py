@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$")
+
 
 class FileLines:
     """Line numbers of a TOML document's tables, [[event]] tables and their keys."""
@@ -19,7 +21,7 @@ class FileLines:
                                   if line.strip().startswith("[[event]]")]
         self.tables: dict[str, int] = {}
         for i, line in enumerate(self.lines):
-            match = re.match(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$", line)
+            match = _TABLE.match(line) if line.lstrip().startswith("[") else None
             if match:
                 self.tables.setdefault(match.group(1), i + 1)
         #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
@@ -75,7 +77,7 @@ class FileLines:
             return None
         end = self.events[index + 1] if index + 1 < len(self.events) else len(self.lines) + 1
         for lineno in range(start + 1, end):
-            if re.match(rf"^\s*{re.escape(key)}\s*=", self.lines[lineno - 1]):
+            if _assigns(self.lines[lineno - 1], key):
                 return lineno
         return start
 
@@ -91,3 +93,10 @@ class FileLines:
         if value in ('"""', "'''"):
             return line + 1
         return line
+
+
+def _assigns(line: str, key: str) -> bool:
+    """Whether ``line`` is ``key = ...``: what ``^\\s*key\\s*=`` matches (str.lstrip strips the
+    characters ``\\s`` matches), without a regular expression per line of every [[event]] table."""
+    text = line.lstrip()
+    return text.startswith(key) and text[len(key):].lstrip().startswith("=")
