@@ -118,6 +118,7 @@ class Replay:
     events: list[GameEvent]
     expect: dict[str, Any] | None
     game: Game
+    #: The file's top-level keys and tables, but for its [[event]] tables (read into ``events``).
     raw: dict[str, Any] = field(default_factory=dict)
     #: The ``[integrity]`` table (written by ``minister export``), checked for its shape.
     integrity: IntegrityTable | None = None
@@ -179,7 +180,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
             raise ReplayError(unknown_key(key, TOP_KEYS, "the file"), source=source,
                               line=lines.any_line(key))
     game = _game_table(data, lines, source)
-    records = data.get("event", [])
+    records = data.pop("event", [])  # each table is let go once read: the events replace them
     if not isinstance(records, list) or not records:
         raise ReplayError("expected at least one [[event]] table", source=source,
                           line=lines.top_line("event") or max(1, len(lines.lines)))
@@ -201,6 +202,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     builder.keep_line(game.source_line)
     for index, record in enumerate(records):
         builder.record(index, record)
+        records[index] = None
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise ReplayError(f"expected [expect] to be a table, found {type(expect).__name__}",
