@@ -17,13 +17,16 @@ class FileLines:
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
-        self.events: list[int] = [i + 1 for i, line in enumerate(self.lines)
-                                  if line.strip().startswith("[[event]]")]
+        self.events: list[int] = []
         self.tables: dict[str, int] = {}
-        for i, line in enumerate(self.lines):
-            match = _TABLE.match(line) if line.lstrip().startswith("[") else None
+        for i, line in enumerate(self.lines, 1):
+            if "[" not in line or not line.lstrip().startswith("["):
+                continue  # most lines: a key, a roll log's line (one test, in C)
+            if line.lstrip().startswith("[[event]]"):
+                self.events.append(i)
+            match = _TABLE.match(line)
             if match:
-                self.tables.setdefault(match.group(1), i + 1)
+                self.tables.setdefault(match.group(1), i)
         #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
         self.stated: dict[int, int | None] = {}
 
