@@ -357,8 +357,10 @@ class _Builder(DeskRecords):
         if kind is None:
             raise self.error(f"expected type one of {', '.join(sorted(RECORD_KINDS))}, "
                              f"found {kind_name!r}", index, "type" if "type" in table else None)
-        at_line = self.lines.key_line(index, "at") if "at" in table else line
-        _at(table, self.source, at_line)
+        try:
+            _at(table, self.source, line)
+        except ReplayError:  # said at the ``at`` key's line (looked up only now)
+            _at(table, self.source, self.lines.key_line(index, "at") if "at" in table else line)
         body = {key: value for key, value in table.items() if key != "type"}
         record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
                           lambda key: self.lines.key_line(index, key) if key is not None and key in table
