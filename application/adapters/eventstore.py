@@ -287,8 +287,8 @@ def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None =
 def put_events(app: Application[UUID], events: Sequence[GameEvent]) -> None:
     """Store events in one insert (all or nothing; ``VersionClash`` when another writer stored
     one of these versions first). What eventsourcing's ``Application.save`` does for events
-    without aggregates or followers, less its per-event protocol checks and notification
-    records (a third of a big import's store time)."""
+    without aggregates or followers, less what it adds per event: a runtime protocol
+    ``isinstance`` and a notification record, which cost an import more than its inserts."""
     to_stored = app.mapper.to_stored_event
     app.recorder.insert_events([to_stored(event) for event in events])
 
