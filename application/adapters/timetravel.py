@@ -57,9 +57,9 @@ __all__ = ["SNAPSHOT_INTERVAL", "STATE_TOPIC", "LatestGames", "decode_snapshot",
            "no_gc", "snapshot_of", "state_at", "stored_events", "take_snapshots", "version_at"]
 
 #: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
-#: Snapshots only serve a cold start (the first look at a game in a process): decoding the
-#: latest one (the whole Game state, ~3.4 MB at the end of that game: most of the ~40 ms) plus
-#: folding the events after it (~2 us each).
+#: Snapshots only serve a cold start (the first look at a game in a process) at or past them:
+#: decoding the latest one (the whole Game state, ~5.8 MB at the end of that game: ~40-60 ms)
+#: plus folding the events after it.
 SNAPSHOT_INTERVAL = 1000
 
 
