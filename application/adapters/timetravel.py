@@ -6,13 +6,11 @@ application keeps the latest state of the games it was asked about (:class:`Late
 game at version ``N`` is then that state filtered, after reading only the events stored since
 (by this process or another) when ``N`` is past it. No snapshot is decoded once a game is warm.
 
-Opening a game checks what it loads: cold, the hash chain is recomputed from the stored bytes
-of every event up to the version asked for (the last when none is:
-:func:`application.adapters.integrity.follow_chain`) and a broken one is refused
-(:class:`application.adapters.integrity.TamperedError`), never shown; the state kept is then the
-game at that version; warm, each event read since is checked to continue the chain from the head
-kept. The latest snapshot (:mod:`application.adapters.snapshots`) at or before that version is
-used only when it is bound to the chain link of the event at its version; otherwise the events
+Opening a game checks what it loads: cold, the whole hash chain is recomputed from the stored
+bytes (:func:`application.adapters.integrity.follow_chain`) and a broken one is refused
+(:class:`application.adapters.integrity.TamperedError`), never shown; warm, each event read since is
+checked to continue the chain from the head kept. The latest snapshot (:mod:`application.adapters.snapshots`)
+is used only when it is bound to the chain link of the event at its version; otherwise the events
 are folded (and a warning says why).
 
 Snapshots are taken when events are recorded: one per recording that crosses a multiple of
@@ -113,16 +111,12 @@ def state_at(app: Application[UUID], originator_id: UUID, version: int | None) -
         return project_game(game, iter_events(app, originator_id, gt=after, lte=version))
 
 
-def _opened(app: Application[UUID], originator_id: UUID, version: int | None) -> tuple[Game, str] | None:
-    """The Game at ``version`` (the latest when None) and the chain link of its last event, the
-    chain checked from the genesis link over every row read (cold). No row after ``version`` is
-    read: the latest snapshot at or before it is used, else the rows are folded from the start
-    (a snapshot past it would need every row up to the snapshot read and checked, and decoding
-    it costs about what folding most of the game does)."""
+def _opened(app: Application[UUID], originator_id: UUID) -> tuple[Game, str] | None:
+    """The latest Game and its chain head, the chain checked from the genesis link (cold)."""
     game_id = str(originator_id)
-    snapshot = next(iter(snapshots_of(app, originator_id, desc=True, limit=1, lte=version)), None)
+    snapshot = next(iter(snapshots_of(app, originator_id, desc=True, limit=1)), None)
     links: dict[int, str] = {snapshot.originator_version: ""} if snapshot is not None else {}
-    states = read_states(app, originator_id, lte=version)
+    states = read_states(app, originator_id)
     if not states:
         return None
     game_id = _game_id(states, game_id)
@@ -178,12 +172,11 @@ def _game_id(states: list[tuple[str, bytes]], fallback: str) -> str:
 
 
 class LatestGames:
-    """The state of the games last asked about, to derive any earlier state from: the latest,
-    or, when a game was first asked for at an earlier version, the game at that version.
+    """The latest state of the games last asked about, to derive any earlier state from.
 
     Stored events never change, so a state stays right for every version it has seen; events
-    stored since (or after the version kept) are read, checked against the chain head kept, and
-    folded in when a later version (or the latest) is asked for. At most ``size`` games are kept, in a
+    stored since are read, checked against the chain head kept, and folded in when a later
+    version (or the latest) is asked for. At most ``size`` games are kept, in a
     :class:`cachetools.LRUCache` (the least recently used goes). Thread-safe.
     """
 
@@ -211,7 +204,7 @@ class LatestGames:
         """The kept state, brought up to ``version`` (to the last stored event when None)."""
         kept = self._games.pop(originator_id, None)
         if kept is None:
-            kept = _opened(app, originator_id, version)  # cold: chain checked, snapshot + the rest
+            kept = _opened(app, originator_id)  # cold: chain checked, latest snapshot + the rest
             if kept is None:
                 return None
         elif version is None or version > kept[0].version:
