@@ -22,7 +22,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.utils import get_topic
 
-from application.adapters.eventstore import VersionClash
+from application.adapters.eventstore import VersionClash, put_events
 from application.adapters.integrity import GENESIS, chain_events
 from application.adapters.mapper import MsgspecMapper, NullTranscoder
 from application.adapters.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
@@ -56,11 +56,15 @@ class MinisterApplication(Application[UUID]):
         #: The latest state of the games last read (time travel derives earlier ones from it).
         self.latest_games = LatestGames()
 
-    def record(self, events: Sequence[GameEvent]) -> list[GameEvent]:
+    def record(self, events: Sequence[GameEvent], *, folded: Game | None = None) -> list[GameEvent]:
         """Store events atomically (all or nothing), linked into their game's hash chain.
 
         Returns the events as stored. Raises ``VersionClash`` when another writer already
-        stored one of these versions (nothing is stored then).
+        stored one of these versions (nothing is stored then). ``folded``: the Game that
+        ``events``, one whole game from its first event, fold to, when the caller has folded
+        them already (an import: the replay file's state); the snapshot is cut from it instead
+        of folding them again, and a copy is kept as the game's latest state, so the first look
+        at the game just stored reads nothing back.
         """
         if not events:
             return []
@@ -72,13 +76,20 @@ class MinisterApplication(Application[UUID]):
                 previous = self._link_before(event)
             chained.extend(chain_events((event,), previous))
             links[event.originator_id] = chained[-1].chain or GENESIS
-        self.save(*chained)
+        put_events(self, chained)
+        first, last = chained[0], chained[-1]
+        whole = len(links) == 1 and first.originator_version == 1
+        if folded is not None and not (whole and (folded.id, folded.version) ==
+                                       (first.originator_id, last.originator_version)):
+            folded = None  # not the state of these events: they are folded again below
         for originator_id in links:
             try:
                 take_snapshots(self, [e for e in chained if e.originator_id == originator_id],
-                               self.snapshot_interval)
+                               self.snapshot_interval, folded)
             except Exception as error:  # derived data: the events are stored, say so and go on
                 warnings.warn(f"no snapshot taken for {originator_id}: {error}", stacklevel=2)
+        if folded is not None:  # a copy: later folds into the kept state leave the caller's alone
+            self.latest_games.keep(folded.at(folded.version), links[first.originator_id])
         return chained
 
     def _link_before(self, event: GameEvent) -> str:

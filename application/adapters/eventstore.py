@@ -284,6 +284,15 @@ def read_states(app: Application[UUID], originator_id: UUID, *, gt: int | None =
     return [(row.topic, plain_state(app, row.state)) for row in rows]
 
 
+def put_events(app: Application[UUID], events: Sequence[GameEvent]) -> None:
+    """Store events in one insert (all or nothing; ``VersionClash`` when another writer stored
+    one of these versions first). What eventsourcing's ``Application.save`` does for events
+    without aggregates or followers, less what it adds per event: a runtime protocol
+    ``isinstance`` and a notification record, which cost an import more than its inserts."""
+    to_stored = app.mapper.to_stored_event
+    app.recorder.insert_events([to_stored(event) for event in events])
+
+
 def plain_state(app: Application[UUID], state: object) -> bytes:
     """A stored state as the mapper encoded it (compression and encryption undone; a text cell
     as its UTF-8, which then fails its checks)."""

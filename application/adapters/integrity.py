@@ -8,9 +8,12 @@ removing or reordering any stored event breaks the chain from that event on, and
 it, and ``minister verify --integrity GAME --head HASH`` also catches a record rewritten from
 scratch (chain and all) or cut short.
 
-Verification hashes the *stored bytes* (read as plain MessagePack, ``chain`` set to nil and
-written back, which msgspec does byte for byte), not a re-encoding of the decoded event: a field
-added to an event class later must not make every old event look tampered with.
+Verification hashes the *stored bytes* with the ``chain`` value spliced out (replaced by nil),
+not a re-encoding of the decoded event: a field added to an event class later must not make every
+old event look tampered with. msgspec writes every event as a map opening with the six fields of
+:class:`~domain.record.events.GameEvent` in order, ``chain`` the sixth; a row that opens so has its
+``chain`` value's bytes replaced in place (:func:`stored_link`), any other (an older layout, a
+hand-made row) is read as plain MessagePack, ``chain`` set to nil and written back.
 """
 
 from __future__ import annotations
@@ -56,8 +59,52 @@ def stored_link(state: bytes) -> tuple[bytes, object]:
     return canonical, chain
 
 
+class _Opening(msgspec.Struct):
+    """The stored bytes of the fields every event's map opens with, in msgspec's order."""
+
+    originator_id: msgspec.Raw
+    originator_version: msgspec.Raw
+    timestamp: msgspec.Raw
+    at: msgspec.Raw
+    source_line: msgspec.Raw
+    chain: msgspec.Raw
+
+
+_OPENING = msgspec.msgpack.Decoder(_Opening)
+_KEYS = [msgspec.msgpack.encode(name) for name in _Opening.__struct_fields__]
+_CHAIN = msgspec.msgpack.Decoder(str | None)
+_VERSION = msgspec.msgpack.Decoder(int)
+_MAP_HEADER = {**dict.fromkeys(range(0x86, 0x90), 1), 0xDE: 3, 0xDF: 5}  # a map of 6+ entries
+_NIL = b"\xc0"
+
+
 def _stored_parts(state: bytes) -> tuple[bytes, object, object]:
-    """A stored event's canonical bytes, the ``chain`` and the ``originator_version`` it holds."""
+    """A stored event's canonical bytes, the ``chain`` and the ``originator_version`` it holds.
+
+    The whole row is read as MessagePack (garbage anywhere in it is refused). When it opens
+    with the six base fields, in order, exactly as decoded, the ``chain`` value is the sixth
+    and its bytes are spliced out: every other byte is hashed as stored. Any other row is
+    decoded as a tree and written back with ``chain`` nil (the older way, kept for old rows).
+    """
+    try:
+        opening = _OPENING.decode(state)
+        chain = _CHAIN.decode(opening.chain)
+        version = _VERSION.decode(opening.originator_version)
+    except msgspec.ValidationError:  # not the six fields (an older row), or not of their types
+        return _rewritten(state)
+    fields = b"".join((_KEYS[0], opening.originator_id, _KEYS[1], opening.originator_version,
+                       _KEYS[2], opening.timestamp, _KEYS[3], opening.at, _KEYS[4],
+                       opening.source_line, _KEYS[5], opening.chain))
+    start = _MAP_HEADER.get(state[0], 0)
+    if not start or not state.startswith(fields, start):  # fields in another order, or twice
+        return _rewritten(state)
+    end = start + len(fields)
+    canonical = b"".join((state[:end - len(opening.chain)], _NIL, state[end:]))
+    return canonical, chain, version
+
+
+def _rewritten(state: bytes) -> tuple[bytes, object, object]:
+    """:func:`_stored_parts` of a row of any layout: decoded as a tree, ``chain`` set to nil."""
     tree = msgspec.msgpack.decode(state)
     if not isinstance(tree, dict):
         raise ValueError("not an encoded event (a MessagePack map)")

@@ -55,19 +55,22 @@ __all__ = ["SNAPSHOT_INTERVAL", "STATE_TOPIC", "LatestGames", "decode_snapshot",
            "no_gc", "snapshot_of", "state_at", "stored_events", "take_snapshots", "version_at"]
 
 #: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
-#: Snapshots only serve a cold start (the first look at a game in a process): decoding the
-#: latest one (the whole Game state, ~3.4 MB at the end of that game: most of the ~40 ms) plus
-#: folding the events after it (~2 us each).
+#: Snapshots only serve a cold start (the first look at a game in a process) at or past them:
+#: decoding the latest one (the whole Game state, ~5.8 MB at the end of that game: ~40-60 ms)
+#: plus folding the events after it.
 SNAPSHOT_INTERVAL = 1000
 
 
 def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
-                   interval: int = SNAPSHOT_INTERVAL) -> int:
+                   interval: int = SNAPSHOT_INTERVAL, folded: Game | None = None) -> int:
     """Snapshot the game at the last multiple of ``interval`` among newly recorded ``events``.
 
     ``events`` are consecutive events of one game, already stored. Only the newest snapshot is
     kept (older ones are deleted: each holds the whole state). Returns how many snapshots were
     stored (a concurrent writer may have stored the same one: that is not an error).
+    ``folded``: the Game the events fold to, when they are the whole game (from its first event)
+    and the caller folded them already; the snapshot is that state as of the due event
+    (:meth:`Game.at` gives exactly what folding up to it does).
     """
     if not snapshotting(app) or not events:
         return 0
@@ -77,9 +80,12 @@ def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
         return 0
     first = events[0]
     with no_gc():
-        game = (None if first.originator_version == 1
-                else state_at(app, first.originator_id, first.originator_version - 1))
-        game = project_game(game, [e for e in events if e.originator_version <= due])
+        if folded is not None:
+            game: Game | None = folded.at(due)
+        else:
+            game = (None if first.originator_version == 1
+                    else state_at(app, first.originator_id, first.originator_version - 1))
+            game = project_game(game, [e for e in events if e.originator_version <= due])
         if game is None:
             return 0
         at_due = next(e for e in events if e.originator_version == due)
@@ -210,6 +216,12 @@ class LatestGames:
             kept = (game, head)
         self._games[originator_id] = kept  # the least recently used game goes when full
         return kept[0]
+
+    def keep(self, game: Game, head: str) -> None:
+        """Keep ``game`` as its latest state, ``head`` the chain link of its last event: what
+        recording a whole game just folded and linked (its next look folds only later events)."""
+        with self._lock:
+            self._games[game.id] = (game, head)
 
     def kept(self) -> list[UUID]:
         """The games whose latest state is kept, the least recently used first (each look takes

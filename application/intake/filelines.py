@@ -9,19 +9,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$")
+
 
 class FileLines:
     """Line numbers of a TOML document's tables, [[event]] tables and their keys."""
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
-        self.events: list[int] = [i + 1 for i, line in enumerate(self.lines)
-                                  if line.strip().startswith("[[event]]")]
+        self.events: list[int] = []
         self.tables: dict[str, int] = {}
-        for i, line in enumerate(self.lines):
-            match = re.match(r"^\s*\[\s*([A-Za-z_]+)\s*\]\s*$", line)
+        for i, line in enumerate(self.lines, 1):
+            if "[" not in line or not line.lstrip().startswith("["):
+                continue  # most lines: a key, a roll log's line (one test, in C)
+            if line.lstrip().startswith("[[event]]"):
+                self.events.append(i)
+            match = _TABLE.match(line)
             if match:
-                self.tables.setdefault(match.group(1), i + 1)
+                self.tables.setdefault(match.group(1), i)
         #: [[event]] index -> the ``source_line`` an export states (0: none); see keep_line.
         self.stated: dict[int, int | None] = {}
 
@@ -75,7 +80,7 @@ class FileLines:
             return None
         end = self.events[index + 1] if index + 1 < len(self.events) else len(self.lines) + 1
         for lineno in range(start + 1, end):
-            if re.match(rf"^\s*{re.escape(key)}\s*=", self.lines[lineno - 1]):
+            if _assigns(self.lines[lineno - 1], key):
                 return lineno
         return start
 
@@ -91,3 +96,10 @@ class FileLines:
         if value in ('"""', "'''"):
             return line + 1
         return line
+
+
+def _assigns(line: str, key: str) -> bool:
+    """Whether ``line`` is ``key = ...``: what ``^\\s*key\\s*=`` matches (str.lstrip strips the
+    characters ``\\s`` matches), without a regular expression per line of every [[event]] table."""
+    text = line.lstrip()
+    return text.startswith(key) and text[len(key):].lstrip().startswith("=")

@@ -118,6 +118,7 @@ class Replay:
     events: list[GameEvent]
     expect: dict[str, Any] | None
     game: Game
+    #: The file's top-level keys and tables, but for its [[event]] tables (read into ``events``).
     raw: dict[str, Any] = field(default_factory=dict)
     #: The ``[integrity]`` table (written by ``minister export``), checked for its shape.
     integrity: IntegrityTable | None = None
@@ -179,7 +180,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
             raise ReplayError(unknown_key(key, TOP_KEYS, "the file"), source=source,
                               line=lines.any_line(key))
     game = _game_table(data, lines, source)
-    records = data.get("event", [])
+    records = data.pop("event", [])  # each table is let go once read: the events replace them
     if not isinstance(records, list) or not records:
         raise ReplayError("expected at least one [[event]] table", source=source,
                           line=lines.top_line("event") or max(1, len(lines.lines)))
@@ -201,6 +202,7 @@ def parse_replay(text: str, source: str = "<replay>") -> Replay:
     builder.keep_line(game.source_line)
     for index, record in enumerate(records):
         builder.record(index, record)
+        records[index] = None
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise ReplayError(f"expected [expect] to be a table, found {type(expect).__name__}",
@@ -355,8 +357,10 @@ class _Builder(DeskRecords):
         if kind is None:
             raise self.error(f"expected type one of {', '.join(sorted(RECORD_KINDS))}, "
                              f"found {kind_name!r}", index, "type" if "type" in table else None)
-        at_line = self.lines.key_line(index, "at") if "at" in table else line
-        _at(table, self.source, at_line)
+        try:
+            _at(table, self.source, line)
+        except ReplayError:  # said at the ``at`` key's line (looked up only now)
+            _at(table, self.source, self.lines.key_line(index, "at") if "at" in table else line)
         body = {key: value for key, value in table.items() if key != "type"}
         record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
                           lambda key: self.lines.key_line(index, key) if key is not None and key in table

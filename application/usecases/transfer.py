@@ -83,21 +83,22 @@ def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = Fa
 
     ``if_new``: when the store already holds a game with this id, leave it as it is.
     """
-    chained = chain_events(replay.events)
-    head = head_of(chained)
-    _check_head(replay, head, len(chained))
+    if replay.integrity is not None:  # the file's head, checked before anything is stored
+        _check_head(replay, head_of(chain_events(replay.events)), len(replay.events))
     for _ in range(2):  # a second pass only when another writer stored the game meanwhile
         stored = app.game_events(replay.game_id)
         if stored:
+            chained = chain_events(replay.events)
             if if_new:
-                return ImportResult(replay.game_id, len(chained), head, Outcome.ALREADY_STORED,
-                                    max(len(stored) - len(chained), 0))
+                return ImportResult(replay.game_id, len(chained), head_of(chained),
+                                    Outcome.ALREADY_STORED, max(len(stored) - len(chained), 0))
             return _compare(replay, chained, stored)
         try:
-            app.record(replay.events)
+            # Linked from the genesis link as the file's own chain is: the head is the file's.
+            chained = app.record(replay.events, folded=replay.game)
         except VersionClash:
             continue
-        return ImportResult(replay.game_id, len(chained), head, Outcome.IMPORTED)
+        return ImportResult(replay.game_id, len(chained), head_of(chained), Outcome.IMPORTED)
     raise ImportConflictError(f"{replay.path}: game {replay.game_id!r} is being written by another "
                               "process; try again")
 

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from application.adapters.app import MinisterApplication
+from application.adapters.damage import TamperedError
 from application.adapters.eventstore import StoredEvent, insert_raw_rows
 from application.adapters.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
 from application.adapters.mapper import decode_event, encode_event
@@ -67,6 +68,33 @@ class IntegrityContract:
         state = msgspec.msgpack.decode(raw.rows(GAME)[version - 1][2])
         raw.edit(GAME, version, log=state["log"].replace("1*", "6", 1).replace("2", "5", 1))
         assert f"event {version} (RollRecorded)" in check_game(app, GAME).problems[0]
+
+    @pytest.mark.parametrize("change", ["field repeated at the end", "chain moved to the end",
+                                        "chain not a string"])
+    def test_a_row_laid_out_otherwise_is_found(self, app: MinisterApplication, raw: RawRows,
+                                               change: str) -> None:
+        """The chain's bytes are spliced out only of a row that opens with the six base fields
+        exactly as decoded; a row that repeats a field (a decoder takes the last), moves or
+        retypes ``chain`` is hashed as its decoded fields and no longer matches."""
+        state = raw.rows(GAME)[36][2]
+        tree = msgspec.msgpack.decode(state)
+        if change == "field repeated at the end":
+            count = len(tree) + 1
+            header = bytes([0x80 | count]) if count < 16 else b"\xde" + count.to_bytes(2, "big")
+            body = state[1:] if state[0] < 0x90 else state[3:]
+            state = header + body + msgspec.msgpack.encode("source_line") + msgspec.msgpack.encode(999)
+        elif change == "chain moved to the end":
+            state = msgspec.msgpack.encode({**{k: v for k, v in tree.items() if k != "chain"},
+                                            "chain": tree["chain"]})
+        else:
+            state = msgspec.msgpack.encode({**tree, "chain": 12})
+        raw.set_state(GAME, 37, state)
+        problem = check_game(app, GAME).problems[0]
+        assert problem.startswith(f"event 37 ({self._kind(raw, 37)}): ")
+        assert "does not match the hash chain" in problem or change == "chain not a string"
+        app.latest_games.forget()
+        with pytest.raises(TamperedError, match=r"stored event 37 .* does not match the hash chain"):
+            app.game(GAME)  # opening it walks the chain the same way
 
     def test_a_deleted_row_is_a_missing_event(self, app: MinisterApplication, raw: RawRows) -> None:
         raw.delete(GAME, 12)

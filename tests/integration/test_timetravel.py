@@ -121,6 +121,31 @@ class TimeTravelContract:
         assert _same(app.game_at(replay.game_id, version=40), project_game(None, replay.events[:40]))
         assert _same(app.game(replay.game_id), project_game(None, replay.events))
 
+    def test_a_game_recorded_with_its_folded_state_is_as_if_folded(self, app: MinisterApplication) -> None:
+        """An import hands over the replay file's state: the snapshot cut from it and the latest
+        state kept are what folding the stored events gives, and the caller's state stays its own."""
+        replay = generated(60, 61)
+        stored = app.record(replay.events, folded=replay.game)
+        originator_id = game_uuid(replay.game_id)
+        [snapshot] = snapshots_of(app, originator_id)
+        assert snapshot.originator_version == 50 and snapshot.chain == stored[49].chain
+        assert snapshot.state == snapshot_of(project_game(None, replay.events[:50]), snapshot.timestamp).state
+        assert app.latest_games.kept() == [originator_id]
+        app.record([ReportFiled(originator_id=originator_id, originator_version=61, by="UK", text="late",
+                                timestamp=replay.game.modified_on, at=replay.game.modified_on)])
+        assert len(app.game(replay.game_id).reports) == len(replay.game.reports) + 1
+        assert _same(replay.game, project_game(None, replay.events))  # the caller's, untouched
+        app.latest_games.forget()
+        assert _same(app.game(replay.game_id), project_game(None, [*replay.events,
+                                                                   *app.game_events(replay.game_id)[60:]]))
+
+    def test_a_folded_state_of_other_events_is_not_used(self, app: MinisterApplication) -> None:
+        replay, other = generated(60, 62), generated(40, 63)
+        app.record(replay.events, folded=other.game)
+        assert app.latest_games.kept() == []
+        [snapshot] = snapshots_of(app, game_uuid(replay.game_id))
+        assert snapshot.state == snapshot_of(project_game(None, replay.events[:50]), snapshot.timestamp).state
+
     def test_only_the_games_last_read_are_kept(self, app: MinisterApplication) -> None:
         replays = [generated(30, 60 + i) for i in range(3)]
         app.latest_games = LatestGames(size=2)
