@@ -305,10 +305,13 @@ def battle_text(battle: BattleView) -> str:
     return "\n" + "\n".join(out)
 
 
+_MARKS = {DiceStatus.KEPT: "", DiceStatus.VOIDED: " voided", DiceStatus.ADDED: " added"}
+
+
 def _dice_text(entry: DiceEntry) -> str:
-    faces = "".join(f"{v}*" if (entry.hits[i] if i < len(entry.hits) else False) else str(v)
-                    for i, v in enumerate(entry.values))
-    mark = {DiceStatus.KEPT: "", DiceStatus.VOIDED: " voided", DiceStatus.ADDED: " added"}[entry.status]
+    hits = entry.hits
+    faces = "".join(f"{v}*" if i < len(hits) and hits[i] else str(v) for i, v in enumerate(entry.values))
+    mark = _MARKS[entry.status]
     strike = " first strike" if entry.first_strike else ""
     return f"[{entry.column}{strike}{mark}: {faces}]"
 

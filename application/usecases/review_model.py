@@ -191,6 +191,9 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
     battles: dict[str, HistoryRows] = {}
     encode, blake2b, compress = _ENCODER.encode, hashlib.blake2b, zlib.compress
     shared: dict[int, bytes] = {}
+    # A battle's parts by its digest: a battle the correction left alone encodes to the same
+    # bytes in both histories, so its report and text (a function of those bytes) are made once.
+    parts_of: dict[bytes, tuple[bytes, bytes, bytes]] = {}
     for history, view in views.items():
         stored = (_listed_digests if listed else battle_digests)(app, game_id, history)
         rows: dict[int, BattleRow] = {}
@@ -200,9 +203,12 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
             digest = blake2b(data, digest_size=_DIGEST_SIZE).digest()
             digests.append(digest)
             if stored.get(position) != digest:
-                # Compressed as made: a big game's rows are hundreds of megabytes uncompressed.
-                rows[position] = BattleRow(digest, (compress(data, 1), compress(battle_json(battle), 1),
-                                                    compress(battle_text(battle).encode(), 1)))
+                parts = parts_of.get(digest)
+                if parts is None:
+                    # Compressed as made: a big game's rows are hundreds of megabytes uncompressed.
+                    parts = parts_of[digest] = (compress(data, 1), compress(battle_json(battle), 1),
+                                                compress(battle_text(battle).encode(), 1))
+                rows[position] = BattleRow(digest, parts)
         battles[history] = HistoryRows(len(view.battles), rows)
         view_head, view_tail = _view_parts(view, shared)
         json_start, json_end = json_head(view)

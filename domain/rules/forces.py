@@ -136,7 +136,7 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
         return {unit.value: count for unit, count in self.items}
 
     def __str__(self) -> str:
-        return format_units(self.items)
+        return _formatted(self.items)
 
     def __repr__(self) -> str:
         return f"Force({str(self)!r})"
@@ -159,6 +159,13 @@ def _minus(force: Force, other: Force) -> Force:
         if left > 0:
             kept.append((unit, left))
     return Force(tuple(kept))
+
+
+@lru_cache(maxsize=16384)
+def _formatted(items: tuple[tuple[UnitType, int], ...]) -> str:
+    """:func:`format_units` of a force's items: a pure function of a small value that recurs all
+    game long (every report line prints a few forces), remembered."""
+    return format_units(items)
 
 
 def _key(pair: tuple[UnitType, int]) -> int:
