@@ -190,10 +190,20 @@ def parse_units(text: str, *, typos: list[str] | None = None) -> list[tuple[Unit
     not known but is one edit away from exactly one known name is a typo (2008 §VI): it resolves,
     and a note is appended to ``typos`` when given. A number is never a typo.
     """
+    items, notes = _parsed_units(text.strip())
+    if typos is not None and notes:
+        typos.extend(notes)
+    return list(items)
+
+
+@lru_cache(maxsize=8192)
+def _parsed_units(stripped: str) -> tuple[tuple[tuple[UnitType, int], ...], tuple[str, ...]]:
+    """:func:`parse_units` of a stripped text: its items and its typo notes. A pure function of
+    the text (unit lists recur all game long), remembered; an error is raised, never kept."""
     result: list[tuple[UnitType, int]] = []
-    stripped = text.strip()
+    notes: list[str] = []
     if not stripped:
-        return result
+        return (), ()
     for raw in stripped.split(","):
         match = _ITEM.match(raw)
         if not match:
@@ -210,10 +220,9 @@ def parse_units(text: str, *, typos: list[str] | None = None) -> list[tuple[Unit
                 raise InvalidNotationError(
                     "unknown unit type (expected INF, ARM, FTR, BMB, TRN, SUB, AC, BB, AA, IC)",
                     text=raw.strip())
-            if typos is not None:
-                typos.append(f"{name!r} read as {unit.value}")
+            notes.append(f"{name!r} read as {unit.value}")
         result.append((unit, count))
-    return result
+    return tuple(result), tuple(notes)
 
 
 def _typo_unit(name: str) -> UnitType | None:

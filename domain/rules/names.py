@@ -231,10 +231,12 @@ class _Index:
         return f"unknown territory or sea zone (nearest: {', '.join(nearest)})"
 
 
+@lru_cache(maxsize=4096)
 def _resolver_key(text: str) -> str:
     """:func:`name_key`, with a leading "sz"/"S.Z."/"Sea Zone" word moved to the end.
 
     Only a separate word counts as the prefix ("sz UK"), so "Szlomon Islands" stays a misspelling.
+    A pure function of the text (names recur all game long), remembered.
     """
     words = [w for w in _SEPARATORS.split(text.casefold()) if w]
     for marker in (["sz"], ["s", "z"], ["sea", "zone"]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 class UnitType(enum.Enum):
@@ -164,8 +165,10 @@ ALIASES: dict[str, UnitType] = {
 }
 
 
+@lru_cache(maxsize=1024)
 def unit_from_name(name: str) -> UnitType | None:
-    """Resolve a unit name or alias ("FTRs", "tnk", "SS"); ``None`` when unknown."""
+    """Resolve a unit name or alias ("FTRs", "tnk", "SS"); ``None`` when unknown (a pure
+    function of the name, remembered)."""
     key = name.strip().upper().replace(" ", "").replace(".", "")
     if key in ALIASES:
         return ALIASES[key]
