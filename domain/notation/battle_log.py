@@ -29,8 +29,8 @@ when it is recorded and its parsed form travels with the event and the Game's st
 from __future__ import annotations
 
 import re
-from functools import cached_property
-from typing import Any, ClassVar, Literal, NamedTuple
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, overload
 
 import msgspec
 
@@ -104,6 +104,31 @@ class MarkedDie(NamedTuple):
     marked: bool
 
 
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):
+    """A value computed on its first read and kept in the instance's ``__dict__``, as
+    ``functools.cached_property`` does without its lock: on Python 3.11 that lock costs more
+    than the value (reading three views of every dice text of a 10,000-event game took 53 ms,
+    17 ms of it computing them). The values are pure functions of a frozen struct."""
+
+    def __init__(self, compute: Callable[[Any], _T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _once[_T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | _once[_T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 class DiceText(msgspec.Struct, frozen=True, array_like=True, dict=True):
     """A dice string: ``"52461*5654/3*"`` -> columns split at ``/``, each die with its mark.
 
@@ -118,20 +143,21 @@ class DiceText(msgspec.Struct, frozen=True, array_like=True, dict=True):
         """Whether the writer split the dice into battle-board columns with ``/``."""
         return len(self.columns) > 1
 
-    @cached_property
+    @_once
     def dice(self) -> tuple[MarkedDie, ...]:
         """Every die in the order written."""
-        return tuple(die for column in self.columns for die in column)
+        columns = self.columns
+        return columns[0] if len(columns) == 1 else tuple([die for column in columns for die in column])
 
-    @cached_property
+    @_once
     def values(self) -> tuple[int, ...]:
         """The faces in the order written."""
-        return tuple(die.value for die in self.dice)
+        return tuple([die[0] for die in self.dice])
 
-    @cached_property
+    @_once
     def marks(self) -> tuple[bool, ...]:
         """Whether each die carries a ``*``, in the order written."""
-        return tuple([die.marked for die in self.dice])
+        return tuple([die[1] for die in self.dice])
 
     @property
     def marked_hits(self) -> int:
