@@ -27,7 +27,7 @@ from domain.record.game import BattleRecord, RollEntry
 from domain.rules.forces import Force
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordedRound:
     """One round's lines as recorded."""
 
@@ -94,28 +94,35 @@ class RecordedBattle:
 def read_record(record: BattleRecord) -> RecordedBattle:
     """Join a battle's roll records (their logs as read when recorded) and cut them into rounds."""
     battle = RecordedBattle()
+    rounds = battle.rounds
     current: RecordedRound | None = None
-
-    def new_round(number: int | None, roll: RollEntry) -> RecordedRound:
-        made = RecordedRound(index=len(battle.rounds) + 1, typed_number=number, rolls=[roll])
-        battle.rounds.append(made)
-        return made
-
     for roll in record.rolls:
         log = roll.parsed
-        battle.typos.extend(log.typos)
+        if log.typos:
+            battle.typos.extend(log.typos)
         pending_marker: int | None = roll.round_number
         for line in log.lines:
             # The line kinds are distinct classes: the commonest are tested first.
             if isinstance(line, SideLine):
-                current = _place_side_line(battle, current, line, roll, pending_marker, new_round)
+                if _starts_round(current, line):
+                    current = RecordedRound(len(rounds) + 1, line.round if line.round is not None
+                                            else pending_marker, rolls=[roll])
+                    rounds.append(current)
+                else:
+                    assert current is not None
+                    if current.typed_number is None:
+                        current.typed_number = line.round if line.round is not None else pending_marker
+                    if roll is not current.rolls[-1] and roll not in current.rolls:
+                        current.rolls.append(roll)
+                current.place(line)
                 pending_marker = None
             elif isinstance(line, RoundMarker):
                 # A marker opens a round unless the open round has no dice yet.
                 if current is not None and _empty(current) and current.rolls[-1] is roll:
                     current.typed_number = line.number
                 else:
-                    current = new_round(line.number, roll)
+                    current = RecordedRound(len(rounds) + 1, line.number, rolls=[roll])
+                    rounds.append(current)
                 pending_marker = None
             elif isinstance(line, Comment):
                 continue
@@ -130,9 +137,26 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                     battle.bb.append((_shot_round(current), line))
             elif isinstance(line, FirstStrikeLine):
                 if current is None or current.attacker or current.first_strike or current.defender:
-                    current = new_round(line.round if line.round is not None else pending_marker, roll)
+                    current = RecordedRound(len(rounds) + 1, line.round if line.round is not None
+                                            else pending_marker, rolls=[roll])
+                    rounds.append(current)
                 current.first_strike = line
     return battle
+
+
+def _starts_round(current: RecordedRound | None, line: SideLine) -> bool:
+    """Whether an A or D line opens the next round rather than joining the open one."""
+    if current is None:
+        return True
+    if line.side == "A":
+        # A second line for a side that already rolled this round belongs to the next round.
+        if current.attacker is not None or current.defender is not None:
+            return True
+    elif current.defender is not None:
+        return True
+    # A short-form line naming another round ("A2" after "D1").
+    return (line.round is not None and current.typed_number is not None
+            and line.round != current.typed_number and not _empty(current))
 
 
 def _shot_round(current: RecordedRound | None) -> int:
@@ -142,29 +166,3 @@ def _shot_round(current: RecordedRound | None) -> int:
 
 def _empty(current: RecordedRound) -> bool:
     return current.attacker is None and current.defender is None and current.first_strike is None
-
-
-def _place_side_line(battle: RecordedBattle, current: RecordedRound | None, line: SideLine,
-                     roll: RollEntry, marker: int | None, new_round: object) -> RecordedRound:
-    """Put an A or D line in the open round, or open the next round when it belongs there."""
-    assert callable(new_round)
-    number = line.round if line.round is not None else marker
-    starts_new = (
-        current is None
-        # A second line for a side that already rolled this round belongs to the next round.
-        or (line.side == "A" and (current.attacker is not None or current.defender is not None))
-        or (line.side == "D" and current.defender is not None)
-        # A short-form line naming another round ("A2" after "D1").
-        or (line.round is not None and current.typed_number is not None
-            and line.round != current.typed_number and not _empty(current))
-    )
-    if starts_new:
-        current = new_round(number, roll)
-        assert isinstance(current, RecordedRound)
-    elif current is not None and current.typed_number is None:
-        current.typed_number = number
-    assert current is not None
-    if roll not in current.rolls:
-        current.rolls.append(roll)
-    current.place(line)
-    return current
