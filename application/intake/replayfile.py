@@ -14,7 +14,6 @@ A new record type is one Struct in :mod:`application.intake.replayschema` and on
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
+import tomli
 
 from application.adapters.integrity import chain_events
 from application.intake import board_records, club_records
@@ -153,8 +153,8 @@ def decode_text(data: bytes, source: str) -> str:
 def _toml(text: str, source: str) -> dict[str, Any]:
     """The TOML document, or a :class:`ReplayError` with the line of the problem."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        return tomli.loads(text)
+    except tomli.TOMLDecodeError as error:
         # Python 3.11's TOMLDecodeError only says "(at line N, column M)" in its message.
         found = re.search(r"\(at line (\d+), column \d+\)", str(error))
         line = int(found.group(1)) if found else None
