@@ -192,16 +192,17 @@ def parse_dice(text: str) -> DiceText:
         return InvalidNotationError(message, line=line, text=lines[line - 1].strip())
 
     for char in text:
-        if char == "\n":
+        die = _FACES.get(char)
+        if die is not None:
+            current.append(die)
+        elif char == "\n":
             line += 1
         elif char.isspace():
             pass
-        elif char in "123456":
-            current.append(MarkedDie(int(char), False))
         elif char == "*":
             if not previous or previous not in "123456":
                 raise fail("expected a die 1-6 before '*'")
-            current[-1] = MarkedDie(current[-1].value, True)
+            current[-1] = _MARKED[current[-1].value]
         elif char == "/":
             if not current:
                 raise fail("expected dice before '/' (a column holds at least one die)")
@@ -218,6 +219,11 @@ def parse_dice(text: str) -> DiceText:
         raise fail("expected a die 1-6" + (" after '/'" if columns else ""))
     columns.append(tuple(current))
     return DiceText(tuple(columns))
+
+
+#: The twelve dice there are, each made once: a game's logs hold hundreds of thousands of dice.
+_FACES = {str(face): MarkedDie(face, False) for face in range(1, 7)}
+_MARKED = {face: MarkedDie(face, True) for face in range(1, 7)}
 
 
 # ------------------------------------------------------------------------------ log lines

@@ -63,7 +63,10 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     @classmethod
     def parse(cls, text: str, *, typos: list[str] | None = None) -> Force:
         """Parse ``"9 INF, 1 ARM, 2 FTRs"`` / ``"AA, 2 INF"``; see :func:`parse_units`."""
-        return cls.of(parse_units(text, typos=typos))
+        items, notes = _parsed_units(text.strip())
+        if typos is not None and notes:
+            typos.extend(notes)
+        return _of_pairs(items)  # the same few texts recur all game long: each force made once
 
     @classmethod
     def from_json(cls, data: Mapping[str, int]) -> Force:
