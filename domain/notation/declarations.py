@@ -154,6 +154,10 @@ _UNITS_FIRST = re.compile(rf"^(?P<units>[^()=]+?)\s+(?i:from)\s+(?P<origin>{NAME
 _ORIGIN_FIRST = re.compile(rf"^(?P<head>[^()=]+?){_TAIL}")
 _FROM = re.compile(r"\s(?i:from)(?:\s|$)")
 _COUNT_WORD = re.compile(r"(?<=\s)[0-9]")
+#: The words that open a move line's tail: an origin holding one ("A 0 ON", "A ON 0") would be
+#: written back as "units from A ON 0 on ..." and read back as another origin and zone (no
+#: name on the board holds one).
+_KEYWORDS = frozenset({"on", "to", "land", "from"})
 _LAND_PAREN = re.compile(r"^\s*(?i:land)\b")
 
 
@@ -258,7 +262,7 @@ def _split_origin(head: str, lineno: int, line: str, typos: list[str]) -> tuple[
     first_error: InvalidNotationError | None = None
     for count in _COUNT_WORD.finditer(head):
         origin, rest = head[:count.start()].strip(), head[count.start():]
-        if not is_name(origin):
+        if not is_name(origin) or not _KEYWORDS.isdisjoint(origin.lower().split()):
             first_error = first_error or InvalidNotationError(
                 f"expected an origin name before the units, found {origin!r}", line=lineno, text=line)
             continue

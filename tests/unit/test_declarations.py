@@ -176,6 +176,9 @@ def test_declarations_round_trip(declaration: Declaration) -> None:
 # Found by this test: a zero count ("0FIA") read as a move of nothing, whose canonical text
 # read back as another declaration.
 @example("0(INA,JAT)\nA 0 TO 0FIA,AA ON 0TRN\nA INF,INF\n0:\nA 0FIA,INA,JAT(LAND 0)\nA INF,INF\n0:")
+# Found by this test: an origin holding a keyword ("A 0 ON", "A ON 0") written back ambiguously.
+@example("0(FIA,INA)\nA 0 ON 1FIA,ANF,INA ON 0TRN(LAND 0)\nTOTAL 0 V 0--FIA,INA V FIA,ANF,ANF,INA")
+@example("0(FIA,INA)\nA ON 0 1FIA,ANF,INA ON 0TRN(LAND 0)\nTOTAL 0 V 0--FIA,INA V FIA,ANF,ANF,INA")
 def test_arbitrary_text_raises_only_notation_errors(text: str) -> None:
     try:
         declaration = parse_declaration(text)
