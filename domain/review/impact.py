@@ -8,11 +8,12 @@ force; luck is the mid-rank percentile of the hits a side scored given the dice 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 from domain.battle.columns import hit_value
 from domain.battle.model import BattleSetup
-from domain.odds.distributions import expected_hits, luck_percentile
+from domain.odds.distributions import expected_hits, luck_counts
 from domain.review.views import BattleStatus, BattleView, Chances, DiceStatus, Impact, RoundView, SideRound
 from domain.rules.forces import Force
 from domain.rules.units import UnitType
@@ -93,10 +94,11 @@ def side_luck(side: SideRound) -> float | None:
 
 @lru_cache(maxsize=4096)
 def _percentile(columns: tuple[tuple[int, int], ...], hits: int) -> float:
-    """:func:`luck_percentile` rounded, once per volley shape: a pure function of a few small
-    numbers (a big game throws the same few volleys thousands of times; each exact distribution
-    is a numpy convolution)."""
-    return round(luck_percentile(columns, hits), 1)
+    """:func:`luck_percentile` to a tenth, rounded exactly (half to even, as ``round`` rounds
+    a float), once per volley shape: a pure function of a few small numbers (a big game
+    throws the same few volleys thousands of times)."""
+    twice_rank, total = luck_counts(columns, hits)
+    return round(Fraction(1000 * twice_rank, 2 * total)) / 10
 
 
 def side_expected(side: SideRound) -> float:
