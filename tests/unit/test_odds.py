@@ -370,3 +370,22 @@ def test_mid_rank_percentile_averages_fifty(columns: list[tuple[int, int]]) -> N
     mean = sum(p * luck_percentile(columns, h) for h, p in enumerate(dist))
     assert mean == pytest.approx(50.0, abs=1e-9)
     assert sum(h * p for h, p in enumerate(dist)) == pytest.approx(expected_hits(columns), abs=1e-9)
+
+
+def test_luck_is_exact_and_rounded_half_to_even_at_a_tie() -> None:
+    """Three dice hitting on 3 or less score none one time in eight: the mid-rank is exactly
+    6.25, which a tenth rounds to 6.2 (half to even, as ``round`` rounds), never a float's
+    6.2500000001; every shape agrees with the convolution of binomials to rounding error."""
+    from domain.odds.distributions import columns_distribution, luck_counts
+    from domain.review.impact import _percentile
+
+    assert luck_percentile([(3, 3)], 0) == 6.25
+    assert luck_counts([(3, 3)], 0) == (27, 216)
+    assert _percentile(((3, 3),), 0) == 6.2
+    for columns in ([(1, 4), (2, 3)], [(3, 5), (4, 2)], [(2, 7)], [(1, 2), (2, 2), (3, 2), (4, 2)]):
+        dist = columns_distribution(columns)
+        for hits in range(len(dist)):
+            floats = 100.0 * (float(dist[:hits].sum()) + float(dist[hits]) / 2.0)
+            assert abs(luck_percentile(columns, hits) - floats) < 1e-9
+    with pytest.raises(ValueError, match="impossible"):
+        luck_percentile([(3, 2)], 3)
