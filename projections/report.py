@@ -83,35 +83,30 @@ def report_json_body(view: GameView) -> bytes:
     return join_json(head, [battle_json(battle) for battle in view.battles], tail)
 
 
-#: Where a battle's object stands in the report: inside ``"battles": [...]``, two levels deep.
-_BATTLE_INDENT = b"\n    "
-
-
 def json_head(view: GameView) -> tuple[bytes, bytes]:
-    """The report's JSON before its battles (up to ``"battles": ``) and after them: the parts
-    of the report that are not one battle's (a stored review keeps each battle's part apart)."""
+    """The report's compact JSON before its battles (up to ``"battles":``) and after them: the
+    parts of the report that are not one battle's (a stored review keeps each battle's part
+    apart)."""
     before, after = _game_dicts(view)
-    head = msgspec.json.format(_ENCODER.encode(before), indent=2)
-    # "{\n  ...\n}" without its closing brace, then the battles' key; the members after the
-    # battles as the same object's members.
-    tail = b"\n}" if not after else b"," + msgspec.json.format(_ENCODER.encode(after), indent=2)[1:]
-    return head[:-2] + b',\n  "battles": ', tail
+    # "{...}" without its closing brace, then the battles' key; the members after the battles
+    # as the same object's members.
+    head = _ENCODER.encode(before)[:-1] + b',"battles":'
+    tail = b"}" if not after else b"," + _ENCODER.encode(after)[1:]
+    return head, tail
 
 
 def battle_json(battle: BattleView) -> bytes:
-    """One battle's object as it stands in the indented report (its rounds encoded one by one:
-    the dicts of one round at a time exist, so memory per roll-log line stays small,
-    benchmarks/bench_roll_log.py)."""
-    return msgspec.json.format(_ENCODER.encode(battle_dict(battle, encoded_rounds=True)),
-                               indent=2).replace(b"\n", _BATTLE_INDENT)
+    """One battle's object, compact (its rounds encoded one by one: the dicts of one round at a
+    time exist, so memory per roll-log line stays small, benchmarks/bench_roll_log.py)."""
+    return _ENCODER.encode(battle_dict(battle, encoded_rounds=True))
 
 
 def join_json(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
     """The indented report from :func:`json_head`'s parts and each battle's
-    :func:`battle_json` (the bytes ``msgspec.json.format`` gives the whole report)."""
-    if not battles:
-        return head + b"[]" + tail
-    return b"".join((head, b"[" + _BATTLE_INDENT, (b"," + _BATTLE_INDENT).join(battles), b"\n  ]", tail))
+    :func:`battle_json`: the compact document joined, then indented once (compact parts are a
+    third of the indented bytes a stored review inflates, and one indentation of the whole is
+    cheaper than one per battle)."""
+    return msgspec.json.format(b"".join((head, b"[", b",".join(battles), b"]", tail)), indent=2)
 
 
 #: A finding's status in a report as rolled where the rules give it a remedy: the record is
