@@ -10,6 +10,7 @@ the timeline does not hold twice. The rows and their freshness are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -23,6 +24,7 @@ from application.usecases.review_model import (
     product,
     review_histories,
     stored_view,
+    stored_view_rows,
 )
 from domain.memory import no_gc
 from domain.review.views import BattleView, DiceNeed, Finding, GameView
@@ -78,7 +80,7 @@ def _board_history(raw: dict[str, msgspec.Raw], shared: dict[str, tuple[msgspec.
     return history
 
 
-def _battle(data: msgspec.Raw, forces: dict[Force, Force]) -> BattleView:
+def _battle(data: bytes, forces: dict[Force, Force]) -> BattleView:
     """Decode a battle view with each of its forces one object per value: decoded, every force
     is an object of its own (~350,000 in a 50,000-event game's view, a few thousand values:
     ~50 MB more). The view was just decoded: nothing else holds it while its fields are set."""
@@ -125,9 +127,10 @@ class StoredGame:
         self.head = head_of(self.app, game_id)
         if self.head is None:
             self.app.game(game_id)  # raises UnknownGameError, naming the game
-        #: The corrected history's battles as stored and as decoded, until the record as rolled
-        #: has been read against them.
-        self._corrected: tuple[tuple[msgspec.Raw, ...], tuple[BattleView, ...]] | None = None
+        #: The corrected history's battles as decoded and the digests of their stored rows, until
+        #: the record as rolled has been read against them (the digests, not the rows' ~28 MB on
+        #: a 50,000-event game: a battle row's digest is its bytes').
+        self._corrected: tuple[list[bytes], tuple[BattleView, ...]] | None = None
         #: The corrected history's board history, territory -> (as stored, as decoded), until then.
         self._places: dict[str, tuple[msgspec.Raw, PlaceHistory]] = {}
         #: Every force of the board histories read, one object per value.
@@ -137,27 +140,36 @@ class StoredGame:
         """One of the ``VIEW_*`` products, as of the events there were when opened."""
         if kind not in (VIEW_CORRECTED, VIEW_AS_ROLLED):
             return stored_view(self.app, self.game_id, kind, self.head)
-        data = product(self.app, self.game_id, kind, self.head)
+        found: tuple[bytes, list[bytes] | None, list[bytes] | None] | None
+        found = stored_view_rows(self.app, self.game_id, kind, self.head)
+        if found is None:  # stale: made now and stored, then read from its rows
+            made = product(self.app, self.game_id, kind, self.head)
+            found = stored_view_rows(self.app, self.game_id, kind, self.head)
+            if found is None:  # a store that keeps none: the view as made, in one piece
+                found = (made, None, None)
         try:
-            return self._decoded(kind, data)
+            return self._decoded(kind, *found)
         except (msgspec.DecodeError, msgspec.ValidationError):
             # Rows that put together no view (edited in the database): the review made again.
             self._corrected, self._places, self._forces = None, {}, {}
             return stored_view(self.app, self.game_id, kind, self.head)
 
-    def _decoded(self, kind: str, data: bytes) -> GameView:
+    def _decoded(self, kind: str, data: bytes, rows: list[bytes] | None,
+                 digests: list[bytes] | None) -> GameView:
+        """A view decoded: ``data`` with its battles, or without them and ``rows`` its battle
+        rows' views, ``digests`` their digests (None: not read from rows)."""
         with no_gc():
             split = msgspec.msgpack.decode(data, type=_SPLIT)
-            raw: tuple[msgspec.Raw, ...] = split.battles  # type: ignore[attr-defined]
-            if kind == VIEW_AS_ROLLED and self._corrected is not None:
-                shared_raw, shared = self._corrected
+            raw: Sequence[bytes] = split.battles if rows is None else rows  # type: ignore[attr-defined]
+            if kind == VIEW_AS_ROLLED and self._corrected is not None and digests is not None:
+                listed, shared = self._corrected
                 self._corrected = None
-                battles = tuple(shared[i] if i < len(shared) and shared_raw[i] == one
+                battles = tuple(shared[i] if i < len(shared) and listed[i] == digests[i]
                                 else _battle(one, self._forces) for i, one in enumerate(raw))
             else:
                 battles = tuple(_battle(one, self._forces) for one in raw)
                 if kind == VIEW_CORRECTED:
-                    self._corrected = (raw, battles)
+                    self._corrected = (digests, battles) if digests is not None else None
             places: dict[str, msgspec.Raw] = split.board_history  # type: ignore[attr-defined]
             history = _board_history(places, self._places, self._forces)
             if kind == VIEW_CORRECTED:
