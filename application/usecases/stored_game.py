@@ -10,6 +10,7 @@ the timeline does not hold twice. The rows and their freshness are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -23,9 +24,10 @@ from application.usecases.review_model import (
     product,
     review_histories,
     stored_view,
+    stored_view_rows,
 )
 from domain.memory import no_gc
-from domain.review.views import BattleView, GameView
+from domain.review.views import BattleView, DiceNeed, Finding, GameView
 from domain.rules.forces import Force
 
 if TYPE_CHECKING:
@@ -78,6 +80,40 @@ def _board_history(raw: dict[str, msgspec.Raw], shared: dict[str, tuple[msgspec.
     return history
 
 
+def _battle(data: bytes, forces: dict[Force, Force]) -> BattleView:
+    """Decode a battle view with each of its forces one object per value: decoded, every force
+    is an object of its own (~350,000 in a 50,000-event game's view, a few thousand values:
+    ~50 MB more). The view was just decoded: nothing else holds it while its fields are set."""
+    battle = _BATTLE.decode(data)
+    _share(battle, ("attacker_start", "defender_start"), forces)
+    for rnd in battle.rounds:
+        _share(rnd, ("attacker_losses", "defender_losses", "aa_losses"), forces)
+        _share(rnd.attacker, _SIDE_FORCES, forces)
+        _share(rnd.defender, _SIDE_FORCES, forces)
+    if battle.result is not None:
+        _share(battle.result, ("attacker_left", "defender_left", "attacker_retreated", "defender_withdrew"),
+               forces)
+    if battle.declared is not None:
+        _share(battle.declared, ("defenders",), forces)
+        for move in battle.declared.moves:
+            _share(move, ("units",), forces)
+    return battle
+
+
+_SIDE_FORCES = ("units", "typed_units")
+_SET = msgspec.structs.force_setattr
+
+
+def _share(value: msgspec.Struct, names: tuple[str, ...], forces: dict[Force, Force]) -> None:
+    """Set each named force field of a struct just decoded to the force of that value kept."""
+    for name in names:
+        force = getattr(value, name)
+        if force is not None:
+            kept = forces.setdefault(force, force)
+            if kept is not force:
+                _SET(value, name, kept)
+
+
 class StoredGame:
     """One stored game's reviews as the timeline reads them: both of the same events (the
     head there was when it was opened)."""
@@ -91,9 +127,10 @@ class StoredGame:
         self.head = head_of(self.app, game_id)
         if self.head is None:
             self.app.game(game_id)  # raises UnknownGameError, naming the game
-        #: The corrected history's battles as stored and as decoded, until the record as rolled
-        #: has been read against them.
-        self._corrected: tuple[tuple[msgspec.Raw, ...], tuple[BattleView, ...]] | None = None
+        #: The corrected history's battles as decoded and the digests of their stored rows, until
+        #: the record as rolled has been read against them (the digests, not the rows' ~28 MB on
+        #: a 50,000-event game: a battle row's digest is its bytes').
+        self._corrected: tuple[list[bytes], tuple[BattleView, ...]] | None = None
         #: The corrected history's board history, territory -> (as stored, as decoded), until then.
         self._places: dict[str, tuple[msgspec.Raw, PlaceHistory]] = {}
         #: Every force of the board histories read, one object per value.
@@ -103,27 +140,36 @@ class StoredGame:
         """One of the ``VIEW_*`` products, as of the events there were when opened."""
         if kind not in (VIEW_CORRECTED, VIEW_AS_ROLLED):
             return stored_view(self.app, self.game_id, kind, self.head)
-        data = product(self.app, self.game_id, kind, self.head)
+        found: tuple[bytes, list[bytes] | None, list[bytes] | None] | None
+        found = stored_view_rows(self.app, self.game_id, kind, self.head)
+        if found is None:  # stale: made now and stored, then read from its rows
+            made = product(self.app, self.game_id, kind, self.head)
+            found = stored_view_rows(self.app, self.game_id, kind, self.head)
+            if found is None:  # a store that keeps none: the view as made, in one piece
+                found = (made, None, None)
         try:
-            return self._decoded(kind, data)
+            return self._decoded(kind, *found)
         except (msgspec.DecodeError, msgspec.ValidationError):
             # Rows that put together no view (edited in the database): the review made again.
             self._corrected, self._places, self._forces = None, {}, {}
             return stored_view(self.app, self.game_id, kind, self.head)
 
-    def _decoded(self, kind: str, data: bytes) -> GameView:
+    def _decoded(self, kind: str, data: bytes, rows: list[bytes] | None,
+                 digests: list[bytes] | None) -> GameView:
+        """A view decoded: ``data`` with its battles, or without them and ``rows`` its battle
+        rows' views, ``digests`` their digests (None: not read from rows)."""
         with no_gc():
             split = msgspec.msgpack.decode(data, type=_SPLIT)
-            raw: tuple[msgspec.Raw, ...] = split.battles  # type: ignore[attr-defined]
-            if kind == VIEW_AS_ROLLED and self._corrected is not None:
-                shared_raw, shared = self._corrected
+            raw: Sequence[bytes] = split.battles if rows is None else rows  # type: ignore[attr-defined]
+            if kind == VIEW_AS_ROLLED and self._corrected is not None and digests is not None:
+                listed, shared = self._corrected
                 self._corrected = None
-                battles = tuple(shared[i] if i < len(shared) and shared_raw[i] == one else _BATTLE.decode(one)
-                                for i, one in enumerate(raw))
+                battles = tuple(shared[i] if i < len(shared) and listed[i] == digests[i]
+                                else _battle(one, self._forces) for i, one in enumerate(raw))
             else:
-                battles = tuple(_BATTLE.decode(one) for one in raw)
+                battles = tuple(_battle(one, self._forces) for one in raw)
                 if kind == VIEW_CORRECTED:
-                    self._corrected = (raw, battles)
+                    self._corrected = (digests, battles) if digests is not None else None
             places: dict[str, msgspec.Raw] = split.board_history  # type: ignore[attr-defined]
             history = _board_history(places, self._places, self._forces)
             if kind == VIEW_CORRECTED:
@@ -150,3 +196,43 @@ def reviewed_views(app: MinisterApplication, game_id: str, game: Game, *,
     if as_rolled:
         views[AS_ROLLED] = stored.view(VIEW_AS_ROLLED)
     return views
+
+
+class BattleAwaiting(msgspec.Struct, frozen=True):
+    """A battle of the corrected history as the desk's dice note reads it: which battle, and
+    the next throw it awaits (None: none)."""
+
+    turn: str
+    battle: str
+    needed: DiceNeed | None = None
+
+
+class AwaitedDice(msgspec.Struct, frozen=True):
+    """What the desk's dice note reads of a game's corrected history: its findings and what each
+    battle awaits, decoded alone from the stored view (the whole view is ~150 MB of objects on a
+    50,000-event game, for a few fields the note reads)."""
+
+    findings: tuple[Finding, ...]
+    battles: tuple[BattleAwaiting, ...]
+
+
+_AWAITED = msgspec.msgpack.Decoder(AwaitedDice)
+
+
+def awaited_dice(app: MinisterApplication, game_id: str, game: Game) -> AwaitedDice:
+    """The findings and awaited dice of a stored game's corrected history read at its last
+    event, as :func:`reviewed_views` reads the view."""
+    stored = StoredGame(game_id, None, app)
+    if stored.head is None or stored.head.version != game.version:
+        return _awaited(review_histories(game)[CORRECTED])
+    data = product(app, game_id, VIEW_CORRECTED, stored.head)
+    try:
+        with no_gc():
+            return _AWAITED.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        # Rows that put together no view (edited in the database): the review made again.
+        return _awaited(stored_view(app, game_id, VIEW_CORRECTED, stored.head))
+
+
+def _awaited(view: GameView) -> AwaitedDice:
+    return AwaitedDice(view.findings, tuple(BattleAwaiting(b.turn, b.battle, b.needed) for b in view.battles))

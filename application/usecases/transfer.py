@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -24,7 +24,7 @@ from typing import Any
 import tomli_w
 
 from application.adapters.app import MinisterApplication
-from application.adapters.eventstore import VersionClash
+from application.adapters.eventstore import VersionClash, decode_states, read_states
 from application.adapters.integrity import SCHEME, chain_events, head_of
 from application.adapters.mapper import encode_event
 from application.intake import board_records, club_records
@@ -137,10 +137,10 @@ def export_game(app: MinisterApplication, game_id: str) -> str:
     The game is opened first, which checks its hash chain: a broken record is refused
     (TamperedError), never exported with a head the recipient would then blame the file for.
     """
-    app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
-    with no_gc():  # thousands of events kept: the collector would only scan them
-        events = app.game_events(game_id)
-    return write_replay(events)
+    game = app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
+    rows = read_states(app, game.id)
+    with no_gc():  # each event decoded as it is written, and let go
+        return write_replay(decode_states(rows))
 
 
 # -- writing TOML -------------------------------------------------------------------------------
@@ -204,18 +204,24 @@ def _fields(event: GameEvent) -> tuple[str, dict[str, Any]]:
     return kind, fields
 
 
-def write_replay(events: Sequence[GameEvent]) -> str:
-    """Replay-file text for a game's stored events (GameStarted first), written by tomli-w."""
-    if not events or not isinstance(events[0], GameStarted):
+def write_replay(events: Iterable[GameEvent]) -> str:
+    """Replay-file text for a game's stored events (GameStarted first), written by tomli-w.
+
+    The events are read once, in order (they may be decoded as they come: a 50,000-event game's
+    events are ~140 MB decoded)."""
+    stream = iter(events)
+    started = next(stream, None)
+    if not isinstance(started, GameStarted):
         raise ValueError("a game's events start with GameStarted")
-    started = events[0]
     game: dict[str, Any] = {"id": started.game_id, "edition": started.edition}
     optional = {"title": started.title, "dice_seed": started.dice_seed,
                 "number": started.game_number}
     game.update({key: value for key, value in optional.items() if value is not None})
     game["source_line"] = started.source_line or 0
     records = []
-    for event in events[1:]:
+    last: GameEvent = started
+    for event in stream:
+        last = event
         kind, fields = _fields(event)
         record: dict[str, Any] = {"type": kind,
                                   "at": _time(event.at if event.at is not None else event.timestamp),
@@ -225,7 +231,7 @@ def write_replay(events: Sequence[GameEvent]) -> str:
             record["entered"] = _time(event.timestamp)
         record.update({key: _plain(value) for key, value in fields.items() if value is not None})
         records.append(record)
-    integrity = {"scheme": SCHEME, "events": len(events), "head": head_of(events)}
+    integrity = {"scheme": SCHEME, "events": 1 + len(records), "head": head_of((last,))}
     # tomli-w writes "\r\n" inside a multi-line string as a plain line break (TOML reads both
     # as "\n"): a game holding a carriage return is written with one-line strings, exactly.
     multiline = not any("\r" in text for record in (game, *records) for value in record.values()

@@ -37,10 +37,10 @@ def allied(a: str, b: str) -> bool:
 
 
 class RollEntry(msgspec.Struct, frozen=True):
-    """A dice-server record filed under its battle: its log as written and as read."""
+    """A dice-server record filed under its battle, its log as read (:meth:`BattleLog.as_read`:
+    the text as written stays in the record, where nothing but the fold reads it)."""
 
     seq: int
-    log: str
     at: datetime | None
     source_line: int | None
     game_number: str | None = None

@@ -414,8 +414,8 @@ def _file_roll(game: Game, event: RollRecorded) -> None:
     # Events recorded by minister carry the log read; older stored ones are read here, once.
     parsed = event.parsed if event.parsed is not None else battle_log(event.log, event.source_line)
     game.battles[index] = replace(record, last_seq=seq, fought_seq=seq, rolls=(*record.rolls, RollEntry(
-        seq, event.log, event.at, event.source_line, event.game_number, event.turn_number,
-        event.round_number, event.country, parsed)))
+        seq, event.at, event.source_line, event.game_number, event.turn_number,
+        event.round_number, event.country, parsed.as_read())))
 
 
 def _file_orders(game: Game, event: OrdersRecorded) -> None:

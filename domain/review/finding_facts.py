@@ -9,6 +9,7 @@ say something the status does not.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,7 +26,7 @@ from domain.review.decisions import (
     rolled_at,
     ruling_of,
 )
-from domain.review.views import Finding, GameView, time_text
+from domain.review.views import Finding, time_text
 from domain.rules.editions import Edition, edition
 from domain.rules.findings import FindingKind, FindingStatus
 
@@ -111,12 +112,12 @@ def time_limit_of(game: Game, finding: Finding, policy: Edition) -> TimeLimit:
                      corrected_at(game, record))
 
 
-def why_no_dice(game: Game, view: GameView, record: BattleRecord) -> str:
-    """Why a battle awaits no dice, for the desk (``roll``, ``dice``): each finding on it and
-    what became of it, with the times that decided (a report too late, none at all), or that
-    nothing was found in it."""
+def why_no_dice(game: Game, findings: Iterable[Finding], record: BattleRecord) -> str:
+    """Why a battle awaits no dice, for the desk (``roll``, ``dice``): each of the corrected
+    history's ``findings`` on it and what became of it, with the times that decided (a report
+    too late, none at all), or that nothing was found in it."""
     policy = edition(game.edition)
-    found = [f for f in view.findings if f.turn == record.turn and f.battle == record.territory]
+    found = [f for f in findings if f.turn == record.turn and f.battle == record.territory]
     if not found:
         return "nothing was found wrong in it: its record stands as rolled"
     return "; ".join(f"{f.id} {f.kind} is {_fate(game, f, policy)}" for f in found)

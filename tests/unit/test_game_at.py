@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.notation.battle_log import parse_log
 from domain.record.events import (
     BattleFacts,
     BidFacts,
@@ -246,7 +247,7 @@ def test_the_retreat_in_force_is_the_one_declared_by_then() -> None:
     assert full is not None
     assert full.battles[0].retreat == (2, "Karelia S.S.R.")
     assert full.at(6).battles[0].retreat == (1, "Caucasus")
-    assert full.at(5).battles[0].retreat is None and full.at(5).battles[0].rolls[0].log == "R1"
+    assert full.at(5).battles[0].retreat is None and full.at(5).battles[0].rolls[0].parsed == parse_log("R1")
 
 
 def test_a_version_outside_the_game_is_refused() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,6 +73,21 @@ class TestDice:
         assert dice.values == (5, 2, 4, 6, 1, 5, 6, 5, 4, 3)
         assert dice.marked_hits == 2
         assert len(dice) == 10
+
+    def test_dice_keep_the_shape_stored_events_hold(self) -> None:
+        # Stored events hold a dice string as [columns], each column [[value, marked], ...]
+        # (MarkedDie was a NamedTuple): written and read back exactly so, whatever a die is now.
+        stored = msgspec.msgpack.encode([[[[5, False], [2, True]], [[3, False]]]])
+        dice = parse_dice("52*/3")
+        assert msgspec.msgpack.encode(dice) == stored
+        assert msgspec.msgpack.decode(stored, type=DiceText) == dice
+        assert dice.marks == (False, True, False)
+
+    def test_each_die_value_is_one_object(self) -> None:
+        # A long game holds ~320,000 dice of twelve values: the parser gives each value once.
+        first, second = parse_dice("1*6"), parse_dice("3/1*66")
+        assert first.columns[0][0] is second.columns[1][0]
+        assert first.columns[0][1] is second.columns[1][1] is second.columns[1][2]
 
     def test_spaces_between_dice(self) -> None:
         assert parse_dice("1*2*3*1*2*5") == parse_dice("1* 2* 3* 1* 2* 5")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ import msgspec
 
 from application.adapters.app import MinisterApplication
 from application.adapters.damage import TamperedError
+from application.adapters.eventstore import decode_states, read_states
 from application.adapters.integrity import head_of, held_head_problem, link_position
 from application.adapters.review_store import engine_version
 from application.intake.replayfile import parse_replay
@@ -63,11 +64,38 @@ def bundle_of(record: str, letter_of: LetterWriter, source: str = "bundle") -> d
     return {**_listed(replay.game_id, replay.events), "letter": letter_of(replay.game), "record": record}
 
 
+class _Listing:
+    """The bundle's parts before its letter and record, gathered from the events as they pass
+    (one reading of the events makes both: the parts and the record)."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, list[dict[str, Any]]] = {name: [] for name in _PARTS}
+        self.count = 0
+        self.last: GameEvent | None = None
+
+    def passing(self, events: Iterable[GameEvent]) -> Iterator[GameEvent]:
+        """The events, each noted as it passes."""
+        for event in events:
+            for name, kinds in _PARTS.items():
+                if isinstance(event, kinds):
+                    self.parts[name].append(event_dict(event))
+            self.count += 1
+            self.last = event
+            yield event
+
+    def listed(self, game_id: str) -> dict[str, Any]:
+        """The parts, in the order the bundle lists them."""
+        return {"format": FORMAT, "game": game_id, "events": self.count,
+                "head": head_of([self.last] if self.last is not None else []),
+                "engine": engine_version(), **self.parts}
+
+
 def _listed(game_id: str, events: Sequence[GameEvent]) -> dict[str, Any]:
     """The bundle's parts before its letter and record, in the order it lists them."""
-    parts = {name: [event_dict(e) for e in events if isinstance(e, kinds)] for name, kinds in _PARTS.items()}
-    return {"format": FORMAT, "game": game_id, "events": len(events), "head": head_of(events),
-            "engine": engine_version(), **parts}
+    listing = _Listing()
+    for _ in listing.passing(events):
+        pass
+    return listing.listed(game_id)
 
 
 def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter) -> dict[str, Any]:
@@ -75,13 +103,14 @@ def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter)
     game is opened), exported as the record; the record is what ``verify`` derives every part
     from again, and an export reads back as the same events (tests/integration/test_import_export.py)."""
     game = app.game(game_id)  # raises UnknownGameError or TamperedError naming the game
-    with no_gc():  # thousands of events kept: the collector would only scan them
-        events = app.game_events(game_id)
-    if len(events) != game.version:
-        game = app.game(game_id, version=len(events))  # an event recorded meanwhile
-    listed, record = _listed(game_id, events), write_replay(events)
-    del events  # let go before the letter reads the review (50,000 events: 155 MB)
-    return {**listed, "letter": letter_of(game), "record": record}
+    rows = read_states(app, game.id)
+    if len(rows) != game.version:
+        game = app.game(game_id, version=len(rows))  # an event recorded meanwhile
+    listing = _Listing()
+    with no_gc():  # each event decoded as it is listed and written, then let go (50,000: 140 MB)
+        record = write_replay(listing.passing(decode_states(rows)))
+    del rows  # let go before the letter reads the review
+    return {**listing.listed(game_id), "letter": letter_of(game), "record": record}
 
 
 def write_bundle(bundle: dict[str, Any], path: str) -> None:

@@ -21,8 +21,7 @@ from application.intake.replayschema import MAX_DICE
 from application.usecases.desk.common import battle_of, checked_time, record_time
 from application.usecases.desk.keys import key_path, load_secret, save_secret
 from application.usecases.desk.throws import awaited_throw
-from application.usecases.review_model import CORRECTED
-from application.usecases.stored_game import reviewed_views
+from application.usecases.stored_game import awaited_dice
 from domain.battle.dice import SCHEME_3, commitment_2, new_secret, roll_throw
 from domain.errors import MinisterError
 from domain.record.entries import CommitmentEntry
@@ -105,7 +104,7 @@ def roll(app: MinisterApplication, game_id: str, battle: str, keys: Path, *,
     secret = load_secret(keys, game_id, sealed.commitment, sealed.scheme)
     if awaited_throw(game, territory, named.turn) is None:
         raise MinisterError(f"battle {territory!r} ({named.turn}) awaits no dice: "
-                            f"{why_no_dice(game, review(game), named)}")
+                            f"{why_no_dice(game, review(game).findings, named)}")
     drawn: list[DiceDrawn] = []
     while len(drawn) < MAX_THROWS:
 
@@ -173,11 +172,11 @@ def dice_note(app: MinisterApplication, game_id: str, battle: str, turn: str | N
     not used yet."""
     game = app.game(game_id)
     record = battle_of(game, battle, turn)
-    view = reviewed_views(app, game_id, game, as_rolled=False)[CORRECTED]  # the refresh after reviews it
+    awaited = awaited_dice(app, game_id, game)  # the refresh after reviews it
     if any(b.battle == record.territory and b.turn == record.turn and b.needed is not None
-           for b in view.battles):
+           for b in awaited.battles):
         return ""
-    return f"{record.territory} ({record.turn}) awaits no dice: {why_no_dice(game, view, record)}"
+    return f"{record.territory} ({record.turn}) awaits no dice: {why_no_dice(game, awaited.findings, record)}"
 
 
 def enter_dice(app: MinisterApplication, game_id: str, battle: str, text: str, *,
