@@ -150,12 +150,18 @@ class DiceText(msgspec.Struct, frozen=True, array_like=True, gc=False):
     @property
     def values(self) -> tuple[int, ...]:
         """The faces in the order written."""
-        return tuple(map(_VALUE, self.dice))
+        columns = self.columns
+        if len(columns) == 1:
+            return tuple([die.value for die in columns[0]])
+        return tuple([die.value for column in columns for die in column])
 
     @property
     def marks(self) -> tuple[bool, ...]:
         """Whether each die carries a ``*``, in the order written."""
-        return tuple(map(_MARKED, self.dice))
+        columns = self.columns
+        if len(columns) == 1:
+            return tuple([die.marked for die in columns[0]])
+        return tuple([die.marked for column in columns for die in column])
 
     @property
     def marked_hits(self) -> int:
