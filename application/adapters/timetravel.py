@@ -15,9 +15,10 @@ are folded (and a warning says why).
 
 Snapshots are taken when events are recorded: one per recording that crosses a multiple of
 :data:`SNAPSHOT_INTERVAL`, and older ones are deleted, so a game keeps one snapshot (storage grows
-with the game, not with its square). Folding and decoding create many small objects that all
-stay alive, so the cyclic garbage collector is paused while a Game is built (see
-:func:`domain.memory.no_gc`).
+with the game, not with its square). A cold open that finds no snapshot it can read at the last
+multiple (one taken by another shape of Game, before an upgrade) takes it from the state it folded.
+Folding and decoding create many small objects that all stay alive, so the cyclic garbage
+collector is paused while a Game is built (see :func:`domain.memory.no_gc`).
 """
 
 from __future__ import annotations
@@ -120,6 +121,10 @@ def _opened(app: Application[UUID], originator_id: UUID) -> tuple[Game, str] | N
     if not states:
         return None
     game_id = _game_id(states, game_id)
+    interval: int = getattr(app, "snapshot_interval", SNAPSHOT_INTERVAL)
+    due = len(states) // interval * interval  # where the latest snapshot should be
+    if due:
+        links.setdefault(due, "")
     head = follow_chain(game_id, states, GENESIS, 1, links)
     game: Game | None = None
     after: int | None = None
@@ -133,6 +138,17 @@ def _opened(app: Application[UUID], originator_id: UUID) -> tuple[Game, str] | N
                           "are folded instead", stacklevel=2)
     with no_gc():
         folded = fold_checked(game_id, game, states[after or 0:], (after or 0) + 1)
+    if folded is not None and due > (after or 0) and snapshotting(app):
+        # No snapshot this shape of Game can read at the due event (one taken by an earlier
+        # version of minister, or none): cut it from the state just folded, so the next cold
+        # open reads it instead of folding every event again (derived data: best effort).
+        try:
+            with no_gc():
+                snapshot = snapshot_of(folded.at(due), decode_state(*states[due - 1]).timestamp, links[due])
+            prune_snapshots(app, originator_id, len(states) + 1)  # the unreadable one at ``due`` too
+            put_snapshots(app, [snapshot])
+        except Exception as error:  # a read-only store, say: the game is shown all the same
+            warnings.warn(f"game {game_id!r}: no snapshot taken at event {due}: {error}", stacklevel=2)
     return (folded, head) if folded is not None else None
 
 
