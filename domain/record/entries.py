@@ -167,8 +167,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
     @property
     def position_defenders(self) -> Force:
         """Enemy units in the territory per the last map update before the declaration."""
-        power = self.attacker_power
-        enemy = tuple(units for owner, units in self.position.items() if not allied(owner, power))
+        axis = self.attacker_power in AXIS  # allied() written out: asked of every power there
+        enemy = tuple([units for owner, units in self.position.items() if (owner in AXIS) is not axis])
         if len(enemy) == 1:
             return enemy[0]
         return _combined(enemy) if enemy else EMPTY
