@@ -210,9 +210,13 @@ class BattleRecord(msgspec.Struct, frozen=True):
     @property
     def attackers(self) -> Force:
         """Every declared attacking unit taking part in the battle itself."""
-        total = EMPTY
-        for move in self.moves:
-            total = total + move.units
+        moves = self.moves
+        if len(moves) == 1:  # one move (most battles): its units, nothing to add up
+            total = moves[0].units
+        else:
+            total = EMPTY
+            for move in moves:
+                total = total + move.units
         # Battleships bombard a land battle, they do not fight in it (most battles have none).
         return total.where(lambda u: u is not _BB) if self.kind is not _SEA and total[_BB] else total
 

@@ -390,15 +390,14 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     defender_losses = _chosen(record, recorded, rnd.index, _DEFENDER, d_units, a_hits) if named else None
     if defender_losses is None:
         if a_hits > strike_hits:
-            defender_losses = defender_order.choose(d_firing.combatants(), a_hits - strike_hits)
+            defender_losses = _losses(defender_order, d_firing, a_hits - strike_hits, 0)
             if victims.items:
                 defender_losses = victims + defender_losses
         else:
             defender_losses = victims
     attacker_losses = _chosen(record, recorded, rnd.index, _ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
-        attacker_losses = attacker_order.choose(a_units.combatants(), d_hits, sub_hits=d_sub_hits) \
-            if d_hits > 0 else EMPTY
+        attacker_losses = _losses(attacker_order, a_units, d_hits, d_sub_hits) if d_hits > 0 else EMPTY
     return RoundView(
         round=rnd.index, origin="as_rolled",
         attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
@@ -408,6 +407,14 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
                            typed_units=d_typed if d_line is not None and d_line.units else None),
         attacker_losses=attacker_losses, defender_losses=defender_losses,
         typed_number=rnd.typed_number, aa_losses=aa_losses)
+
+
+@lru_cache(maxsize=16384)
+def _losses(order: OrderOfLoss, present: Force, hits: int, sub_hits: int) -> Force:
+    """The casualties ``hits`` (``sub_hits`` of them by submarines) cause among the combatants
+    of ``present`` in this order of loss: a pure function of values that recur all game long
+    (each side of each round asks), remembered."""
+    return order.choose(present.combatants(), hits, sub_hits=sub_hits)
 
 
 def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: Force | None) -> _Fire:
