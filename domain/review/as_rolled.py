@@ -325,12 +325,10 @@ def declaration_of(record: BattleRecord) -> Declaration:
     return Declaration(record.declared_defenders, moves)
 
 
-#: One side's fire in a round as the record typed it: the side's units at the round's start
-#: (the attacker's after AA fire), the units whose line fired (the defender's without
-#: first-strike victims), the report's dice entries, the hits, the hits restricted (attacker:
-#: first-strike hits; defender: hits by submarines, which never fall on aircraft), and the hits
-#: the record stated for the side, every line of it counted once. A plain tuple: one is made
-#: per side and round.
+#: The attacker's fire in a round as the record typed it: its units at the round's start (after
+#: AA fire), the units whose line fired, the report's dice entries, the hits, the first-strike
+#: hits, and the hits the record stated for the side, every line of it counted once. A plain
+#: tuple: one is made per round (the defender's one line is read in :func:`_round` itself).
 _Fire = tuple[Force, Force, list[DiceEntry], int, int, int | None]
 
 
