@@ -167,8 +167,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
     @property
     def position_defenders(self) -> Force:
         """Enemy units in the territory per the last map update before the declaration."""
-        power = self.attacker_power
-        enemy = tuple(units for owner, units in self.position.items() if not allied(owner, power))
+        axis = self.attacker_power in AXIS  # allied() written out: asked of every power there
+        enemy = tuple([units for owner, units in self.position.items() if (owner in AXIS) is not axis])
         if len(enemy) == 1:
             return enemy[0]
         return _combined(enemy) if enemy else EMPTY
@@ -210,9 +210,13 @@ class BattleRecord(msgspec.Struct, frozen=True):
     @property
     def attackers(self) -> Force:
         """Every declared attacking unit taking part in the battle itself."""
-        total = EMPTY
-        for move in self.moves:
-            total = total + move.units
+        moves = self.moves
+        if len(moves) == 1:  # one move (most battles): its units, nothing to add up
+            total = moves[0].units
+        else:
+            total = EMPTY
+            for move in moves:
+                total = total + move.units
         # Battleships bombard a land battle, they do not fight in it (most battles have none).
         return total.where(lambda u: u is not _BB) if self.kind is not _SEA and total[_BB] else total
 

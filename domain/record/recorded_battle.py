@@ -51,10 +51,12 @@ class RecordedRound:
 
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
+        units = line.units  # (_typed written out: read_record places every line of a game)
+        typed = Force.of(units) if units is not None else None
         if line.side == "A":
-            self.attacker, self.attacker_typed = line, _typed(line)
+            self.attacker, self.attacker_typed = line, typed
         else:
-            self.defender, self.defender_typed = line, _typed(line)
+            self.defender, self.defender_typed = line, typed
 
 
 def _typed(line: SideLine | None) -> Force | None:
@@ -80,10 +82,13 @@ class RecordedBattle:
     @property
     def typed_attackers(self) -> Force | None:
         """The attackers the attack lines typed, if any were typed."""
-        if not self.attack_lines:
+        lines = self.attack_lines
+        if not lines:
             return None
+        if len(lines) == 1:  # one attack line (most battles): its units as typed
+            return Force.of(lines[0].units)
         # As a tuple: Force.of remembers unit lists as typed (they recur all game long).
-        return Force.of(tuple([pair for line in self.attack_lines for pair in line.units]))
+        return Force.of(tuple([pair for line in lines for pair in line.units]))
 
     @property
     def typed_defenders(self) -> Force | None:

@@ -40,6 +40,7 @@ _ATTACKER, _DEFENDER = Side.ATTACKER, Side.DEFENDER
 _SEA = BattleKind.SEA
 _KEPT = DiceStatus.KEPT
 _STANDS = BattleStatus.STANDS
+_ATTACKER_WON, _DEFENDER_WON, _NOBODY_WON = Winner.ATTACKER, Winner.DEFENDER, Winner.NONE
 
 
 @dataclass(frozen=True)
@@ -324,12 +325,10 @@ def declaration_of(record: BattleRecord) -> Declaration:
     return Declaration(record.declared_defenders, moves)
 
 
-#: One side's fire in a round as the record typed it: the side's units at the round's start
-#: (the attacker's after AA fire), the units whose line fired (the defender's without
-#: first-strike victims), the report's dice entries, the hits, the hits restricted (attacker:
-#: first-strike hits; defender: hits by submarines, which never fall on aircraft), and the hits
-#: the record stated for the side, every line of it counted once. A plain tuple: one is made
-#: per side and round.
+#: The attacker's fire in a round as the record typed it: its units at the round's start (after
+#: AA fire), the units whose line fired, the report's dice entries, the hits, the first-strike
+#: hits, and the hits the record stated for the side, every line of it counted once. A plain
+#: tuple: one is made per round (the defender's one line is read in :func:`_round` itself).
 _Fire = tuple[Force, Force, list[DiceEntry], int, int, int | None]
 
 
@@ -360,24 +359,43 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         # Aircraft the AA gun shot down leave the game before round 1 (Part 13 step 2).
         if a_typed is None:
             attacker = attacker.minus_available(aa_losses)
-    a_units, _, a_entries, a_hits, strike_hits, a_stated = _attack(
-        record, recorded, rnd, attacker, readings.subs_every_round or rnd.index == 1, a_typed)
+    sea = record.kind is _SEA
+    # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
+    at_sea = sea and (readings.subs_every_round or rnd.index == 1)
+    if rnd.first_strike is None and not recorded.bb:
+        a_units, _, a_entries, a_hits, strike_hits, a_stated = _attack_line(a_line, attacker, at_sea, a_typed)
+    else:
+        a_units, _, a_entries, a_hits, strike_hits, a_stated = _attack_lines(recorded, rnd, attacker, at_sea,
+                                                                           a_typed)
     # Part 13 step 3: first-strike victims leave the game without firing; hits by
     # submarines never fall on aircraft (2008 OOL; rules matrix).
-    victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits) \
-        if strike_hits > 0 else EMPTY
-    d_units, d_firing, d_entries, d_hits, d_sub_hits, d_stated = _defence(record, rnd, defender, victims,
-                                                                          d_typed)
+    if strike_hits > 0:
+        victims = defender_order.choose(defender.combatants(), strike_hits, sub_hits=strike_hits)
+        d_firing = d_typed if d_typed is not None else defender.minus_available(victims)
+        d_units = d_firing + victims
+    else:  # no first strike (most rounds): nobody leaves before the defender fires
+        victims = EMPTY
+        d_firing = d_units = d_typed if d_typed is not None else defender
+    if d_line is None:
+        d_entries: list[DiceEntry] = []
+        d_hits = d_sub_hits = 0
+        d_stated = None
+    else:
+        d_entries, d_hits, d_sub_hits = assign_dice(d_firing, d_line.dice, attacking=False, at_sea=sea)
+        d_stated = d_line.stated_hits  # one line: what it stated, if anything
     # Casualties named by a side (few battles have any) stand when they fit the hits.
     named = bool(record.casualties)
     defender_losses = _chosen(record, recorded, rnd.index, _DEFENDER, d_units, a_hits) if named else None
     if defender_losses is None:
-        defender_losses = victims + defender_order.choose(d_firing.combatants(), a_hits - strike_hits) \
-            if a_hits > strike_hits else victims
+        if a_hits > strike_hits:
+            defender_losses = _losses(defender_order, d_firing, a_hits - strike_hits, 0)
+            if victims.items:
+                defender_losses = victims + defender_losses
+        else:
+            defender_losses = victims
     attacker_losses = _chosen(record, recorded, rnd.index, _ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
-        attacker_losses = attacker_order.choose(a_units.combatants(), d_hits, sub_hits=d_sub_hits) \
-            if d_hits > 0 else EMPTY
+        attacker_losses = _losses(attacker_order, a_units, d_hits, d_sub_hits) if d_hits > 0 else EMPTY
     return RoundView(
         round=rnd.index, origin="as_rolled",
         attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
@@ -389,15 +407,12 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         typed_number=rnd.typed_number, aa_losses=aa_losses)
 
 
-def _attack(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
-            subs_strike: bool, typed: Force | None) -> _Fire:
-    """The attacker's support shots, first strike and line, as typed (``typed``: the units its
-    line typed, if any)."""
-    # Attacking subs fire first at sea (Part 13 step 3), in every round or round 1 only.
-    at_sea = record.kind is _SEA and subs_strike
-    if rnd.first_strike is None and not recorded.bb:
-        return _attack_line(rnd.attacker, attacker, at_sea, typed)
-    return _attack_lines(recorded, rnd, attacker, at_sea, typed)
+@lru_cache(maxsize=16384)
+def _losses(order: OrderOfLoss, present: Force, hits: int, sub_hits: int) -> Force:
+    """The casualties ``hits`` (``sub_hits`` of them by submarines) cause among the combatants
+    of ``present`` in this order of loss: a pure function of values that recur all game long
+    (each side of each round asks), remembered."""
+    return order.choose(present.combatants(), hits, sub_hits=sub_hits)
 
 
 def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: Force | None) -> _Fire:
@@ -450,20 +465,6 @@ def _attack_lines(recorded: RecordedBattle, rnd: RecordedRound, attacker: Force,
             stated_total(parts))
 
 
-def _defence(record: BattleRecord, rnd: RecordedRound, defender: Force, victims: Force,
-             typed: Force | None) -> _Fire:
-    """The defender's line, as typed (first-strike victims do not fire; ``typed``: the units
-    its line typed, if any)."""
-    d_line: SideLine | None = rnd.defender
-    d_fire = typed if typed is not None else defender.minus_available(victims)
-    if d_line is None:
-        return (d_fire + victims, d_fire, [], 0, 0, None)
-    entries, hits, sub_hits = assign_dice(d_fire, d_line.dice, attacking=False,
-                                          at_sea=record.kind is _SEA)
-    # One line: what it stated, if anything (stated_total of it alone).
-    return (d_fire + victims, d_fire, entries, hits, sub_hits, d_line.stated_hits)
-
-
 def stated_total(parts: list[tuple[int | None, int]]) -> int | None:
     """The hits the record stated for a side over its lines, each counted once.
 
@@ -504,7 +505,7 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
 def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
     attacking, defending = attacker.combatants(), defender.combatants()
     if not attacking or not defending:
-        winner = Winner.ATTACKER if attacking else Winner.DEFENDER if defending else Winner.NONE
+        winner = _ATTACKER_WON if attacking else _DEFENDER_WON if defending else _NOBODY_WON
         return Outcome(winner=winner, attacker_left=attacking, defender_left=defending)
     if record.retreats and record.retreats[-1].after_round == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.

@@ -28,10 +28,10 @@ def outcomes_of(views: Iterable[BattleView], void_turns: Iterable[str] = ()) -> 
     either, the turn "must be re-done"), PENDING while a correction awaits its dice (its
     attackers are in the battle, which is not resolved). Each of ``void_turns`` (2008 Section
     VII) is marked VOID_TURN: the walk undoes its non-combat moves and placements too."""
-    unfought = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
+    unfought, awaiting = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT), BattleStatus.AWAITING
     found: dict[str, BattleResult] = {f"{view.turn} / {view.battle}": (
         None if view.status in unfought
-        else PENDING if view.status == BattleStatus.AWAITING and view.result is None
+        else PENDING if view.status == awaiting and view.result is None
         else view.result) for view in views}
     for turn in void_turns:
         found[void_turn_key(turn)] = VOID_TURN

@@ -33,6 +33,7 @@ from domain.rules.units import UnitType
 
 #: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook).
 _SEA = BattleKind.SEA
+_BATTLE_ORDER = FindingKind.BATTLE_ORDER
 
 
 @dataclass
@@ -413,8 +414,8 @@ def _span(record: BattleRecord) -> tuple[datetime, datetime] | None:
 def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Board,
                       found: TurnAudit) -> None:
     """2008: one battle is finished before the next begins; retreats declared before it."""
-    if not edition.defines(FindingKind.BATTLE_ORDER):
-        return
+    if len(battles) < 2 or not edition.defines(_BATTLE_ORDER):
+        return  # (one battle: none begun before it was finished, no later one its retreat precedes)
     spans = [(s, r) for r in battles if (s := _span(r)) is not None]
     spans.sort(key=lambda pair: pair[0][0])
     for index in range(len(spans)):

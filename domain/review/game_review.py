@@ -219,7 +219,8 @@ def _review_on(state: _Review) -> GameView:
 
     battles: list[BattleView] = []
     for index, record in enumerate(game.battles):
-        turn_findings(record.turn)
+        if by_turn:  # (most turns have no turn-wide finding left to number)
+            turn_findings(record.turn)
         view, judged_list = state.battle(index, record)
         for judged in judged_list:
             voids(judged)
@@ -291,7 +292,7 @@ class _Review:
         corrected, on the board as the record moved it on."""
         purse = purses(self.treasury, self.walk, filed.fought_seq + 1)
         board = self.board
-        rests = self._rests_on_void(filed, on_board(filed, self.walk))
+        rests = self._rests_on_void(filed, on_board(filed, self.walk)) if self.voids else []
         if rests:
             # Resting on a voided battle, it is judged on the board it was fought on (what its
             # players saw), the flag beside it: the corrected board's contradictions are not

@@ -16,6 +16,10 @@ from domain.review.views import BattleStatus, BattleView
 from domain.rules.forces import EMPTY, Force
 from domain.rules.orders_of_loss import BattleKind
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook):
+#: every battle of a review asks.
+_CORRECTED = BattleStatus.CORRECTED
+
 
 @dataclass(frozen=True)
 class Flow:
@@ -30,7 +34,7 @@ class Flow:
     @classmethod
     def of(cls, record: BattleRecord, rolled: BattleView, corrected: BattleView) -> Flow | None:
         """The flow of a corrected battle, or None when its outcome did not change."""
-        if corrected.status != BattleStatus.CORRECTED:
+        if corrected.status != _CORRECTED:
             return None
         before, after = _holder(record, rolled), _holder(record, corrected)
         if before is None or after is None or before == after:

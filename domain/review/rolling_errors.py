@@ -36,6 +36,7 @@ from domain.rules.units import UnitType
 _ATTACKER, _DEFENDER = Side.ATTACKER, Side.DEFENDER
 _SEA = BattleKind.SEA
 _AA, _BB = UnitType.AA, UnitType.BB
+_PAUSE_SKIPPED, _AA_GHOST = FindingKind.PAUSE_SKIPPED, FindingKind.AA_GHOST
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     # Support shots are audited only where some were rolled or are due (_audit_support finds
     # nothing in a battle with neither); the pause only under an edition that defines it.
     support = bool(recorded.bb) or _support_due(record)
-    pause = edition.defines(FindingKind.PAUSE_SKIPPED)
+    pause = edition.defines(_PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
     for position, rnd in enumerate(recorded.rounds):
         when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
@@ -129,7 +130,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         starts.append(start)
         if support:
             issues.extend(_audit_support(record, recorded, rnd.index, when))
-        ghost_aa_hits = sum(i.hits for i in issues if i.kind == FindingKind.AA_GHOST) \
+        ghost_aa_hits = sum(i.hits for i in issues if i.kind == _AA_GHOST) \
             if rnd.index == 1 and issues else 0
         issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
                                    as_wrong_units, when))
@@ -159,6 +160,9 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
     if strike_hits:
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
         firing_defender = expected_defender.minus_available(victims)
+    if rnd.attacker is not None and rnd.defender is not None and dice_as_expected(
+            rnd, _ATTACKER, expected_attacker) and dice_as_expected(rnd, _DEFENDER, firing_defender):
+        return found  # both sides rolled every die their units should (most rounds): nothing to find
     for side, expected in ((_ATTACKER, expected_attacker), (_DEFENDER, firing_defender)):
         line = rnd.attacker if side is _ATTACKER else rnd.defender
         if line is None and not (side is _ATTACKER and rnd.first_strike is not None):
@@ -204,6 +208,11 @@ def _carry(rnd: RecordedRound, as_rolled: BattleView, position: int,
     the round it was made.
     """
     previous = as_rolled.rounds[position - 1]
+    attacker, defender = previous.attacker, previous.defender
+    if previous_start[0] == attacker.units and previous_start[1] == defender.units:
+        # The record's units were right on both sides (most rounds): both ways agree.
+        return (attacker.units.minus_available(previous.attacker_losses),
+                defender.units.minus_available(previous.defender_losses))
     carried: list[Force] = []
     for side, seen, losses, correct in (
             (_ATTACKER, previous.attacker, previous.attacker_losses, previous_start[0]),
@@ -348,10 +357,13 @@ def _claimed(side: SideRound, *, strike_line: bool = False) -> int | None:
 def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
                  when: datetime | None) -> list[Issue]:
     """Hits stated (or marked) that differ from what the dice say."""
-    found: list[Issue] = []
     view = as_rolled.rounds[position]
+    attacker, defender = view.attacker, view.defender
+    if attacker.stated_hits == attacker.hits and defender.stated_hits == defender.hits:
+        return []  # both sides stated what their dice show (most rounds)
+    found: list[Issue] = []
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
-    for side, seen in ((_ATTACKER, view.attacker), (_DEFENDER, view.defender)):
+    for side, seen in ((_ATTACKER, attacker), (_DEFENDER, defender)):
         # The claim covers the side's every line, as the hits do (AA fire is not the
         # defender's round hits).
         claimed = seen.stated_hits
@@ -377,13 +389,15 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
               defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
     """AA fire before round 1 against the AA guns and aircraft really there."""
     gun = bool(defenders[_AA]) and record.kind is not _SEA
+    first = as_rolled.rounds[0] if as_rolled.rounds else None
+    victims = first.aa_losses if first is not None else EMPTY
+    if not gun and recorded.aa is None:
+        return [], victims  # no gun and no AA dice (most battles): nothing to compare
     # The aircraft count only where a gun fires (the messages that name it need one).
     aircraft = len(attackers.where(_is_air)) if gun else 0
     expected = aircraft
     dice = recorded.aa.dice.values if recorded.aa is not None else ()
     hits = sum(1 for v in dice if v == 1)
-    first = as_rolled.rounds[0] if as_rolled.rounds else None
-    victims = first.aa_losses if first is not None else EMPTY
     found: list[Issue] = []
     if dice and not gun:
         found.append(Issue(FindingKind.AA_GHOST,

@@ -120,7 +120,7 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
             return self
         if not self.items:
             return other
-        return Force.of(self.items + other.items)
+        return _of_pairs(self.items + other.items)  # (Force.of of a tuple, without its call)
 
     def __sub__(self, other: Force) -> Force:
         if not self.contains(other):

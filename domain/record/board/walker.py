@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from domain.record.game import Game
 
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook):
+#: every battle the walk resolves asks.
+_ATTACKER_WON = Winner.ATTACKER
+
+
 class Walker:
     """One pass over the records (kept small: each step is one method)."""
 
@@ -376,10 +381,10 @@ class Walker:
             if not walk_in:
                 self._back_home(record)  # not fought (or not finished): the units stay home
                 return
-            outcome = Outcome(Winner.ATTACKER, record.attackers, EMPTY)
+            outcome = Outcome(_ATTACKER_WON, record.attackers, EMPTY)
         self._support_ships(record)
         self._unloaded(record)
-        if outcome.winner is Winner.ATTACKER and not outcome.retreated:
+        if outcome.winner is _ATTACKER_WON and not outcome.retreated:
             self._occupy(record, outcome, enemies)
         else:
             self._defended(record, outcome, enemies)
