@@ -159,6 +159,16 @@ class Rendered:
         self.texts = texts
         self.width = width
         self.lines = _text_lines(texts, console, width)
+        #: The lines as a panel's strips, for the panel's style they were made with.
+        self._strips: tuple[Style, list[Strip]] | None = None
+
+    def strips(self, base: Style) -> list[Strip]:
+        """The lines as strips in ``base`` (a pure function of the lines, the width and
+        ``base``, so they are made once for each style a panel asks with)."""
+        kept = self._strips
+        if kept is None or kept[0] != base:
+            kept = self._strips = (base, _strips(self.lines, base, self.width))
+        return kept[1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The texts, as a Group of them renders (``z`` shows a panel this way)."""
@@ -178,6 +188,41 @@ def content_lines(content: RenderableType, console: Console, options: ConsoleOpt
                 lines.extend(_text_lines([part], console, width))
         return lines
     return console.render_lines(content, options, pad=False)
+
+
+def content_strips(content: RenderableType, console: Console, width: int, base: Style) -> list[Strip]:
+    """The content's lines (as :func:`content_lines`) as strips ``width`` cells wide in ``base``;
+    a :class:`Rendered` part's at its own width made once (the story's rows, redrawn on every
+    key press)."""
+    parts = content.renderables if isinstance(content, Group) else [content]
+    if not all(isinstance(r, Text | Grid | Rendered) for r in parts):
+        options = console.options.update(width=max(1, width), height=None, highlight=False)
+        return _strips(console.render_lines(content, options, pad=False), base, width)
+    wrap = max(1, width)
+    strips: list[Strip] = []
+    for part in parts:
+        if isinstance(part, Rendered):
+            strips.extend(part.strips(base) if part.width == width
+                          else _strips(_text_lines(part.texts, console, wrap), base, width))
+        elif isinstance(part, Text | Grid):
+            strips.extend(_strips(_text_lines([part], console, wrap), base, width))
+    return strips
+
+
+def _strips(lines: list[list[Segment]], base: Style, width: int) -> list[Strip]:
+    """Lines of segments as strips ``width`` cells wide, in ``base`` (a panel's style): what
+    ``Strip(...).crop_extend(0, width, base)`` makes, padded here in one strip rather than two
+    (a strip is costly to make; a panel's lines are mostly shorter than the panel)."""
+    strips = []
+    for line in lines:
+        segments = list(Segment.apply_style(line, base))
+        length = Segment.get_line_length(segments)
+        if length < width:
+            segments.append(Segment(" " * (width - length), base))
+            strips.append(Strip(segments, width))
+        else:
+            strips.append(Strip(segments, length).crop(0, width))
+    return strips
 
 
 def _text_lines(parts: Sequence[Text | Grid], console: Console, width: int) -> list[list[Segment]]:
@@ -283,11 +328,8 @@ class LinesPanel(Widget):
         width = self.content_region.width
         if width != self._width:
             self._width = width
-            console = self.app.console
-            options = console.options.update(width=max(1, width), height=None, highlight=False)
             base = self.rich_style
-            self._strips = [Strip(Segment.apply_style(line, base)).crop_extend(0, width, base)
-                            for line in content_lines(self._content, console, options)]
+            self._strips = content_strips(self._content, self.app.console, width, base)
             self._blank = Strip.blank(width, base)
         return self._strips
 
