@@ -153,10 +153,11 @@ class MinisterApp(App[None]):
                 yield TimelineView(id="timeline")
                 yield LuckPanel(id="luck")
                 yield TerritoryPanel(id="territories")
+            # The diff's two boards one above the other (no container of their own: the diff
+            # resizes it, and a resized container is drawn again, every row hidden behind them).
             with Vertical(id="right"):
-                with Vertical(id="boards"):  # the diff's two boards one above the other
-                    yield BattleBoard(id="board")
-                    yield BattleBoard(id="other-board")
+                yield BattleBoard(id="board")
+                yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
         yield StoryPanel(id="story")
@@ -473,8 +474,8 @@ class MinisterApp(App[None]):
         # Only the boards change size (the findings are folded away): the timeline's column keeps
         # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
         # findings, ~2/3 of a press).
-        self._one("#other-board", BattleBoard).display = self.diff
-        # (Not a class on the screen: that restyles every widget, several times the press.)
+        # (A class on their column, not the screen: that restyles every widget, several times the press.)
+        self._one("#right", Widget).set_class(self.diff, "-diff")
         findings = self._one("FindingsPanel", FindingsPanel)
         if self.diff:
             findings.display = False
