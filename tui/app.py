@@ -474,8 +474,8 @@ class MinisterApp(App[None]):
         # Only the boards change size (the findings are folded away): the timeline's column keeps
         # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
         # findings, ~2/3 of a press).
-        # (A class on their column, not the screen: that restyles every widget, several times the press.)
-        self._one("#right", Widget).set_class(self.diff, "-diff")
+        # (A class on the board alone: one on the screen restyles every widget, several times the press.)
+        self._one("#other-board", BattleBoard).set_class(self.diff, "-shown")
         findings = self._one("FindingsPanel", FindingsPanel)
         if self.diff:
             findings.display = False

@@ -14,7 +14,7 @@ LuckPanel { height: 14; }
 #right { width: 1fr; }
 #right BattleBoard { height: 1fr; width: 1fr; }
 #other-board { display: none; }
-#right.-diff #other-board { display: block; }
+#other-board.-shown { display: block; }
 FindingsPanel { height: 12; }
 FindingsPanel:focus { border: round $accent; }
 /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
