@@ -132,7 +132,8 @@ class Story:
             points.append(BattlePoint(b, battle.turn, battle.battle, rolled, corrected))
         self.battles: list[BattlePoint] = points
         self.income: list[IncomePoint] = _income(timeline)
-        #: Each battle's odds by what they are worked out from (shared with ``odds``' story).
+        #: Each battle's odds by what they are worked out from (shared with ``odds``' story); entries
+        #: are only ever added (by :meth:`work_out`).
         self.known: dict[object, float | None] = odds if odds is not None else {}
         self._keys = [_OddsKey((battle.kind, battle.declared, battle.defender_start))
                       for battle in main.battles]
@@ -141,11 +142,17 @@ class Story:
         self.powers: list[str] = powers_in(self)
         self.top_income = max((v for point in self.income for v in point.income.values()), default=0)
         self._turns = {point.turn: k for k, point in reversed(list(enumerate(self.income)))}
+        #: :attr:`worked_out` as counted, with the length of :attr:`known` it was counted at.
+        self._counted = (-1, 0)
 
     @property
     def worked_out(self) -> int:
-        """How many battles' odds are known."""
-        return sum(map(self.known.__contains__, self._keys))
+        """How many battles' odds are known (counted again only when :attr:`known` has grown:
+        entries are only ever added to it, so its length says whether the count can differ)."""
+        size = len(self.known)
+        if self._counted[0] != size:
+            self._counted = (size, sum(map(self.known.__contains__, self._keys)))
+        return self._counted[1]
 
     def odds(self, b: int) -> float | None:
         """Battle ``b``'s odds as declared, if worked out (None also: nothing to fight)."""

@@ -15,13 +15,12 @@ from datetime import datetime
 from typing import ClassVar, TypeVar
 
 import msgspec
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Label, ProgressBar, Static
+from textual.widgets import Footer, Header, Label, ProgressBar
 
 from domain.errors import MinisterError
 from domain.review.views import GameView
@@ -39,6 +38,7 @@ from tui.screens.panels import PanelsScreen
 from tui.screenshots import screenshot_directory, screenshot_name
 from tui.widgets.board import BattleBoard, signatures
 from tui.widgets.board_map import MapPanel
+from tui.widgets.crumb import Crumb
 from tui.widgets.findings import FindingsPanel, pending_notes
 from tui.widgets.footer import KeyFooter
 from tui.widgets.lines import LinesPanel
@@ -144,7 +144,7 @@ class MinisterApp(App[None]):
     def compose(self) -> ComposeResult:
         """Header, where-am-I line, the loading bar (until loaded), the panels, the key footer."""
         yield Header(show_clock=False)
-        yield Static("Loading…", id="crumb")
+        yield Crumb("Loading…", id="crumb")
         with Vertical(id="loading"):
             yield Label("Reading the game…", id="loading-stage")
             yield ProgressBar(total=100, show_eta=False, id="progress")
@@ -153,10 +153,11 @@ class MinisterApp(App[None]):
                 yield TimelineView(id="timeline")
                 yield LuckPanel(id="luck")
                 yield TerritoryPanel(id="territories")
+            # The diff's two boards one above the other (no container of their own: the diff
+            # resizes it, and a resized container is drawn again, every row hidden behind them).
             with Vertical(id="right"):
-                with Vertical(id="boards"):  # the diff's two boards one above the other
-                    yield BattleBoard(id="board")
-                    yield BattleBoard(id="other-board")
+                yield BattleBoard(id="board")
+                yield BattleBoard(id="other-board")
                 yield FindingsPanel(id="findings")
         yield MapPanel(id="map")
         yield StoryPanel(id="story")
@@ -359,16 +360,15 @@ class MinisterApp(App[None]):
         timeline = self.current_timeline
         if timeline is None:
             return
-        crumb = self._one("#crumb", Static)
+        crumb = self._one("#crumb", Crumb)
         if not len(timeline):
-            crumb.update("This game has no battles.", layout=False)
+            crumb.show("This game has no battles.")
             return
         i = self.position
         notes = (self.last_message, self.finding.note(timeline, i), self._background)
         note = "".join(f"   ·   {text}" for text in notes if text)
-        # Plain Text, not markup: a "[" in a name is shown as written; control characters visible.
-        crumb.update(Text(visible(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}")),
-                     layout=False)
+        # Record text: control characters made visible.
+        crumb.show(visible(f"{timeline.path(i)}   ·   point {i + 1} of {len(timeline)}{note}"))
         self.last_message = ""
         board = self._one("#board", BattleBoard)
         other_board = self._one("#other-board", BattleBoard)
@@ -474,8 +474,8 @@ class MinisterApp(App[None]):
         # Only the boards change size (the findings are folded away): the timeline's column keeps
         # its width (narrowing it restyled, laid out and redrew the timeline, the luck and the
         # findings, ~2/3 of a press).
-        self._one("#other-board", BattleBoard).display = self.diff
-        # (Not a class on the screen: that restyles every widget, several times the press.)
+        # (A class on the board alone: one on the screen restyles every widget, several times the press.)
+        self._one("#other-board", BattleBoard).set_class(self.diff, "-shown")
         findings = self._one("FindingsPanel", FindingsPanel)
         if self.diff:
             findings.display = False

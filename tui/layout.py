@@ -12,9 +12,9 @@ TimelineView { height: 1fr; min-height: 7; border: round $primary; border-title-
 TimelineView:focus { border: round $accent; }
 LuckPanel { height: 14; }
 #right { width: 1fr; }
-#boards { height: 1fr; }
-#boards BattleBoard { height: 1fr; width: 1fr; }
+#right BattleBoard { height: 1fr; width: 1fr; }
 #other-board { display: none; }
+#other-board.-shown { display: block; }
 FindingsPanel { height: 12; }
 FindingsPanel:focus { border: round $accent; }
 /* Narrow: the timeline across the whole width, one panel under it (``p`` picks which). */
@@ -40,7 +40,7 @@ Screen.-narrow #left { width: 100%; min-width: 0; height: 1fr; }
 Screen.-narrow LuckPanel { display: none; }
 Screen.-narrow #right { width: 100%; height: 2fr; }
 Screen.-narrow FindingsPanel { display: none; height: 1fr; }
-Screen.-narrow #main.-findings #boards { display: none; }
+Screen.-narrow #main.-findings #right BattleBoard { display: none; }
 Screen.-narrow #main.-findings FindingsPanel { display: block; }
 Screen.-narrow #main.-luck #right { display: none; }
 Screen.-narrow #main.-luck #left { height: 1fr; }

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -89,20 +89,33 @@ class Grid:
 
     @staticmethod
     def _line(parts: list[Text], widths: list[int]) -> Text:
-        line = Text(no_wrap=True, overflow="crop")
-        for part, w in zip(parts, widths, strict=True):
-            length = part.cell_len
-            if length <= w and not part.style:
-                # Most cells fit: no copy to pad (the spaces are unstyled either way).
-                line.append_text(part)
-                line.append(" " * (w - length + 1))
-                continue
-            piece = part.copy()
-            piece.truncate(w, overflow="crop", pad=True)
-            line.append_text(piece)
-            line.append(" ")
-        line.rstrip()
-        return line
+        """The cells side by side, each cropped or padded to its column, one space between
+        them, trailing spaces stripped: what appending each to a Text and ``rstrip`` make (the
+        same text and spans), in one Text rather than an append each (a board has a hundred)."""
+        pieces: list[str] = []
+        spans: list[Span] = []
+        at = 0
+        for cell, w in zip(parts, widths, strict=True):
+            length = cell.cell_len
+            pad = w - length + 1
+            piece = cell
+            if length > w or cell.style:
+                piece = cell.copy()
+                piece.truncate(w, overflow="crop", pad=True)
+                pad = 1
+                if piece.style:
+                    spans.append(Span(at, at + len(piece), piece.style))
+            spans.extend(Span(at + start, at + end, style) for start, end, style in piece.spans)
+            pieces.append(piece.plain)
+            pieces.append(" " * pad)
+            at += len(piece) + pad
+        plain = "".join(pieces)
+        text = plain.rstrip()
+        if len(text) < len(plain):  # Text.rstrip: the spans past the end go, those over it are cut
+            end = len(text)
+            spans = [span if span.end < end else Span(span.start, end, span.style)
+                     for span in spans if span.start < end]
+        return Text(text, no_wrap=True, overflow="crop", spans=spans)
 
 
 def _cell_lines(cell: Text, console: Console, width: int) -> list[Text]:
@@ -159,6 +172,16 @@ class Rendered:
         self.texts = texts
         self.width = width
         self.lines = _text_lines(texts, console, width)
+        #: The lines as a panel's strips, for the panel's style they were made with.
+        self._strips: tuple[Style, list[Strip]] | None = None
+
+    def strips(self, base: Style) -> list[Strip]:
+        """The lines as strips in ``base`` (a pure function of the lines, the width and
+        ``base``, so they are made once for each style a panel asks with)."""
+        kept = self._strips
+        if kept is None or kept[0] != base:
+            kept = self._strips = (base, _strips(self.lines, base, self.width))
+        return kept[1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The texts, as a Group of them renders (``z`` shows a panel this way)."""
@@ -178,6 +201,41 @@ def content_lines(content: RenderableType, console: Console, options: ConsoleOpt
                 lines.extend(_text_lines([part], console, width))
         return lines
     return console.render_lines(content, options, pad=False)
+
+
+def content_strips(content: RenderableType, console: Console, width: int, base: Style) -> list[Strip]:
+    """The content's lines (as :func:`content_lines`) as strips ``width`` cells wide in ``base``;
+    a :class:`Rendered` part's at its own width made once (the story's rows, redrawn on every
+    key press)."""
+    parts = content.renderables if isinstance(content, Group) else [content]
+    if not all(isinstance(r, Text | Grid | Rendered) for r in parts):
+        options = console.options.update(width=max(1, width), height=None, highlight=False)
+        return _strips(console.render_lines(content, options, pad=False), base, width)
+    wrap = max(1, width)
+    strips: list[Strip] = []
+    for part in parts:
+        if isinstance(part, Rendered):
+            strips.extend(part.strips(base) if part.width == width
+                          else _strips(_text_lines(part.texts, console, wrap), base, width))
+        elif isinstance(part, Text | Grid):
+            strips.extend(_strips(_text_lines([part], console, wrap), base, width))
+    return strips
+
+
+def _strips(lines: list[list[Segment]], base: Style, width: int) -> list[Strip]:
+    """Lines of segments as strips ``width`` cells wide, in ``base`` (a panel's style): what
+    ``Strip(...).crop_extend(0, width, base)`` makes, padded here in one strip rather than two
+    (a strip is costly to make; a panel's lines are mostly shorter than the panel)."""
+    strips = []
+    for line in lines:
+        segments = list(Segment.apply_style(line, base))
+        length = Segment.get_line_length(segments)
+        if length < width:
+            segments.append(Segment(" " * (width - length), base))
+            strips.append(Strip(segments, width))
+        else:
+            strips.append(Strip(segments, length).crop(0, width))
+    return strips
 
 
 def _text_lines(parts: Sequence[Text | Grid], console: Console, width: int) -> list[list[Segment]]:
@@ -283,11 +341,8 @@ class LinesPanel(Widget):
         width = self.content_region.width
         if width != self._width:
             self._width = width
-            console = self.app.console
-            options = console.options.update(width=max(1, width), height=None, highlight=False)
             base = self.rich_style
-            self._strips = [Strip(Segment.apply_style(line, base)).crop_extend(0, width, base)
-                            for line in content_lines(self._content, console, options)]
+            self._strips = content_strips(self._content, self.app.console, width, base)
             self._blank = Strip.blank(width, base)
         return self._strips
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from domain.review.views import BattleView
 from projections.luck import BattleLuck, SideLuck, battle_luck, signed_bars
 from projections.timeline import Timeline
 from tui.widgets.lines import LinesPanel
@@ -70,20 +71,22 @@ class LuckPanel(LinesPanel):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._cache: dict[tuple[int, int], BattleLuck] = {}
+        #: Each battle's luck by the battle's id, with the battle (its id is the battle's only
+        #: while it lives: a timeline replaced by a fuller one takes its battles with it).
+        self._cache: dict[int, tuple[BattleView, BattleLuck]] = {}
         self._shown: tuple[int, int, int] | None = None
         self._last: tuple[Timeline, int] | None = None
         #: Whether the panel has drawn (the first draw waits for the app's first paint).
         self._started = False
 
     def luck(self, timeline: Timeline, b: int) -> BattleLuck:
-        """The luck of main battle ``b`` (cached per timeline)."""
-        key = (id(timeline), b)
-        found = self._cache.get(key)
-        if found is None:
-            found = battle_luck(timeline.main.battles[b])
-            self._cache[key] = found
-        return found
+        """The luck of main battle ``b`` (worked out once for each battle: a pure function of
+        the battle, which is immutable)."""
+        battle = timeline.main.battles[b]
+        found = self._cache.get(id(battle))
+        if found is None or found[0] is not battle:
+            found = self._cache[id(battle)] = (battle, battle_luck(battle))
+        return found[1]
 
     def show(self, timeline: Timeline, index: int) -> None:
         """Show the luck of the battle at node ``index`` (nothing changes within one battle)."""

@@ -120,11 +120,19 @@ def income_rows(story: Story, width: int, turn: int | None) -> list[Text]:
 
 
 def _row(label: str, cells: list[tuple[str, Style]]) -> Text:
-    """A chart row: its name, then a cell a column (one character each), made at once: what
-    appending the cells one by one makes (a span for each styled cell), several times faster."""
+    """A chart row: its name, then a cell a column (one character each), made at once, a span
+    for each run of cells in the same style: what appending the cells one by one shows, in a
+    few segments rather than one a cell (each segment is work on every frame that draws it)."""
     head = label.ljust(LABEL)
     start = len(head)
-    spans = [Span(start + c, start + c + 1, style) for c, (_, style) in enumerate(cells) if style]
+    spans = []
+    run = 0
+    for c in range(1, len(cells) + 1):
+        style = cells[run][1]
+        if c == len(cells) or (cells[c][1] is not style and cells[c][1] != style):
+            if style:
+                spans.append(Span(start + run, start + c, style))
+            run = c
     return Text(head + "".join(mark for mark, _ in cells), TAG_STYLES["dim"], no_wrap=True, spans=spans)
 
 
