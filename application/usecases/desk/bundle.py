@@ -113,10 +113,18 @@ def make_bundle(app: MinisterApplication, game_id: str, letter_of: LetterWriter)
     return {**listing.listed(game_id), "letter": letter_of(game), "record": record}
 
 
+def bundle_bytes(bundle: dict[str, Any]) -> bytes:
+    """A bundle's file: UTF-8 JSON indented by one space, as ``json.dumps(bundle, indent=1,
+    ensure_ascii=False)`` writes it (tests/unit/test_bundle_bytes.py holds them equal), made
+    without its copies: json's indenting encoder joins a list of pieces into a str, then encodes
+    it (50,000 events: ~30 MB more at the command's peak, for a 14 MB file)."""
+    return msgspec.json.format(msgspec.json.encode(bundle), indent=1) + b"\n"
+
+
 def write_bundle(bundle: dict[str, Any], path: str) -> None:
     """Write a bundle file (UTF-8 JSON); refused, nothing written, above the size any bundle may
     have (``verify`` would refuse to read it)."""
-    data = (json.dumps(bundle, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    data = bundle_bytes(bundle)
     if len(data) > MAX_BUNDLE_BYTES:
         raise MinisterError(f"{path}: the bundle would be {len(data) / 2**20:.1f} MB, over the limit of "
                             f"{MAX_BUNDLE_BYTES // 2**20} MB a bundle may have; nothing written")
