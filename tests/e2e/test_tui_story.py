@@ -5,6 +5,7 @@ engine's views of shipped replays."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from xml.etree import ElementTree
@@ -138,6 +139,9 @@ def test_minister_chart_writes_the_story_as_svg(tmp_path: Path, capsys: pytest.C
     assert len(incomes) == 5  # a line a power
     assert "Three game rounds: the board moves on" in out.read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["story.svg"]  # nothing left beside it
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # for a newsletter: as a plain write leaves it
 
 
 def test_minister_chart_refuses_a_missing_folder_or_game(tmp_path: Path,
@@ -146,4 +150,7 @@ def test_minister_chart_refuses_a_missing_folder_or_game(tmp_path: Path,
     assert "--output" in capsys.readouterr().err
     assert main(["chart", str(tmp_path / "missing.toml"), "-o", str(tmp_path / "story.svg")]) == 2
     assert "missing.toml" in capsys.readouterr().err
+    # SVG only: a story.png would hold SVG and open as a broken image.
+    assert main(["chart", str(REPLAYS / FULL), "-o", str(tmp_path / "story.png")]) == 2
+    assert "--output" in (err := capsys.readouterr().err) and ".svg" in err
     assert not list(tmp_path.iterdir())

@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "turn by turn (what the timeline's c shows).")
     parser.add_argument("file", metavar="FILE|GAME",
                         help="a replay file (minister-replay/1) or a stored game id")
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the SVG file to write")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG file to write")
     add_store_option(parser)
     parser.set_defaults(handler=run)
 
@@ -42,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     from projections.timeline import Timeline
 
     output = Path(args.output)
+    if output.suffix.lower() != ".svg":
+        # The picture is SVG only (written by hand, no plotting library): a story.png holding
+        # SVG would open as a broken image.
+        raise MinisterError(f"--output {args.output}: expected a file name ending in .svg (minister "
+                            "chart writes SVG; a browser or an image tool converts it)")
     if not output.parent.is_dir():
         raise MinisterError(f"--output {args.output}: no such folder ({output.parent})")
     if output.is_dir():
@@ -59,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # as a file written straight would be: it is to be shared
         os.replace(temporary, output)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
