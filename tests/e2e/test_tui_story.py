@@ -144,13 +144,34 @@ def test_minister_chart_writes_the_story_as_svg(tmp_path: Path, capsys: pytest.C
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # for a newsletter: as a plain write leaves it
 
 
+def test_minister_chart_writes_the_story_as_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same picture for a newsletter whose tools take no SVG: the plots' frames where the
+    SVG has them, the odds line, and a line in each power's colour."""
+    from PIL import Image
+
+    from projections.story_svg import LEFT, ODDS_TOP, POWER_COLOURS, WIDTH
+
+    out = tmp_path / "story.png"
+    assert main(["chart", str(REPLAYS / FULL), "-o", str(out)]) == 0
+    assert str(out) in capsys.readouterr().out
+    with Image.open(out) as image:
+        assert (image.format, image.size) == ("PNG", (WIDTH, 600))
+        colours = {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 16) or []}
+        frame = image.convert("RGB").getpixel((LEFT, ODDS_TOP + 50))
+    assert frame == (0x99, 0x99, 0x99)  # the odds plot's frame, as in the SVG
+    assert (0x1F, 0x5F, 0xBF) in colours  # the odds as declared
+    for colour in POWER_COLOURS.values():
+        assert tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)) in colours
+    assert [p.name for p in tmp_path.iterdir()] == ["story.png"]
+
+
 def test_minister_chart_refuses_a_missing_folder_or_game(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["chart", str(REPLAYS / FULL), "-o", str(tmp_path / "no" / "story.svg")]) == 2
     assert "--output" in capsys.readouterr().err
     assert main(["chart", str(tmp_path / "missing.toml"), "-o", str(tmp_path / "story.svg")]) == 2
     assert "missing.toml" in capsys.readouterr().err
-    # SVG only: a story.png would hold SVG and open as a broken image.
-    assert main(["chart", str(REPLAYS / FULL), "-o", str(tmp_path / "story.png")]) == 2
-    assert "--output" in (err := capsys.readouterr().err) and ".svg" in err
+    # The name says the format: a story.jpg holding SVG would open as a broken image.
+    assert main(["chart", str(REPLAYS / FULL), "-o", str(tmp_path / "story.jpg")]) == 2
+    assert "--output" in (err := capsys.readouterr().err) and ".svg or .png" in err
     assert not list(tmp_path.iterdir())
