@@ -24,6 +24,7 @@ from projections.story_svg import (
     RESULT_Y,
     RIGHT,
     WIDTH,
+    runs_of,
     x_of,
     y_of,
 )
@@ -101,15 +102,9 @@ def _frame(draw: ImageDraw.ImageDraw, top: int, height: int, title: str,
 
 def _lines(draw: ImageDraw.ImageDraw, points: list[tuple[float, float] | None], colour: str) -> None:
     """Lines through the points, broken where a point is missing (a lone point is a dot)."""
-    runs: list[list[tuple[float, float]]] = [[]]
-    for point in points:
-        if point is None:
-            runs.append([])
-        else:
-            runs[-1].append(point)
-    for run in runs:
+    for run in runs_of(points):
         if len(run) > 1:
             draw.line(run, fill=colour, width=2)
-        elif run:
+        else:
             x, y = run[0]
             draw.ellipse((x - 2, y - 2, x + 2, y + 2), fill=colour)

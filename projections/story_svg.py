@@ -48,14 +48,20 @@ def _frame(top: int, height: int, title: str, ticks: list[tuple[float, str]]) ->
     return parts
 
 
-def _lines(points: list[tuple[float, float] | None], css: str, colour: str = "") -> list[str]:
-    """Polylines through the points, broken where a point is missing."""
+def runs_of(points: list[tuple[float, float] | None]) -> list[list[tuple[float, float]]]:
+    """The points cut into runs where a point is missing (a line is broken there); no empty run."""
     runs: list[list[tuple[float, float]]] = [[]]
     for point in points:
         if point is None:
             runs.append([])
         else:
             runs[-1].append(point)
+    return [run for run in runs if run]
+
+
+def _lines(points: list[tuple[float, float] | None], css: str, colour: str = "") -> list[str]:
+    """Polylines through the points, broken where a point is missing."""
+    runs = runs_of(points)
     stroke = f' stroke="{colour}"' if colour else ""
     return [f'<polyline class="{css}"{stroke} points="{" ".join(f"{x},{y}" for x, y in run)}"/>'
             for run in runs if len(run) > 1] + \
