@@ -63,10 +63,7 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     @classmethod
     def parse(cls, text: str, *, typos: list[str] | None = None) -> Force:
         """Parse ``"9 INF, 1 ARM, 2 FTRs"`` / ``"AA, 2 INF"``; see :func:`parse_units`."""
-        items, notes = _parsed_units(text.strip())
-        if typos is not None and notes:
-            typos.extend(notes)
-        return _of_pairs(items)  # the same few texts recur all game long: each force made once
+        return _of_pairs(_units_noting(text, typos))  # the same few texts recur: each force made once
 
     @classmethod
     def from_json(cls, data: Mapping[str, int]) -> Force:
@@ -193,10 +190,15 @@ def parse_units(text: str, *, typos: list[str] | None = None) -> list[tuple[Unit
     not known but is one edit away from exactly one known name is a typo (2008 §VI): it resolves,
     and a note is appended to ``typos`` when given. A number is never a typo.
     """
+    return list(_units_noting(text, typos))
+
+
+def _units_noting(text: str, typos: list[str] | None) -> tuple[tuple[UnitType, int], ...]:
+    """The unit list a text types (read once per distinct text), its typo notes added to ``typos``."""
     items, notes = _parsed_units(text.strip())
     if typos is not None and notes:
         typos.extend(notes)
-    return list(items)
+    return items
 
 
 @lru_cache(maxsize=8192)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import lru_cache
 
 
 class UnitType(enum.Enum):
@@ -165,10 +164,8 @@ ALIASES: dict[str, UnitType] = {
 }
 
 
-@lru_cache(maxsize=1024)
 def unit_from_name(name: str) -> UnitType | None:
-    """Resolve a unit name or alias ("FTRs", "tnk", "SS"); ``None`` when unknown (a pure
-    function of the name, remembered)."""
+    """Resolve a unit name or alias ("FTRs", "tnk", "SS"); ``None`` when unknown."""
     key = name.strip().upper().replace(" ", "").replace(".", "")
     if key in ALIASES:
         return ALIASES[key]
