@@ -303,9 +303,16 @@ def battle_text(battle: BattleView) -> str:
 _MARKS = {DiceStatus.KEPT: "", DiceStatus.VOIDED: " voided", DiceStatus.ADDED: " added"}
 
 
+#: A die as the text report writes it, by face and whether it hits: "5" or "5*".
+_FACE = {(value, hit): f"{value}{'*' if hit else ''}" for value in range(1, 7) for hit in (False, True)}
+
+
 def _dice_text(entry: DiceEntry) -> str:
-    hits = entry.hits
-    faces = "".join(f"{v}*" if i < len(hits) and hits[i] else str(v) for i, v in enumerate(entry.values))
+    values, hits = entry.values, entry.hits
+    if len(hits) < len(values):  # hits not (all) worked out: a die without one is unmarked
+        hits = hits + (False,) * (len(values) - len(hits))
+    # (A face off the table, which no parser lets in, is still written as it is.)
+    faces = "".join([_FACE.get(pair) or f"{pair[0]}{'*' if pair[1] else ''}" for pair in zip(values, hits)])
     mark = _MARKS[entry.status]
     strike = " first strike" if entry.first_strike else ""
     return f"[{entry.column}{strike}{mark}: {faces}]"

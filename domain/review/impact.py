@@ -82,14 +82,19 @@ def side_luck(side: SideRound) -> float | None:
     columns: dict[int, int] = {}
     hits = 0
     for entry in side.dice:
-        if entry.status == DiceStatus.VOIDED or entry.column == "AA":
+        column = entry.column
+        if column == "AA" or entry.status is _VOIDED:
             continue
-        value = hit_value(entry.column)
+        value = column if isinstance(column, int) else hit_value(column)
         columns[value] = columns.get(value, 0) + len(entry.values)
-        hits += sum(entry.hits)
+        hits += entry.hits.count(True)
     if not columns:
         return None
     return _percentile(tuple(columns.items()), hits)
+
+
+#: Read once: a member read through its class costs a descriptor call, every die of a report.
+_VOIDED = DiceStatus.VOIDED
 
 
 @lru_cache(maxsize=4096)

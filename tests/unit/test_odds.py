@@ -389,3 +389,28 @@ def test_luck_is_exact_and_rounded_half_to_even_at_a_tie() -> None:
             assert abs(luck_percentile(columns, hits) - floats) < 1e-9
     with pytest.raises(ValueError, match="impossible"):
         luck_percentile([(3, 2)], 3)
+
+
+def _ways_by_convolution(columns: list[tuple[int, int]]) -> list[int]:
+    """The ways to score each number of hits, one die at a time (the oracle for the packed
+    product :func:`luck_counts` multiplies)."""
+    ways = [1]
+    for value, count in columns:
+        for _ in range(count):
+            ways = [(ways[k] * (6 - value) if k < len(ways) else 0)
+                    + (ways[k - 1] * value if k else 0) for k in range(len(ways) + 1)]
+    return ways
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 14)), min_size=1, max_size=5), st.data())
+def test_luck_counts_are_the_ways_the_dice_fall(columns: list[tuple[int, int]], data: st.DataObject) -> None:
+    """Every field of the packed product is the count of ways a die-by-die convolution gives,
+    for any volley (zero-value columns and empty columns included)."""
+    from domain.odds.distributions import luck_counts
+
+    ways = _ways_by_convolution(columns)
+    hits = data.draw(st.integers(0, len(ways) - 1))
+    assert luck_counts(columns, hits) == (2 * sum(ways[:hits]) + ways[hits], sum(ways))
+    with pytest.raises(ValueError, match="impossible"):
+        luck_counts(columns, len(ways))
