@@ -312,7 +312,8 @@ def _dice_text(entry: DiceEntry) -> str:
     if len(hits) < len(values):  # hits not (all) worked out: a die without one is unmarked
         hits = hits + (False,) * (len(values) - len(hits))
     # (A face off the table, which no parser lets in, is still written as it is.)
-    faces = "".join([_FACE.get(pair) or f"{pair[0]}{'*' if pair[1] else ''}" for pair in zip(values, hits)])
+    faces = "".join([_FACE.get(pair) or f"{pair[0]}{'*' if pair[1] else ''}"
+                     for pair in zip(values, hits, strict=False)])
     mark = _MARKS[entry.status]
     strike = " first strike" if entry.first_strike else ""
     return f"[{entry.column}{strike}{mark}: {faces}]"
