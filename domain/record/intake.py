@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import msgspec
 
-import domain.notation.declarations as decl
 from domain.errors import InvalidNotationError
 from domain.notation.battle_log import BattleLog, parse_log
 from domain.notation.special_orders import SpecialOrders, parse_special_orders
 from domain.record.events import BattleFacts, Move
 from domain.rules.forces import Force
 from domain.rules.names import resolve
+
+if TYPE_CHECKING:
+    import domain.notation.declarations as decl
 
 
 def battle_territory(name: str) -> str:
@@ -57,6 +60,10 @@ def special_orders(text: str, first_line: int | None = None) -> SpecialOrders:
 
 def declaration_facts(text: str, first_line: int | None = None) -> tuple[BattleFacts, ...]:
     """The battles a declaration declares, names resolved (typos noted, 2008 Section VI)."""
+    # Imported here: its patterns take ~25 ms to compile, and only a declaration being
+    # recorded needs them (commands that read a stored game never do).
+    import domain.notation.declarations as decl
+
     base = first_line or 1
     try:
         parsed = decl.parse_declaration(text)
