@@ -142,13 +142,16 @@ class Walker:
         """Log every territory the record being walked changed, as the record leaves it: one
         history entry per record (its units copied once, however many changes the record made:
         an entry is never changed again), with its holder then."""
-        seq, get, holder = self.seq, self.units.__getitem__, self.control.get
+        seq, get, holder, history = self.seq, self.units.__getitem__, self.control.get, self.history
         if seq:
-            log = self.history.setdefault
             for territory in self.dirty:
-                log(territory, []).append((seq, get(territory).copy(), holder(territory)))
+                entry = (seq, get(territory).copy(), holder(territory))
+                entries = history.get(territory)
+                if entries is None:
+                    history[territory] = [entry]
+                else:
+                    entries.append(entry)
         else:  # (a record numbered 0 restates the start: it replaces the start's entry)
-            history = self.history
             for territory in self.dirty:
                 entry = (seq, get(territory).copy(), holder(territory))
                 entries = history.get(territory)
@@ -268,8 +271,8 @@ class Walker:
             if entry.units.items:
                 if territory in land:
                     holder = control.get(territory)
-                    if holder != power and (holder is None or holder == NEUTRAL
-                                            or not (here and here.get(holder))):
+                    if holder != power and (holder is None or holder == NEUTRAL or not here
+                                            or (held := here.get(holder)) is None or not held.items):
                         self._control(seq, territory, power)
                 else:
                     self._is_sea(territory)  # a sea zone (a name the board does not know raises)
