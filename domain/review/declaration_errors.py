@@ -232,7 +232,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 continue  # no map update named this origin
             have = record.available[origin]
             short = units.minus_available(have) if units != have else EMPTY  # (most send the whole stack)
-            if short:
+            if short.items:
                 # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
                 # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
                 # the battle's location, so a wrong origin is always a declaration error.
@@ -282,7 +282,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
         return
     for move in record.moves:
         land = _land_combatants(move.units)
-        if not land:
+        if not land.items:  # (Force's truth is a Python call: asked of every move)
             continue
         origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
@@ -455,7 +455,7 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
 def _retreat_before_next(spans: _Spans, index: int, board: Board, found: TurnAudit) -> None:
     """2008 Retreats: the index-th battle's retreat declared late, or to an illegal location."""
     record = spans[index][1]
-    if record.retreat is None:
+    if not record.retreats:  # (most battles: no retreat, its property not read)
         return
     after, to = record.retreat
     next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
