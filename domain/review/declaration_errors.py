@@ -429,6 +429,8 @@ _Spans = list[tuple[tuple[datetime, datetime], BattleRecord]]
 def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
     """2008 order of battles: a battle begun before the index-th was finished."""
     (_start, end), record = spans[index]
+    if index + 1 == len(spans) or spans[index + 1][0][0] >= end:
+        return  # (most battles: the next begins after it ends, and the spans are in order of start)
     interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
     if not interleaved:
         return
@@ -455,7 +457,7 @@ def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
 def _retreat_before_next(spans: _Spans, index: int, board: Board, found: TurnAudit) -> None:
     """2008 Retreats: the index-th battle's retreat declared late, or to an illegal location."""
     record = spans[index][1]
-    if not record.retreats:  # (most battles: no retreat, its property not read)
+    if record.retreat is None:
         return
     after, to = record.retreat
     next_start = spans[index + 1][0][0] if index + 1 < len(spans) else None
