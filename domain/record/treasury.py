@@ -31,6 +31,8 @@ from datetime import datetime
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.entries import allied
 from domain.record.ipc_changes import IPC_KINDS, pay
@@ -61,8 +63,9 @@ def cost_of(units: Force) -> int:
     return sum(n * unit.profile.cost for unit, n in units.items)
 
 
-@dataclass(frozen=True)
-class Spend:
+# (Frozen Structs, not frozen dataclasses: the walk makes one at every turn's end, and a frozen
+# dataclass sets each field through a slow call.)
+class Spend(msgspec.Struct, frozen=True):
     """A purchase (or weapons development) beside the treasury it was paid from."""
 
     seq: int
@@ -84,8 +87,7 @@ class Spend:
     void: bool = False
 
 
-@dataclass(frozen=True)
-class Income:
+class Income(msgspec.Struct, frozen=True):
     """Income collected at the end of a power's turn (0 while its capital is held)."""
 
     seq: int
@@ -95,8 +97,7 @@ class Income:
     capital_held_by: str | None = None
 
 
-@dataclass(frozen=True)
-class Capture:
+class Capture(msgspec.Struct, frozen=True):
     """A capital captured: the captor takes the owner's unspent IPCs (:data:`CAPITAL_RULE`)."""
 
     seq: int

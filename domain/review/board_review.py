@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from msgspec.structs import replace
 
@@ -137,7 +138,7 @@ def turn_records(game: Game) -> tuple[TurnRecords, ...]:
     marks += [(entry.seq, entry.turn, "weapons development") for entry in game.tech]
     marks += [(record.declared_seq, record.turn, "") for record in game.battles]
     marks += [(record.fought_seq, record.turn, "") for record in game.battles]
-    marks.sort(key=lambda mark: mark[0])
+    marks.sort(key=itemgetter(0))  # (record order; a turn's marks of one record as listed)
     found: dict[str, tuple[int, int, list[str]]] = {}
     combat_end: dict[str, int] = {}
     after: dict[str, list[str]] = {}

@@ -232,7 +232,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 continue  # no map update named this origin
             have = record.available[origin]
             short = units.minus_available(have) if units != have else EMPTY  # (most send the whole stack)
-            if short:
+            if short.items:
                 # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
                 # W.US") is an error, not a typo; the intent-clear exemption of Section II is for
                 # the battle's location, so a wrong origin is always a declaration error.
@@ -282,7 +282,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
         return
     for move in record.moves:
         land = _land_combatants(move.units)
-        if not land:
+        if not land.items:  # (Force's truth is a Python call: asked of every move)
             continue
         origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
@@ -429,6 +429,8 @@ _Spans = list[tuple[tuple[datetime, datetime], BattleRecord]]
 def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
     """2008 order of battles: a battle begun before the index-th was finished."""
     (_start, end), record = spans[index]
+    if index + 1 == len(spans) or spans[index + 1][0][0] >= end:
+        return  # (most battles: the next begins after it ends, and the spans are in order of start)
     interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
     if not interleaved:
         return

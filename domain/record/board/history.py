@@ -14,6 +14,8 @@ from datetime import datetime
 from operator import itemgetter
 from types import MappingProxyType
 
+import msgspec
+
 from domain.record.entries import BattleRecord
 from domain.record.events import MapCount
 from domain.rules.board import NEUTRAL, Board
@@ -47,11 +49,11 @@ class CountCheck:
 
 
 
-@dataclass(frozen=True)
-class Flight:
+class Flight(msgspec.Struct, frozen=True):
     """Aircraft that survived a battle of their turn: where they flew from into it, and where
     the declaration lands them (None: a non-combat move lands them, or nothing does). The
-    non-combat review counts their combat move against their range."""
+    non-combat review counts their combat move against their range. (A Struct: one is made at
+    most battles of the walk, and a frozen dataclass's fields are set one slow call each.)"""
 
     battle: str
     origin: str

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from domain.battle.model import Outcome, Winner
@@ -26,7 +27,7 @@ from domain.rules.force_parts import (
     land_part,
     sea_part,
 )
-from domain.rules.forces import AIR, EMPTY, NOT_COMBATANT, Force, capped, only
+from domain.rules.forces import AIR, EMPTY, Force, capped, only
 from domain.rules.turns import Power, turn_of
 from domain.rules.units import AXIS, UnitType
 
@@ -141,13 +142,16 @@ class Walker:
         """Log every territory the record being walked changed, as the record leaves it: one
         history entry per record (its units copied once, however many changes the record made:
         an entry is never changed again), with its holder then."""
-        seq, get, holder = self.seq, self.units.__getitem__, self.control.get
+        seq, get, holder, history = self.seq, self.units.__getitem__, self.control.get, self.history
         if seq:
-            log = self.history.setdefault
             for territory in self.dirty:
-                log(territory, []).append((seq, get(territory).copy(), holder(territory)))
+                entry = (seq, get(territory).copy(), holder(territory))
+                entries = history.get(territory)
+                if entries is None:
+                    history[territory] = [entry]
+                else:
+                    entries.append(entry)
         else:  # (a record numbered 0 restates the start: it replaces the start's entry)
-            history = self.history
             for territory in self.dirty:
                 entry = (seq, get(territory).copy(), holder(territory))
                 entries = history.get(territory)
@@ -267,8 +271,8 @@ class Walker:
             if entry.units.items:
                 if territory in land:
                     holder = control.get(territory)
-                    if holder != power and (holder is None or holder == NEUTRAL
-                                            or not (here and here.get(holder))):
+                    if holder != power and (holder is None or holder == NEUTRAL or not here
+                                            or (held := here.get(holder)) is None or not held.items):
                         self._control(seq, territory, power)
                 else:
                     self._is_sea(territory)  # a sea zone (a name the board does not know raises)
@@ -359,10 +363,11 @@ class Walker:
                 self._add(seq, move.unload_zone, power, lift)
 
     def resolve(self, record: BattleRecord) -> None:
-        outcome = self.outcomes.get(record.key)
+        key = record.key  # (a property that formats a string: read once)
+        outcome = self.outcomes.get(key)
         # Told None: void or not fought ("no portion of the results may stand", 2008 Section
         # II): the attackers stay home even where nobody defends (no walk-in).
-        void = outcome is None and record.key in self.outcomes
+        void = outcome is None and key in self.outcomes
         if isinstance(outcome, str):  # PENDING
             if record.rolls:
                 self._in_battle(record)
@@ -410,7 +415,7 @@ class Walker:
         stand in ``territory``: they may not move in non-combat (2008 Rules Clarifications,
         Combat/Non-Combat Movement: "With the exception of air units (which land during
         non-combat), no units may engage in both combat and non-combat during the same turn")."""
-        units = units.where(_not_air)
+        units = _not_air_part(units)
         if units.items:
             here = self.fought.setdefault(record.turn, {})
             have = here.get(territory)
@@ -486,14 +491,14 @@ class Walker:
         return owner if allied(holder, owner) else power
 
     def _defended(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
-        zone = _withdrawal_zone(record) if outcome.defender_withdrew else None
+        withdrew = outcome.defender_withdrew
+        zone = _withdrawal_zone(record) if withdrew.items else None
         # Withdrawn subs the defender has not sent anywhere yet stay in the zone until he does.
-        left = outcome.defender_left + (outcome.defender_withdrew if zone is None else EMPTY)
+        left = outcome.defender_left + (withdrew if zone is None else EMPTY)
         for enemy, units in enemies.items():
             keep = capped_part(units.combatants(), left)
             left = left.minus_available(keep)
-            self._set(record.fought_seq, record.territory, enemy,
-                      only(units, NOT_COMBATANT) + keep)
+            self._set(record.fought_seq, record.territory, enemy, captured_part(units) + keep)
 
     def _withdraw(self, record: BattleRecord, outcome: Outcome, enemies: dict[str, Force]) -> None:
         """2008 Rules Clarifications, Sub Withdrawal: withdrawn subs go where the defender said."""
@@ -551,6 +556,13 @@ def _not_battleship(unit: UnitType) -> bool:
     return unit is not UnitType.BB
 
 
-def _not_air(unit: UnitType) -> bool:
-    return unit not in AIR
+#: Every unit type but aircraft.
+_NOT_AIR = frozenset(UnitType) - AIR
+
+
+@lru_cache(maxsize=4096)
+def _not_air_part(units: Force) -> Force:
+    """The units of a force other than aircraft (asked at every battle a survivor stands in:
+    remembered, as the parts in domain.rules.force_parts are)."""
+    return only(units, _NOT_AIR)
 
