@@ -119,6 +119,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     support = bool(recorded.bb) or _support_due(record)
     pause = edition.defines(_PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
+    at_sea = record.kind is _SEA
     for position, rnd in enumerate(recorded.rounds):
         when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
         if rnd.index == 1:
@@ -133,7 +134,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         ghost_aa_hits = sum(i.hits for i in issues if i.kind == _AA_GHOST) \
             if rnd.index == 1 and issues else 0
         issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
-                                   as_wrong_units, when))
+                                   as_wrong_units, when, at_sea))
         issues.extend(_stated_hits(rnd, as_rolled, position, when))
         if pause:
             issues.extend(_pause(record, recorded, as_rolled, position, when))
@@ -143,19 +144,19 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
 
 def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
                  defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool,
-                 when: datetime | None) -> list[Issue]:
+                 when: datetime | None, at_sea: bool) -> list[Issue]:
     """One round's dice per side against the units that should have rolled them (``when``:
-    the round's first roll's time)."""
+    the round's first roll's time; ``at_sea``: a battle at sea, where submarines strike first)."""
     found: list[Issue] = []
     k = rnd.index
     expected_attacker, expected_defender = start
     # Part 13 step 3: first-strike victims leave without firing, so the defender's line
     # types only the units that fire.
-    view = as_rolled.rounds[position]
     strike_hits = 0
-    for entry in view.attacker.dice:
-        if entry.first_strike:
-            strike_hits += sum(entry.hits)
+    if rnd.first_strike is not None or at_sea:  # (only then can a die strike first)
+        for entry in as_rolled.rounds[position].attacker.dice:
+            if entry.first_strike:
+                strike_hits += sum(entry.hits)
     firing_defender = expected_defender
     if strike_hits:
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
