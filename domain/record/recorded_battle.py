@@ -24,7 +24,7 @@ from domain.notation.battle_log import (
     SideLine,
 )
 from domain.record.game import BattleRecord, RollEntry
-from domain.rules.forces import Force
+from domain.rules.forces import Force, of_typed
 
 
 @dataclass(slots=True)
@@ -58,7 +58,7 @@ class RecordedRound:
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
         units = line.units
-        typed = Force.of(units) if units is not None else None
+        typed = of_typed(units) if units is not None else None
         count = sum(map(len, line.dice.columns))  # (len(line.dice), without its call)
         if line.side == "A":
             self.attacker, self.attacker_typed, self.attacker_dice = line, typed, count
@@ -67,7 +67,7 @@ class RecordedRound:
 
 
 def _typed(line: SideLine) -> Force | None:
-    return Force.of(line.units) if line.units is not None else None
+    return of_typed(line.units) if line.units is not None else None
 
 
 @dataclass
@@ -93,14 +93,14 @@ class RecordedBattle:
         if not lines:
             return None
         if len(lines) == 1:  # one attack line (most battles): its units as typed
-            return Force.of(lines[0].units)
+            return of_typed(lines[0].units)
         # As a tuple: Force.of remembers unit lists as typed (they recur all game long).
         return Force.of(tuple([pair for line in lines for pair in line.units]))
 
     @property
     def typed_defenders(self) -> Force | None:
         """The defenders the battle header typed, if there was one."""
-        return Force.of(self.header.units) if self.header is not None else None
+        return of_typed(self.header.units) if self.header is not None else None
 
 
 def read_record(record: BattleRecord) -> RecordedBattle:

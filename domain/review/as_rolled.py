@@ -164,14 +164,14 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
     object per die: a column's unit types are looked at only when it holds submarines.
     """
-    columns, sizes = _plan(units, attacking)
+    columns, fit = _plan(units, attacking)
     written = dice.columns
     entries: list[DiceEntry] = []
     hits = sub_hits = 0
-    if sizes is not None and tuple(map(len, written)) == sizes:
+    if fit is not None and tuple(map(len, written)) == fit[0]:
         # The writer's separators fit the columns, none holding submarines (most lines): a
         # run per column as written, what the general reading below makes of them.
-        for (column, _, _, _), run in zip(columns, written, strict=True):
+        for column, run in zip(fit[1], written, strict=False):  # (as many: their sizes match)
             entry, scored = _run(column, run, first_strike_line)
             entries.append(entry)
             hits += scored
@@ -222,16 +222,20 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
+#: Columns none of which holds a submarine: their sizes and their values.
+_Fit = tuple[tuple[int, ...], tuple[int, ...]]
+
+
 @lru_cache(maxsize=8192)
-def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], tuple[int, ...] | None]:
+def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Fit | None]:
     """The columns ``units`` fire in, each with its size and whether it holds submarines, and
-    their sizes (None where one holds a submarine or there is none): a pure function of the
-    units (they recur all game long)."""
+    their sizes and values (None where one holds a submarine or there is none): a pure function
+    of the units (they recur all game long)."""
     columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
                     for value, unit_list in columns_of(units, attacking))
     if not columns or any(subs for _, _, _, subs in columns):
         return columns, None
-    return columns, tuple([size for _, size, _, _ in columns])
+    return columns, (tuple([size for _, size, _, _ in columns]), tuple([value for value, _, _, _ in columns]))
 
 
 @lru_cache(maxsize=16384)
