@@ -76,8 +76,8 @@ def dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         line = rnd.defender
         if line is None:
             return False
-        # The line's typed units, read once (RecordedRound): this runs for every side of
-        # every round.
+        # The line's typed units and its dice counted, read once (RecordedRound): this runs
+        # for every side of every round.
         typed = rnd.defender_typed
         units = typed if typed is not None else expected
         return rnd.defender_dice == dice_needed(units, False) and (
