@@ -169,7 +169,7 @@ class DiceText(msgspec.Struct, frozen=True, array_like=True, gc=False):
         return sum(1 for die in self.dice if die.marked)
 
     def __len__(self) -> int:
-        return sum(len(column) for column in self.columns)
+        return sum(map(len, self.columns))
 
     def format(self) -> str:
         """Canonical text: no spaces, ``*`` after marked dice, ``/`` between columns."""

@@ -24,7 +24,7 @@ from domain.notation.battle_log import (
     SideLine,
 )
 from domain.record.game import BattleRecord, RollEntry
-from domain.rules.forces import Force
+from domain.rules.forces import Force, of_typed
 
 
 @dataclass(slots=True)
@@ -43,24 +43,31 @@ class RecordedRound:
     #: Kept with the lines by :meth:`place` (the only way lines are put in a round).
     attacker_typed: Force | None = field(default=None, init=False, compare=False, repr=False)
     defender_typed: Force | None = field(default=None, init=False, compare=False, repr=False)
+    #: How many dice each line rolled (0: no line), counted as the line is put in the round,
+    #: while it is at hand: the audit compares them with its units' dice round after round.
+    attacker_dice: int = field(default=0, init=False, compare=False, repr=False)
+    defender_dice: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.attacker is not None or self.defender is not None:  # read_record opens rounds empty
-            self.attacker_typed = _typed(self.attacker)
-            self.defender_typed = _typed(self.defender)
+        # (read_record opens rounds empty and places their lines.)
+        if self.attacker is not None:
+            self.attacker_typed, self.attacker_dice = _typed(self.attacker), len(self.attacker.dice)
+        if self.defender is not None:
+            self.defender_typed, self.defender_dice = _typed(self.defender), len(self.defender.dice)
 
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
-        units = line.units  # (_typed written out: read_record places every line of a game)
-        typed = Force.of(units) if units is not None else None
+        units = line.units
+        typed = of_typed(units) if units is not None else None
+        count = sum(map(len, line.dice.columns))  # (len(line.dice), without its call)
         if line.side == "A":
-            self.attacker, self.attacker_typed = line, typed
+            self.attacker, self.attacker_typed, self.attacker_dice = line, typed, count
         else:
-            self.defender, self.defender_typed = line, typed
+            self.defender, self.defender_typed, self.defender_dice = line, typed, count
 
 
-def _typed(line: SideLine | None) -> Force | None:
-    return Force.of(line.units) if line is not None and line.units is not None else None
+def _typed(line: SideLine) -> Force | None:
+    return of_typed(line.units) if line.units is not None else None
 
 
 @dataclass
@@ -86,14 +93,14 @@ class RecordedBattle:
         if not lines:
             return None
         if len(lines) == 1:  # one attack line (most battles): its units as typed
-            return Force.of(lines[0].units)
+            return of_typed(lines[0].units)
         # As a tuple: Force.of remembers unit lists as typed (they recur all game long).
         return Force.of(tuple([pair for line in lines for pair in line.units]))
 
     @property
     def typed_defenders(self) -> Force | None:
         """The defenders the battle header typed, if there was one."""
-        return Force.of(self.header.units) if self.header is not None else None
+        return of_typed(self.header.units) if self.header is not None else None
 
 
 def read_record(record: BattleRecord) -> RecordedBattle:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from domain.battle.columns import columns_of, hit_value
 from domain.battle.model import Column, Outcome, RetreatCondition, Side, Winner
-from domain.notation.battle_log import DiceText, FirstStrikeLine, SideLine
+from domain.notation.battle_log import DiceText, FirstStrikeLine, MarkedDie, SideLine
 from domain.record.game import BattleRecord
 from domain.record.recorded_battle import RecordedBattle, RecordedRound, read_record
 from domain.review.views import (
@@ -164,23 +164,20 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
     object per die: a column's unit types are looked at only when it holds submarines.
     """
-    faces, marks = dice.values, dice.marks
-    count = len(faces)
-    columns, exact = _plan(units, attacking)
-    if exact is not None and count == exact[0]:
-        # The dice fill the columns exactly and no column holds submarines (most lines): one
-        # run per column, what the general reading below makes of them.
-        entries: list[DiceEntry] = []
-        hits = 0
-        for column, start, end in exact[1]:
-            values = faces[start:end]
-            scored, scored_hits = _scored(values, column)
-            hits += scored_hits
-            entries.append(DiceEntry(column, values, _KEPT, first_strike_line, marks[start:end],
-                                     scored))
-        return entries, hits, 0
-    entries = []
+    columns, fit = _plan(units, attacking)
+    written = dice.columns
+    entries: list[DiceEntry] = []
     hits = sub_hits = 0
+    if fit is not None and tuple(map(len, written)) == fit[0]:
+        # The writer's separators fit the columns, none holding submarines (most lines): a
+        # run per column as written, what the general reading below makes of them.
+        for column, run in zip(fit[1], written, strict=False):  # (as many: their sizes match)
+            entry, scored = _run(column, run, first_strike_line)
+            entries.append(entry)
+            hits += scored
+        return entries, hits, 0
+    flat = dice.dice
+    count = len(flat)
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
     sub_strikes = attacking and at_sea and not first_strike_line
     if not columns:
@@ -192,26 +189,28 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
             break
         # Surplus dice go to the last column, and belong to its last unit type.
         end = count if index == last else min(start + size, count)
-        values = faces[start:end]
-        scored, scored_hits = _scored(values, column)
-        hits += scored_hits
         if not subs:
-            entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
-                                     marked=marks[start:end], hits=scored))
+            entry, scored = _run(column, flat[start:end], first_strike_line)
+            entries.append(entry)
+            hits += scored
             start = end
             continue
         strikes = [unit in _SUBS for unit in _owners(unit_list, end - start)]
-        sub_hits += sum(1 for strike, hit in zip(strikes, scored, strict=True) if strike and hit)
         if not sub_strikes:
-            entries.append(DiceEntry(column=column, values=values, first_strike=first_strike_line,
-                                     marked=marks[start:end], hits=scored))
+            entry, scored = _run(column, flat[start:end], first_strike_line)
+            entries.append(entry)
+            hits += scored
+            sub_hits += sum(1 for strike, hit in zip(strikes, entry.hits, strict=True) if strike and hit)
             start = end
             continue
         begin = 0
-        for at in range(1, len(values) + 1):
-            if at == len(values) or strikes[at] != strikes[begin]:
-                entries.append(DiceEntry(column=column, values=values[begin:at], first_strike=strikes[begin],
-                                         marked=marks[start + begin:start + at], hits=scored[begin:at]))
+        for at in range(1, end - start + 1):
+            if at == end - start or strikes[at] != strikes[begin]:
+                entry, scored = _run(column, flat[start + begin:start + at], strikes[begin])
+                entries.append(entry)
+                hits += scored
+                if strikes[begin]:
+                    sub_hits += scored
                 begin = at
         start = end
     return entries, hits, sub_hits
@@ -223,34 +222,32 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
-#: Columns none of which holds a submarine: the dice they throw, and each column's value with
-#: the slice of a line's dice that fills it exactly.
-_Exact = tuple[int, tuple[tuple[int, int, int], ...]]
+#: Columns none of which holds a submarine: their sizes and their values.
+_Fit = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @lru_cache(maxsize=8192)
-def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Exact | None]:
+def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Fit | None]:
     """The columns ``units`` fire in, each with its size and whether it holds submarines, and
-    (None where one holds a submarine or there is none) the slices of dice that fill them
-    exactly: a pure function of the units (they recur all game long)."""
+    their sizes and values (None where one holds a submarine or there is none): a pure function
+    of the units (they recur all game long)."""
     columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
                     for value, unit_list in columns_of(units, attacking))
     if not columns or any(subs for _, _, _, subs in columns):
         return columns, None
-    bounds = []
-    start = 0
-    for column, size, _, _ in columns:
-        bounds.append((column, start, start + size))
-        start += size
-    return columns, (start, tuple(bounds))
+    return columns, (tuple([size for _, size, _, _ in columns]), tuple([value for value, _, _, _ in columns]))
 
 
-@lru_cache(maxsize=65536)
-def _scored(faces: tuple[int, ...], column: int) -> tuple[tuple[bool, ...], int]:
-    """Whether each face hits ``column`` (at or under its value), and how many do: a pure
-    function of a few small numbers that recur all game long."""
-    scored = tuple([face <= column for face in faces])
-    return scored, scored.count(True)
+@lru_cache(maxsize=16384)
+def _run(column: int, dice: tuple[MarkedDie, ...], first_strike: bool) -> tuple[DiceEntry, int]:
+    """A run of dice in a column as the report shows it, and how many of them hit (at or under
+    the column's value): a pure function of a few dice that recur all game long (a game holds
+    a third as many different runs as runs), remembered. The entries are immutable, so runs
+    alike share one."""
+    values = tuple([die.value for die in dice])
+    scored = tuple([face <= column for face in values])
+    return (DiceEntry(column, values, _KEPT, first_strike, tuple([die.marked for die in dice]), scored),
+            scored.count(True))
 
 
 def _owners(unit_list: tuple[UnitType, ...], taken: int) -> tuple[UnitType | None, ...]:

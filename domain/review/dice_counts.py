@@ -76,30 +76,30 @@ def dice_as_expected(rnd: RecordedRound, side: Side, expected: Force) -> bool:
         line = rnd.defender
         if line is None:
             return False
-        # The line's typed units, read once (RecordedRound): this runs for every side of
-        # every round.
+        # The line's typed units and its dice counted, read once (RecordedRound): this runs
+        # for every side of every round.
         typed = rnd.defender_typed
         units = typed if typed is not None else expected
-        return len(line.dice.dice) == dice_needed(units, False) and (
+        return rnd.defender_dice == dice_needed(units, False) and (
             units == expected or dice_by_unit(units, False) == dice_by_unit(expected, False))
     strike = rnd.first_strike
     line = rnd.attacker
     if strike is None and line is not None:  # one line (most rounds)
         typed = rnd.attacker_typed
         units = typed if typed is not None else expected
-        return len(line.dice.dice) == dice_needed(units, True) and (
+        return rnd.attacker_dice == dice_needed(units, True) and (
             units == expected or dice_by_unit(units, True) == dice_by_unit(expected, True))
     fallback = expected
     total = EMPTY
     if strike is not None:
         strike_units = Force.of(strike.units) if strike.units is not None else expected.where(_is_sub)
-        if len(strike.dice.dice) != dice_needed(strike_units, True):
+        if len(strike.dice) != dice_needed(strike_units, True):
             return False
         total = dice_by_unit(strike_units, True)
         fallback = fallback.minus_available(strike_units)
     if line is not None:
         units = line_units(line, fallback)
-        if len(line.dice.dice) != dice_needed(units, True):
+        if rnd.attacker_dice != dice_needed(units, True):
             return False
         total = total + dice_by_unit(units, True)
     elif strike is None:

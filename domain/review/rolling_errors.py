@@ -119,7 +119,11 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     support = bool(recorded.bb) or _support_due(record)
     pause = edition.defines(_PAUSE_SKIPPED)
     as_wrong_units = edition.casualty_error == "wrong_units"
+    at_sea = record.kind is _SEA
+    views = as_rolled.rounds
+    last = len(views) - 1
     for position, rnd in enumerate(recorded.rounds):
+        view = views[position]
         when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
         if rnd.index == 1:
             aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
@@ -133,9 +137,11 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         ghost_aa_hits = sum(i.hits for i in issues if i.kind == _AA_GHOST) \
             if rnd.index == 1 and issues else 0
         issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
-                                   as_wrong_units, when))
-        issues.extend(_stated_hits(rnd, as_rolled, position, when))
-        if pause:
+                                   as_wrong_units, when, at_sea))
+        attacker, defender = view.attacker, view.defender
+        if attacker.stated_hits != attacker.hits or defender.stated_hits != defender.hits:
+            issues.extend(_stated_hits(rnd, as_rolled, position, when))
+        if pause and position < last and view.defender_losses:  # (a pause follows losses)
             issues.extend(_pause(record, recorded, as_rolled, position, when))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
@@ -143,19 +149,19 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
 
 def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
                  defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool,
-                 when: datetime | None) -> list[Issue]:
+                 when: datetime | None, at_sea: bool) -> list[Issue]:
     """One round's dice per side against the units that should have rolled them (``when``:
-    the round's first roll's time)."""
+    the round's first roll's time; ``at_sea``: a battle at sea, where submarines strike first)."""
     found: list[Issue] = []
     k = rnd.index
     expected_attacker, expected_defender = start
     # Part 13 step 3: first-strike victims leave without firing, so the defender's line
     # types only the units that fire.
-    view = as_rolled.rounds[position]
     strike_hits = 0
-    for entry in view.attacker.dice:
-        if entry.first_strike:
-            strike_hits += sum(entry.hits)
+    if rnd.first_strike is not None or at_sea:  # (only then can a die strike first)
+        for entry in as_rolled.rounds[position].attacker.dice:
+            if entry.first_strike:
+                strike_hits += sum(entry.hits)
     firing_defender = expected_defender
     if strike_hits:
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
@@ -356,11 +362,10 @@ def _claimed(side: SideRound, *, strike_line: bool = False) -> int | None:
 
 def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
                  when: datetime | None) -> list[Issue]:
-    """Hits stated (or marked) that differ from what the dice say."""
+    """Hits stated (or marked) that differ from what the dice say (audit_rolls skips a round
+    whose every side stated what its dice show: most rounds)."""
     view = as_rolled.rounds[position]
     attacker, defender = view.attacker, view.defender
-    if attacker.stated_hits == attacker.hits and defender.stated_hits == defender.hits:
-        return []  # both sides stated what their dice show (most rounds)
     found: list[Issue] = []
     following = as_rolled.rounds[position + 1] if position + 1 < len(as_rolled.rounds) else None
     for side, seen in ((_ATTACKER, attacker), (_DEFENDER, defender)):
@@ -418,7 +423,13 @@ def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleV
 def _support_due(record: BattleRecord) -> bool:
     """Whether a battleship is due to give support shots (``record.support`` is not empty),
     read without adding up the support force."""
-    return record.kind is not _SEA and any(move.units[_BB] for move in record.moves)
+    if record.kind is _SEA:
+        return False
+    for move in record.moves:
+        for unit, _ in move.units.items:
+            if unit is _BB:
+                return True
+    return False
 
 
 def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
@@ -448,11 +459,10 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
 
 def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, position: int,
            when: datetime | None) -> list[Issue]:
-    """2008 OOL exceptions: the attacker rolled on where the defender had to be asked."""
-    if position + 1 >= len(as_rolled.rounds):
-        return []
+    """2008 OOL exceptions: the attacker rolled on where the defender had to be asked
+    (audit_rolls asks only after a round that is not the last and took defenders)."""
     view = as_rolled.rounds[position]
-    if not view.defender_losses or not _may_pause(view.defender.units, record.kind is _SEA):
+    if not _may_pause(view.defender.units, record.kind is _SEA):
         return []
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not survivors.combatants():
@@ -498,18 +508,22 @@ def _headers(record: BattleRecord, recorded: RecordedBattle) -> list[Issue]:
                                f"{rnd.index} (the time stamp orders the rounds)", rnd.index, None, None,
                                _when(rnd), effective=False))
     seen: set[int] = set()
+    attacker = record.attacker_power
     for roll in record.rolls:
+        number, country = roll.turn_number, roll.country
+        if (number is None or number == game_round) and (country is None or _power(country) == attacker):
+            continue  # a header typed right (most rolls; a roll filed twice is the same record)
         if roll.seq in seen:
             continue
         seen.add(roll.seq)
-        if roll.turn_number is not None and roll.turn_number != game_round:
+        if number is not None and number != game_round:
             found.append(Issue(FindingKind.WRONG_TURN_NUMBER,
-                               f"turn number typed as {roll.turn_number}, the turn is "
+                               f"turn number typed as {number}, the turn is "
                                f"{record.turn}", None, None, None, roll.at, effective=False))
-        if roll.country is not None and _power(roll.country) != record.attacker_power:
+        if country is not None and _power(country) != attacker:
             found.append(Issue(FindingKind.WRONG_COUNTRY,
-                               f"country typed as {roll.country!r}, the attacker is "
-                               f"{record.attacker_power}", None, None, None, roll.at, effective=False))
+                               f"country typed as {country!r}, the attacker is "
+                               f"{attacker}", None, None, None, roll.at, effective=False))
     return found
 
 

@@ -147,6 +147,11 @@ def _of_pairs(pairs: tuple[tuple[UnitType, int], ...]) -> Force:
     return Force._of(pairs)
 
 
+#: :meth:`Force.of` of a unit list as typed (a tuple of pairs), without the method's call: the
+#: review reads every typed line's units.
+of_typed = _of_pairs
+
+
 @lru_cache(maxsize=16384)
 def _minus(force: Force, other: Force) -> Force:
     """``force`` less what it holds of ``other``: a pure function of two small values that

@@ -1,7 +1,7 @@
 """The review's fast paths give what the die-by-die reading gives (issue 13, goal 1).
 
 The as-rolled analysis reads a typed line column by column without an object per die (and a
-line whose dice fill its columns exactly, none holding submarines, by the columns' slices), and
+line whose written columns fit its units' columns, none holding submarines, as written), and
 the rolling audit skips the column-by-column comparison of a side whose lines rolled exactly the
 dice its units throw, and the pause rule's survivors where no defender could call for a pause.
 A round reads each line's typed units once, and a battle's attackers skip the battleship filter
