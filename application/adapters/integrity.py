@@ -370,7 +370,7 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
     the chain link it was bound to.
     """
     from application.adapters.eventstore import snapshots_of, stored_rows
-    from application.adapters.snapshots import STATE_TOPIC, snapshot_of
+    from application.adapters.snapshots import snapshot_of, state_topic
     from domain.memory import no_gc
     from domain.record.events import game_uuid
     from domain.record.game import Game, project_game
@@ -387,7 +387,7 @@ def check_game(app: Application[Any], game_id: str, *, head: str | None = None) 
         problems.append(held)
     if chain.ok:
         wanted = {found.originator_version: found for found in snapshots_of(app, originator_id)
-                  if found.topic == STATE_TOPIC}
+                  if found.topic == state_topic()}
         game: Game | None = None
         with no_gc():
             for row in rows:  # every event must also go into the game, as opening it does

@@ -44,7 +44,7 @@ from application.adapters.eventstore import (
     snapshotting,
 )
 from application.adapters.integrity import GENESIS, follow_chain
-from application.adapters.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
+from application.adapters.snapshots import decode_snapshot, snapshot_of, state_topic
 from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
 from domain.record.game import Game, project_game
@@ -52,8 +52,8 @@ from domain.record.game import Game, project_game
 if TYPE_CHECKING:
     from eventsourcing.application import Application
 
-__all__ = ["SNAPSHOT_INTERVAL", "STATE_TOPIC", "LatestGames", "decode_snapshot", "event_time",
-           "no_gc", "snapshot_of", "state_at", "stored_events", "take_snapshots", "version_at"]
+__all__ = ["SNAPSHOT_INTERVAL", "LatestGames", "decode_snapshot", "event_time", "no_gc",
+           "snapshot_of", "state_at", "state_topic", "stored_events", "take_snapshots", "version_at"]
 
 #: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
 #: Snapshots only serve a cold start (the first look at a game in a process) at or past them:
