@@ -15,7 +15,8 @@ A stale row is never served: the reader gets ``None`` and reviews afresh (and ma
 result); so is a row that does not inflate (edited in the database), never a traceback.
 Rows are written with their version, and a row never replaces one of a later version, so
 concurrent writers cannot roll the read model back. Products are compressed (zlib level 1:
-fast, and a 50,000-event game's JSON report shrinks ~20×).
+fast, and a 50,000-event game's JSON report shrinks ~20×), and so are the battle rows' parts but
+their JSON (:data:`~application.adapters.review_tables.COMPRESSED` says why).
 
 This is minister's own projection rather than eventsourcing's ``ProjectionRunner``: a review is
 per game and per engine, rebuilt on demand, not a position in the application's notification
