@@ -12,14 +12,23 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 from functools import cache
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from domain.record.events import GameSnapshot
-from domain.record.game import Game
 
-_STATE_DECODER = msgspec.msgpack.Decoder(Game)
+if TYPE_CHECKING:  # the Game (the whole fold and what it reads) loads when a snapshot is first used
+    from domain.record.game import Game
+
 _STATE_ENCODER = msgspec.msgpack.Encoder()
+
+
+@cache
+def _state_decoder() -> msgspec.msgpack.Decoder[Game]:
+    from domain.record.game import Game
+
+    return msgspec.msgpack.Decoder(Game)
 
 
 @cache
@@ -27,6 +36,8 @@ def state_topic() -> str:
     """The snapshot topic: a fingerprint of the Game state's schema, so a snapshot taken by
     another shape of Game is never decoded as this one (worked out when a snapshot is first
     taken or read: the schema costs ~20 ms, which a command that reads none does not pay)."""
+    from domain.record.game import Game
+
     schema = msgspec.json.encode(msgspec.json.schema(Game))
     return f"minister/Game@1#{hashlib.sha256(schema).hexdigest()[:16]}"
 
@@ -43,6 +54,6 @@ def decode_snapshot(snapshot: GameSnapshot) -> Game | None:
     if snapshot.topic != state_topic():
         return None
     try:
-        return _STATE_DECODER.decode(snapshot.state)
+        return _state_decoder().decode(snapshot.state)
     except msgspec.DecodeError:
         return None
