@@ -16,7 +16,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -28,7 +28,9 @@ from application.adapters.mapper import MsgspecMapper, NullTranscoder
 from application.adapters.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
 from domain.errors import MinisterError
 from domain.record.events import GameEvent, game_uuid
-from domain.record.game import Game
+
+if TYPE_CHECKING:  # the fold loads when a game is first folded (a stored report needs none)
+    from domain.record.game import Game
 
 
 class UnknownGameError(MinisterError, LookupError):

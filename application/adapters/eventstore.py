@@ -36,9 +36,9 @@ from eventsourcing.sqlite import (
 )
 
 from application.adapters.damage import unreadable
-from application.adapters.mapper import MsgspecMapper, decode_event
+from application.adapters.mapper import DECODERS, MsgspecMapper, decode_event
 from domain.errors import MinisterError
-from domain.record.events import TOPICS, GameEvent, GameSnapshot, GameStarted
+from domain.record.events import GameEvent, GameSnapshot, GameStarted
 
 __all__ = ["StoredEvent", "VersionClash"]  # eventsourcing's row and clash, for the callers
 
@@ -205,10 +205,6 @@ def _fast(recorder: object) -> bool:
 
 
 # -- reading a game ------------------------------------------------------------------------------
-#: A decoder per topic (as the mapper's), called straight from the loop that decodes rows.
-_DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {
-    topic: msgspec.msgpack.Decoder(cls) for topic, cls in TOPICS.items()}
-
 
 def iter_events(app: Application[UUID], originator_id: UUID, *, gt: int | None = None,
                 lte: int | None = None, desc: bool = False, limit: int | None = None,
@@ -235,7 +231,7 @@ def _decoded(app: Application[UUID], originator_id: UUID, rows: list[tuple[str, 
              gt: int | None, lte: int | None, desc: bool, limit: int | None) -> Iterator[GameEvent]:
     """The rows' events, each decoded when asked for; a row that does not decode (edited in the
     database) is refused as a damaged record naming its event, never a traceback."""
-    decoders = _DECODERS
+    decoders = DECODERS
     for topic, state in rows:
         try:
             # An unknown topic goes through decode_event, which names it in its error.
@@ -306,7 +302,7 @@ def plain_state(app: Application[UUID], state: object) -> bytes:
 
 def decode_state(topic: str, state: bytes) -> GameEvent:
     """One event from its stored (topic, state)."""
-    decoder = _DECODERS.get(topic)
+    decoder = DECODERS.get(topic)
     if decoder is None:
         return decode_event(topic, state)  # names the unknown topic in its error
     event: GameEvent = decoder.decode(state)
@@ -315,7 +311,7 @@ def decode_state(topic: str, state: bytes) -> GameEvent:
 
 def decode_states(states: Iterable[tuple[str, bytes]]) -> Iterator[GameEvent]:
     """Events from (topic, state) rows, each decoded when it is asked for."""
-    decoders = _DECODERS
+    decoders = DECODERS
     return (decoders[topic].decode(state) if topic in decoders else decode_event(topic, state)
             for topic, state in states)
 

@@ -35,7 +35,8 @@ def _timestamp(obj: Any) -> Any:
 
 
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_timestamp)
-_DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {
+#: Topic -> the decoder of its event class (a reader decoding many rows looks each up itself).
+DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {
     topic: msgspec.msgpack.Decoder(cls) for topic, cls in TOPICS.items()
 }
 
@@ -48,7 +49,7 @@ def encode_event(event: GameEvent) -> bytes:
 def decode_event(topic: str, data: bytes) -> GameEvent:
     """Decode a stored event's state by its topic."""
     try:
-        decoder = _DECODERS[topic]
+        decoder = DECODERS[topic]
     except KeyError:
         raise ValueError(f"unknown event topic {topic!r}") from None
     event: GameEvent = decoder.decode(data)

@@ -15,7 +15,8 @@ A stale row is never served: the reader gets ``None`` and reviews afresh (and ma
 result); so is a row that does not inflate (edited in the database), never a traceback.
 Rows are written with their version, and a row never replaces one of a later version, so
 concurrent writers cannot roll the read model back. Products are compressed (zlib level 1:
-fast, and a 50,000-event game's JSON report shrinks ~20×).
+fast, and a 50,000-event game's JSON report shrinks ~20×), and so are the battle rows' parts but
+their JSON (:data:`~application.adapters.review_tables.COMPRESSED` says why).
 
 This is minister's own projection rather than eventsourcing's ``ProjectionRunner``: a review is
 per game and per engine, rebuilt on demand, not a position in the application's notification
@@ -36,6 +37,7 @@ from uuid import UUID
 
 from application.adapters.eventstore import read_events, store_kind
 from application.adapters.review_tables import (
+    COMPRESSED,
     PARTS,
     Head,
     HistoryRows,
@@ -167,7 +169,8 @@ def save(app: Application[UUID], game_id: str, head: Head, products: Mapping[str
          battles: Mapping[str, HistoryRows] | None = None) -> None:
     """Store a game's game-level rows (``products``: kind -> bytes, compressed here) and the
     battle rows of each history that changed (``battles``: history -> its battle count and the
-    rows to write, their parts compressed by the caller as it makes them: zlib level 1), as made
+    rows to write, their :data:`~application.adapters.review_tables.COMPRESSED` parts compressed
+    by the caller as it makes them: zlib level 1), as made
     from its events up to ``head``, in one transaction."""
     rows = {kind: zlib.compress(data, 1) for kind, data in products.items()}
     _table(app).put(game_id, head, engine_version(), rows, dict(battles or {}))
@@ -191,7 +194,7 @@ def load_parts(app: Application[UUID], game_id: str, history: str, part: str,
         return None
     if any(digest != want for (digest, _), want in zip(found, digests, strict=True)):
         return None
-    parts = [_inflate(data) for _, data in found]
+    parts = [_inflate(data) for _, data in found] if part in COMPRESSED else [data for _, data in found]
     return None if any(part is None for part in parts) else [part for part in parts if part is not None]
 
 

@@ -44,16 +44,17 @@ from application.adapters.eventstore import (
     snapshotting,
 )
 from application.adapters.integrity import GENESIS, follow_chain
-from application.adapters.snapshots import STATE_TOPIC, decode_snapshot, snapshot_of
+from application.adapters.snapshots import decode_snapshot, snapshot_of, state_topic
 from domain.memory import no_gc
 from domain.record.events import GameEvent, game_uuid
-from domain.record.game import Game, project_game
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the fold loads when a game is first folded (a stored report needs none)
     from eventsourcing.application import Application
 
-__all__ = ["SNAPSHOT_INTERVAL", "STATE_TOPIC", "LatestGames", "decode_snapshot", "event_time",
-           "no_gc", "snapshot_of", "state_at", "stored_events", "take_snapshots", "version_at"]
+    from domain.record.game import Game
+
+__all__ = ["SNAPSHOT_INTERVAL", "LatestGames", "decode_snapshot", "event_time", "no_gc",
+           "snapshot_of", "state_at", "state_topic", "stored_events", "take_snapshots", "version_at"]
 
 #: Events between snapshots, chosen with benchmarks/bench_store.py on a 10,000-event game.
 #: Snapshots only serve a cold start (the first look at a game in a process) at or past them:
@@ -73,6 +74,8 @@ def take_snapshots(app: Application[UUID], events: Sequence[GameEvent],
     and the caller folded them already; the snapshot is that state as of the due event
     (:meth:`Game.at` gives exactly what folding up to it does).
     """
+    from domain.record.game import project_game
+
     if not snapshotting(app) or not events:
         return 0
     due = max((e.originator_version for e in events if e.originator_version % interval == 0),
@@ -102,6 +105,8 @@ def state_at(app: Application[UUID], originator_id: UUID, version: int | None) -
     The snapshot is trusted here (its binding is checked when a game is opened, by
     :class:`LatestGames`); used by :func:`take_snapshots` just after recording.
     """
+    from domain.record.game import project_game
+
     game: Game | None = None
     after: int | None = None
     with no_gc():
@@ -161,6 +166,8 @@ def fold_checked(game_id: str, game: Game | None, states: Sequence[tuple[str, by
     edited and the chain recomputed) is refused as :class:`TamperedError` naming the event;
     nothing half-folded is kept (the callers fold into a state taken out of the cache).
     """
+    from domain.record.game import project_game
+
     at = 0  # the index of the row being decoded or filed
 
     def events() -> Iterator[GameEvent]:

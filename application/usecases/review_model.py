@@ -205,8 +205,9 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
             if stored.get(position) != digest:
                 parts = parts_of.get(digest)
                 if parts is None:
-                    # Compressed as made: a big game's rows are hundreds of megabytes uncompressed.
-                    parts = parts_of[digest] = (compress(data, 1), compress(battle_json(battle), 1),
+                    # Compressed as made: a big game's rows are hundreds of megabytes uncompressed
+                    # (all but the JSON report's: review_tables.COMPRESSED says why).
+                    parts = parts_of[digest] = (compress(data, 1), battle_json(battle),
                                                 compress(battle_text(battle).encode(), 1))
                 rows[position] = BattleRow(digest, parts)
         battles[history] = HistoryRows(len(view.battles), rows)

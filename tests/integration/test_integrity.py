@@ -11,12 +11,20 @@ import pytest
 
 from application.adapters.app import MinisterApplication
 from application.adapters.damage import TamperedError
-from application.adapters.eventstore import StoredEvent, insert_raw_rows
-from application.adapters.integrity import GENESIS, check_game, check_rows, link, link_bytes, stored_link
+from application.adapters.eventstore import StoredEvent, insert_raw_rows, read_states
+from application.adapters.integrity import (
+    GENESIS,
+    check_game,
+    check_rows,
+    link,
+    link_bytes,
+    stored_link,
+    walk_stored,
+)
 from application.adapters.mapper import decode_event, encode_event
 from application.adapters.stores import open_store
 from application.usecases.transfer import import_replay
-from domain.record.events import GameEvent
+from domain.record.events import GameEvent, game_uuid
 from tests.integration.store_helpers import (
     MemorySpec,
     PostgresSpec,
@@ -95,6 +103,26 @@ class IntegrityContract:
         app.latest_games.forget()
         with pytest.raises(TamperedError, match=r"stored event 37 .* does not match the hash chain"):
             app.game(GAME)  # opening it walks the chain the same way
+
+    def test_a_field_given_twice_is_refused_even_with_its_link_made_over_it(
+            self, app: MinisterApplication, raw: RawRows) -> None:
+        """A forger repeats ``originator_version`` at the end of a row (a decoder takes the last)
+        and makes its link over the row as stored: the link holds, but the event does not say
+        what was checked, so the one-pass walk (``replay``, ``show``) and opening it refuse it."""
+        state = raw.rows(GAME)[36][2]
+        count = len(msgspec.msgpack.decode(state)) + 1
+        header = bytes([0x80 | count]) if count < 16 else b"\xde" + count.to_bytes(2, "big")
+        body = state[1:] if state[0] < 0x90 else state[3:]
+        forged = header + body + msgspec.msgpack.encode("originator_version") + msgspec.msgpack.encode(99)
+        at = forged.index(b"\xa5chain\xd9\x40") + 8  # the link's 64 digits, as minister writes it
+        previous = msgspec.msgpack.decode(raw.rows(GAME)[35][2])["chain"]
+        made = link_bytes(previous, forged[:at - 2] + b"\xc0" + forged[at + 64:])
+        raw.set_state(GAME, 37, forged[:at] + made.encode() + forged[at + 64:])
+        with pytest.raises(TamperedError, match=r"stored event 37 "):
+            walk_stored(GAME, read_states(app, game_uuid(GAME)))
+        app.latest_games.forget()
+        with pytest.raises(TamperedError, match=r"stored event 37 "):
+            app.game(GAME)
 
     def test_a_deleted_row_is_a_missing_event(self, app: MinisterApplication, raw: RawRows) -> None:
         raw.delete(GAME, 12)

@@ -14,7 +14,7 @@ from application.adapters.eventstore import VersionClash, snapshots_of, store_ki
 from application.adapters.integrity import GENESIS, check_game, link
 from application.adapters.mapper import encode_event
 from application.adapters.stores import StoreSpecError, list_games, open_store, parse_store_spec
-from application.adapters.timetravel import STATE_TOPIC, decode_snapshot
+from application.adapters.timetravel import decode_snapshot, state_topic
 from application.usecases.desk.papers import report
 from domain.errors import MinisterError
 from domain.record.events import ReportFiled, game_uuid
@@ -115,7 +115,7 @@ class StoreContract:
         stored = app.game_events(replay.game_id)
         for snapshot in snapshots:
             assert snapshot.chain == stored[snapshot.originator_version - 1].chain
-            assert snapshot.topic == STATE_TOPIC
+            assert snapshot.topic == state_topic()
             folded = project_game(None, replay.events[:snapshot.originator_version])
             assert msgspec.msgpack.encode(decode_snapshot(snapshot)) == msgspec.msgpack.encode(folded)
 

@@ -16,11 +16,11 @@ from application.adapters.app import MinisterApplication, UnknownGameError
 from application.adapters.eventstore import prune_snapshots, put_snapshots, snapshots_of, store_kind_of
 from application.adapters.stores import open_store
 from application.adapters.timetravel import (
-    STATE_TOPIC,
     LatestGames,
     decode_snapshot,
     event_time,
     snapshot_of,
+    state_topic,
     version_at,
 )
 from application.intake.replayfile import parse_replay
@@ -99,7 +99,7 @@ class TimeTravelContract:
         stale = msgspec.structs.replace(snapshot_of(folded, folded.modified_on), originator_version=54,
                                         topic="minister/Game@1#0000000000000000")
         broken = GameSnapshot(originator_id=oid, originator_version=53, timestamp=datetime.now(UTC),
-                              state=b"\x93\x01\x02", topic=STATE_TOPIC)
+                              state=b"\x93\x01\x02", topic=state_topic())
         assert put_snapshots(app, [broken, stale])
         with pytest.warns(UserWarning, match="not bound to the stored events' chain"):
             assert _same(app.game_at(replay.game_id, version=55), folded)
@@ -122,7 +122,7 @@ class TimeTravelContract:
         app.latest_games.forget()
         assert _same(app.game(replay.game_id), project_game(None, replay.events))
         [again] = snapshots_of(app, oid)
-        assert (again.originator_version, again.topic, again.chain) == (50, STATE_TOPIC, taken.chain)
+        assert (again.originator_version, again.topic, again.chain) == (50, state_topic(), taken.chain)
         assert _same(decode_snapshot(again), project_game(None, replay.events[:50]))
 
     def test_snapshots_taken_by_later_appends(self, app: MinisterApplication) -> None:
