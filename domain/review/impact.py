@@ -83,7 +83,7 @@ def side_luck(side: SideRound) -> float | None:
     hits = 0
     for entry in side.dice:
         column = entry.column
-        if column == "AA" or entry.status is _VOIDED:
+        if column == "AA" or entry.status == _VOIDED:
             continue
         value = column if isinstance(column, int) else hit_value(column)
         columns[value] = columns.get(value, 0) + len(entry.values)
@@ -93,7 +93,8 @@ def side_luck(side: SideRound) -> float | None:
     return _percentile(tuple(columns.items()), hits)
 
 
-#: Read once: a member read through its class costs a descriptor call, every die of a report.
+#: Read once: a member read through its class costs a descriptor call, every die of a report
+#: (compared with ``==``: a view may be made with the status as its plain string).
 _VOIDED = DiceStatus.VOIDED
 
 
