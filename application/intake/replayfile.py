@@ -116,6 +116,7 @@ class Replay:
     path: str
     game_id: str
     edition: str
+    #: The events, linked into the hash chain from the genesis link (as a store records them).
     events: list[GameEvent]
     expect: dict[str, Any] | None
     game: Game
