@@ -79,9 +79,13 @@ class FileLines:
         if start is None:
             return None
         end = self.events[index + 1] if index + 1 < len(self.events) else len(self.lines) + 1
-        for lineno in range(start + 1, end):
-            if _assigns(self.lines[lineno - 1], key):
-                return lineno
+        # What ``^\s*key\s*=`` matches (str.lstrip strips the characters ``\s`` matches), tested
+        # inline: this runs for the lines of every [[event]] table, and a call per line showed.
+        lines, size = self.lines, len(key)
+        for lineno in range(start, end - 1):
+            text = lines[lineno].lstrip()
+            if text.startswith(key) and text[size:].lstrip().startswith("="):
+                return lineno + 1
         return start
 
     def text_start(self, index: int, key: str) -> int | None:
@@ -97,9 +101,3 @@ class FileLines:
             return line + 1
         return line
 
-
-def _assigns(line: str, key: str) -> bool:
-    """Whether ``line`` is ``key = ...``: what ``^\\s*key\\s*=`` matches (str.lstrip strips the
-    characters ``\\s`` matches), without a regular expression per line of every [[event]] table."""
-    text = line.lstrip()
-    return text.startswith(key) and text[len(key):].lstrip().startswith("=")

@@ -43,6 +43,21 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
     """Refuse a record whose references the game (as it stands before it) cannot resolve; the
     record as it is to be stored (a ruling bound to the identity of the finding it names then,
     as ``minister rule`` binds it)."""
+    if isinstance(event, _REFERRING):
+        event = _check_references(game, event, source, line_of)
+    if event.at is not None and event.at != event.timestamp:
+        _check_claimed(game, event, source, line_of("at"))
+    return event
+
+
+#: The records that name something the game must hold (a battle, a finding, a report or ruling,
+#: a request): one test lets every other record (most of a file: rolls, positions) straight by.
+_REFERRING = (DiceSupplied, RulingIssued, RulingGiven, ReportFiled, ReportAmended, EntryWithdrawn,
+              ForfeitDecided)
+
+
+def _check_references(game: Game, event: GameEvent, source: str, line_of: LineOf) -> GameEvent:
+    """:func:`check_record` of a record that names something (one of :data:`_REFERRING`)."""
     try:
         if isinstance(event, DiceSupplied):
             named_battle(game, event.battle, event.turn)  # dice go to one battle
@@ -67,8 +82,6 @@ def check_record(game: Game, event: GameEvent, source: str, line_of: LineOf) -> 
             raise ReplayError("expected a forfeit_request before this forfeit_decision (no request "
                               "awaits the Minister of Law's decision: 2008 Forfeits)", source=source,
                               line=line_of("decision"))
-    if event.at is not None and event.at != event.timestamp:
-        _check_claimed(game, event, source, line_of("at"))
     return event
 
 

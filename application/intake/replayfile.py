@@ -116,6 +116,7 @@ class Replay:
     path: str
     game_id: str
     edition: str
+    #: The events, linked into the hash chain from the genesis link (as a store records them).
     events: list[GameEvent]
     expect: dict[str, Any] | None
     game: Game
@@ -388,12 +389,12 @@ class _Builder(DeskRecords):
 
     # -- per type -----------------------------------------------------------------------------
     def position(self, index: int, record: PositionRecord, line: int | None) -> None:
-        first = self.lines.key_line(index, "units") or line
         holdings = []
         for offset, entry in enumerate(record.units):
             try:
                 holdings.append(_holding(entry))
             except ValueError as error:
+                first = self.lines.key_line(index, "units") or line  # looked up only now
                 raise ReplayError(str(error), source=self.source,
                                   line=self._item_line(first, entry, offset)) from None
         self.add(PositionRecorded, record.at, line, holdings=tuple(holdings))

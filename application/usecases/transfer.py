@@ -25,7 +25,7 @@ import tomli_w
 
 from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import VersionClash, decode_states, read_states
-from application.adapters.integrity import SCHEME, chain_events, head_of
+from application.adapters.integrity import SCHEME, head_of
 from application.adapters.mapper import encode_event
 from application.intake import board_records, club_records
 from application.intake.replayfile import FORMAT, Replay
@@ -83,22 +83,24 @@ def import_replay(app: MinisterApplication, replay: Replay, *, if_new: bool = Fa
 
     ``if_new``: when the store already holds a game with this id, leave it as it is.
     """
+    # The replay's events are linked from the genesis link already (parse_replay): their last
+    # link is the file's head, and they are what the store holds when it holds this game.
+    chained = replay.events
     if replay.integrity is not None:  # the file's head, checked before anything is stored
-        _check_head(replay, head_of(chain_events(replay.events)), len(replay.events))
+        _check_head(replay, head_of(chained), len(chained))
     for _ in range(2):  # a second pass only when another writer stored the game meanwhile
         stored = app.game_events(replay.game_id)
         if stored:
-            chained = chain_events(replay.events)
             if if_new:
                 return ImportResult(replay.game_id, len(chained), head_of(chained),
                                     Outcome.ALREADY_STORED, max(len(stored) - len(chained), 0))
             return _compare(replay, chained, stored)
         try:
             # Linked from the genesis link as the file's own chain is: the head is the file's.
-            chained = app.record(replay.events, folded=replay.game)
+            recorded = app.record(chained, folded=replay.game)
         except VersionClash:
             continue
-        return ImportResult(replay.game_id, len(chained), head_of(chained), Outcome.IMPORTED)
+        return ImportResult(replay.game_id, len(recorded), head_of(recorded), Outcome.IMPORTED)
     raise ImportConflictError(f"{replay.path}: game {replay.game_id!r} is being written by another "
                               "process; try again")
 

@@ -26,7 +26,7 @@ Special orders (the ``orders`` records) are parsed by :mod:`domain.notation.spec
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from domain.errors import InvalidNotationError
 from domain.notation.battle_log import NAME, NUMBER, Units, check_length, is_name, parse_unit_list
@@ -171,6 +171,7 @@ def parse_declaration(text: str) -> Declaration:
     typos: list[str] = []
     current: DeclaredBattle | None = None
     moves: list[DeclaredMove] = []
+    total: DeclaredTotal | None = None
     for lineno, raw_line in enumerate(text.split("\n"), start=1):
         line = raw_line.strip()
         raw = raw_line.rstrip("\r")
@@ -181,7 +182,7 @@ def parse_declaration(text: str) -> Declaration:
             if current is None:
                 raise InvalidNotationError("expected 'Attack #N - territory' before a Total line",
                                            line=lineno, text=line)
-            if current.total is not None:
+            if total is not None:
                 raise InvalidNotationError(
                     f"a second Total line for the battle of line {current.lineno}",
                     line=lineno, text=line)
@@ -190,13 +191,12 @@ def parse_declaration(text: str) -> Declaration:
                 parse_unit_list(match.group("attack"), line=lineno, raw=line, typos=typos),
                 parse_unit_list(match.group("defence"), line=lineno, raw=line, typos=typos),
                 lineno=lineno, raw=raw)
-            current = replace(current, total=total)
             continue
         battle = _battle_line(line, lineno, raw, typos)
         if battle is not None:
             if current is not None:
-                battles.append(replace(current, moves=tuple(moves)))
-            current, moves = battle, []
+                battles.append(_closed(current, moves, total))
+            current, moves, total = battle, [], None
             continue
         move = _move_line(line, lineno, raw, typos)
         if current is None:
@@ -204,8 +204,15 @@ def parse_declaration(text: str) -> Declaration:
                 "expected 'Attack #N - territory' before the first move", line=lineno, text=line)
         moves.append(move)
     if current is not None:
-        battles.append(replace(current, moves=tuple(moves)))
+        battles.append(_closed(current, moves, total))
     return Declaration(tuple(battles), tuple(typos))
+
+
+def _closed(battle: DeclaredBattle, moves: list[DeclaredMove], total: DeclaredTotal | None) -> DeclaredBattle:
+    """A battle line's battle with its moves and totals line (built directly: dataclasses.replace
+    showed in a profile of declarations, once per battle)."""
+    return DeclaredBattle(battle.number, battle.territory, battle.defenders, tuple(moves), total,
+                          lineno=battle.lineno, raw=battle.raw)
 
 
 def _battle_line(line: str, lineno: int, raw: str, typos: list[str]) -> DeclaredBattle | None:

@@ -94,12 +94,10 @@ def resolve(name: str, board: Board | None = None) -> Resolution:
     "<name> SZ" (also "S.Z.", "Sea Zone", "sz <name>") means that territory's sea zone: the one
     named for it, else the only sea zone it borders.
     """
-    index = _index(board if board is not None else Board.classic())
-    outcome = index.cached_lookup(_resolver_key(name))
-    if isinstance(outcome, _Failure):
-        raise UnknownTerritoryError(outcome.message, text=name)
-    note = f"{name.strip()!r}: {outcome.note}" if outcome.typo and outcome.note else outcome.note
-    return Resolution(outcome.territory, outcome.typo, name, note)
+    read = _index(board if board is not None else Board.classic()).cached_read(name)
+    if isinstance(read, _Failure):
+        raise UnknownTerritoryError(read.message, text=name)
+    return read
 
 
 def resolve_many(names: Iterable[str], board: Board | None = None) -> list[Resolution]:
@@ -136,9 +134,13 @@ class _Index:
     abbreviation: set[str] = field(default_factory=set)
     #: :meth:`lookup` behind an LRU: records repeat a few hundred names; junk must not grow it.
     cached_lookup: Callable[[str], _Found | _Failure] = field(init=False, repr=False)
+    #: :meth:`read` behind an LRU: the same written names recur all game long (a Resolution is
+    #: immutable, so one object serves every record that writes the name).
+    cached_read: Callable[[str], Resolution | _Failure] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.cached_lookup = lru_cache(maxsize=_CACHE_LIMIT)(self.lookup)
+        self.cached_read = lru_cache(maxsize=_CACHE_LIMIT)(self.read)
         for terr in self.board:
             self._add(name_key(terr.name), terr, abbreviation=False)
             for other in (*terr.abbreviations, *([terr.source_name] if terr.source_name else [])):
@@ -156,6 +158,14 @@ class _Index:
             self.abbreviation.add(key)
 
     # -- lookup -------------------------------------------------------------------------------
+    def read(self, name: str) -> Resolution | _Failure:
+        """How a written name reads (:func:`resolve`), or why it does not."""
+        outcome = self.cached_lookup(_resolver_key(name))
+        if isinstance(outcome, _Failure):
+            return outcome
+        note = f"{name.strip()!r}: {outcome.note}" if outcome.typo and outcome.note else outcome.note
+        return Resolution(outcome.territory, outcome.typo, name, note)
+
     def lookup(self, key: str) -> _Found | _Failure:
         if not key:
             return _Failure("empty territory name")
@@ -231,12 +241,11 @@ class _Index:
         return f"unknown territory or sea zone (nearest: {', '.join(nearest)})"
 
 
-@lru_cache(maxsize=4096)
 def _resolver_key(text: str) -> str:
     """:func:`name_key`, with a leading "sz"/"S.Z."/"Sea Zone" word moved to the end.
 
     Only a separate word counts as the prefix ("sz UK"), so "Szlomon Islands" stays a misspelling.
-    A pure function of the text (names recur all game long), remembered.
+    (Recurring names are remembered whole, by :attr:`_Index.cached_read`.)
     """
     words = [w for w in _SEPARATORS.split(text.casefold()) if w]
     for marker in (["sz"], ["s", "z"], ["sea", "zone"]):
