@@ -133,7 +133,8 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     # -- output ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, int]:
         """``{"INF": 6, "ARM": 3}``: the report's form of a force."""
-        return {unit.value: count for unit, count in self.items}
+        names = _NAMES
+        return {names[unit]: count for unit, count in self.items}
 
     def __str__(self) -> str:
         return _formatted(self.items)
@@ -267,6 +268,8 @@ EMPTY = Force()
 
 #: Units that are captured, never hit (see UnitType.is_combatant).
 _NOT_COMBATANTS = frozenset(unit for unit in UnitType if not unit.is_combatant)
+#: Each unit type's name as written (``unit.value`` is a descriptor call: every force of a report).
+_NAMES = {unit: unit.value for unit in UnitType}
 
 
 # -- filters the board walk asks at every step ------------------------------------------------
