@@ -138,8 +138,7 @@ def _magic_84(walk: BoardWalk, board: Board, found: list[tuple[str, Issue]]) -> 
 
 def _axis_ipcs(walk: BoardWalk, seq: int) -> int:
     """The IPC value of every territory the Axis controls before record ``seq``."""
-    state = walk.before(seq)  # one look at each territory for both Axis powers
-    return sum(place.ipc for place in walk.board.land if state.control_of(place.name) in AXIS)
+    return walk.before(seq).side_ipcs(AXIS)
 
 
 # -- forfeits -------------------------------------------------------------------------------------

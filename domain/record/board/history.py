@@ -8,7 +8,7 @@ it as it stood before a record (one bisection per look), and the checkpoints' fi
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -123,6 +123,11 @@ class BoardAt:
         """(territories, IPCs) the power controls: Post Combat Orders' count."""
         held = [t for t in self.walk.board.land if self.control_of(t.name) == power]
         return len(held), sum(t.ipc for t in held)
+
+    def side_ipcs(self, powers: Collection[str]) -> int:
+        """The IPC value of every territory the powers control (Magic 84's Axis count): one
+        look at each territory for all of them."""
+        return sum(t.ipc for t in self.walk.board.land if self.control_of(t.name) in powers)
 
 
 @dataclass
