@@ -92,7 +92,7 @@ def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None =
         raise InvalidNotationError(f"{exc.message} ({exc.text!r})", line=line, text=raw) from exc
     except ValueError as exc:  # e.g. a count int() refuses
         raise InvalidNotationError(f"expected a unit list ({exc})", line=line, text=raw) from exc
-    if typos is not None:
+    if notes and typos is not None:  # (most lists: no note, and no generator made for none)
         typos.extend(f"line {line}: {note}" for note in notes)
     return _interned(units)
 
