@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from domain.battle.model import Outcome, Side, Winner
+from domain.battle.model import Outcome, Winner
 from domain.review.impact import round_luck
 from domain.review.views import (
     BattleStatus,
@@ -274,10 +274,9 @@ def battle_text(battle: BattleView) -> str:
     for rv in battle.rounds:
         tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
         out.append(f"  Round {rv.round}{tag}")
-        for side, sr, losses in ((Side.ATTACKER, rv.attacker, rv.attacker_losses),
-                                 (Side.DEFENDER, rv.defender, rv.defender_losses)):
-            label = "A" if side is Side.ATTACKER else "D"
-            dice = " ".join(_dice_text(d) for d in sr.dice) or "-"
+        for label, sr, losses in (("A", rv.attacker, rv.attacker_losses),
+                                  ("D", rv.defender, rv.defender_losses)):
+            dice = " ".join([_dice_text(d) for d in sr.dice]) or "-"
             out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
                        + (f"; loses {losses}" if losses else ""))
         luck = round_luck(rv)
@@ -311,9 +310,10 @@ def _dice_text(entry: DiceEntry) -> str:
     values, hits = entry.values, entry.hits
     if len(hits) < len(values):  # hits not (all) worked out: a die without one is unmarked
         hits = hits + (False,) * (len(values) - len(hits))
-    # (A face off the table, which no parser lets in, is still written as it is.)
-    faces = "".join([_FACE.get(pair) or f"{pair[0]}{'*' if pair[1] else ''}"
-                     for pair in zip(values, hits, strict=False)])
+    try:
+        faces = "".join(map(_FACE.__getitem__, zip(values, hits, strict=False)))
+    except KeyError:  # a face off the table, which no parser lets in, is still written as it is
+        faces = "".join([f"{value}{'*' if hit else ''}" for value, hit in zip(values, hits, strict=False)])
     mark = _MARKS[entry.status]
     strike = " first strike" if entry.first_strike else ""
     return f"[{entry.column}{strike}{mark}: {faces}]"

@@ -23,7 +23,7 @@ from eventsourcing.application import Application
 from eventsourcing.utils import get_topic
 
 from application.adapters.eventstore import VersionClash, put_events
-from application.adapters.integrity import GENESIS, chain_events
+from application.adapters.integrity import GENESIS, LinkedEvents, chain_events
 from application.adapters.mapper import MsgspecMapper, NullTranscoder
 from application.adapters.timetravel import SNAPSHOT_INTERVAL, LatestGames, take_snapshots, version_at
 from domain.errors import MinisterError
@@ -70,16 +70,24 @@ class MinisterApplication(Application[UUID]):
         """
         if not events:
             return []
-        links: dict[UUID, str] = {}
-        chained: list[GameEvent] = []
-        for event in events:
-            previous = links.get(event.originator_id)
-            if previous is None:
-                previous = self._link_before(event)
-            chained.extend(chain_events((event,), previous))
-            links[event.originator_id] = chained[-1].chain or GENESIS
+        first = events[0]
+        if isinstance(events, LinkedEvents) and first.originator_version == 1 and all(
+                event.originator_id == first.originator_id for event in events):
+            # One game from its first event, linked from the genesis link when the LinkedEvents
+            # were made: the links this loop would compute (an import: 0.4 s of 50,000 events).
+            chained = list(events)
+            links = {first.originator_id: chained[-1].chain or GENESIS}
+        else:
+            links = {}
+            chained = []
+            for event in events:
+                previous = links.get(event.originator_id)
+                if previous is None:
+                    previous = self._link_before(event)
+                chained.extend(chain_events((event,), previous))
+                links[event.originator_id] = chained[-1].chain or GENESIS
         put_events(self, chained)
-        first, last = chained[0], chained[-1]
+        last = chained[-1]
         whole = len(links) == 1 and first.originator_version == 1
         if folded is not None and not (whole and (folded.id, folded.version) ==
                                        (first.originator_id, last.originator_version)):

@@ -214,6 +214,18 @@ def chain_events(events: Iterable[GameEvent], previous: str = GENESIS) -> list[G
     return chained
 
 
+class LinkedEvents(tuple[GameEvent, ...]):
+    """Events linked into one hash chain from the genesis link when made (by
+    :func:`chain_events`), and immutable since: the links they hold are the ones a store would
+    compute for a whole game, so it records them without linking them again (an import records
+    the events its replay file's reading linked)."""
+
+    __slots__ = ()
+
+    def __new__(cls, events: Iterable[GameEvent]) -> LinkedEvents:
+        return super().__new__(cls, chain_events(events))
+
+
 def head_of(events: Sequence[GameEvent]) -> str:
     """The head hash of a chained record (the genesis value for no events)."""
     return (events[-1].chain or GENESIS) if events else GENESIS

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import msgspec
 import tomli
 
-from application.adapters.integrity import chain_events
+from application.adapters.integrity import LinkedEvents
 from application.intake import board_records, club_records
 from application.intake.desk_records import DeskRecords
 from application.intake.filelines import FileLines
@@ -117,7 +117,7 @@ class Replay:
     game_id: str
     edition: str
     #: The events, linked into the hash chain from the genesis link (as a store records them).
-    events: list[GameEvent]
+    events: LinkedEvents
     expect: dict[str, Any] | None
     game: Game
     #: The file's top-level keys and tables, but for its [[event]] tables (read into ``events``).
@@ -225,7 +225,7 @@ def _parse_replay(text: str, source: str) -> Replay:
     state = _fold(builder, source)
     # Linked into the hash chain here, so the events are what a store records (a pure function
     # of the file: the chain starts from the genesis link).
-    return Replay(source, game.id, game.edition, chain_events(builder.events), expect, state, data,
+    return Replay(source, game.id, game.edition, LinkedEvents(builder.events), expect, state, data,
                   integrity, lines.table_key_line("integrity", "head") or lines.top_line("integrity"))
 
 

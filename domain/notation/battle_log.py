@@ -92,7 +92,7 @@ def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None =
         raise InvalidNotationError(f"{exc.message} ({exc.text!r})", line=line, text=raw) from exc
     except ValueError as exc:  # e.g. a count int() refuses
         raise InvalidNotationError(f"expected a unit list ({exc})", line=line, text=raw) from exc
-    if typos is not None:
+    if notes and typos is not None:  # (most lists: no note, and no generator made for none)
         typos.extend(f"line {line}: {note}" for note in notes)
     return _interned(units)
 
@@ -439,34 +439,24 @@ def parse_log_line(text: str, *, lineno: int = 1, raw: str | None = None,
     """Parse one non-blank battle-log line; ``raw`` defaults to ``text`` as given."""
     raw = text if raw is None else raw
     text = text.strip()
-
-    def dice(match: re.Match[str]) -> DiceText:
-        try:
-            return parse_dice(match.group("dice"))
-        except InvalidNotationError as exc:
-            raise InvalidNotationError(exc.message, line=lineno, text=text) from exc
-
-    def units(group: str | None) -> Units | None:
-        return None if group is None else parse_unit_list(group, line=lineno, raw=text, typos=typos)
-
     if _COMMENT.match(text):
         return Comment(text, lineno=lineno, raw=raw)
     if match := _ROUND.match(text):
         return RoundMarker(int(match.group("number")), lineno=lineno, raw=raw)
     if match := _SHOT.match(text):
         kind: Literal["AA", "BB"] = "AA" if match.group("kind").upper() == "AA" else "BB"
-        return ShotLine(kind, dice(match), _hits(match), lineno=lineno, raw=raw)
+        return ShotLine(kind, _dice(match, lineno, text), _hits(match), lineno=lineno, raw=raw)
     if match := _FIRST_STRIKE.match(text):
         number = match.group("round")
-        return FirstStrikeLine(int(number) if number else None, units(match.group("units")),
-                               dice(match), _hits(match), lineno=lineno, raw=raw)
+        return FirstStrikeLine(int(number) if number else None, _units(match, lineno, text, typos),
+                               _dice(match, lineno, text), _hits(match), lineno=lineno, raw=raw)
     if match := _SIDE.match(text):
         number = match.group("round")
         side: Literal["A", "D"] = "A" if match.group("side") == "A" else "D"
-        return SideLine(side, int(number) if number else None, units(match.group("units")),
-                        dice(match), _hits(match), lineno=lineno, raw=raw)
+        return SideLine(side, int(number) if number else None, _units(match, lineno, text, typos),
+                        _dice(match, lineno, text), _hits(match), lineno=lineno, raw=raw)
     if match := _ATTACK.match(text):
-        parsed = units(match.group("units"))
+        parsed = _units(match, lineno, text, typos)
         assert parsed is not None
         landing = match.group("landing") or match.group("landing2")
         return AttackLine(parsed, match.group("origin"), landing, lineno=lineno, raw=raw)
@@ -476,10 +466,24 @@ def parse_log_line(text: str, *, lineno: int = 1, raw: str | None = None,
             raise InvalidNotationError(
                 f"expected dice after '{territory}(...)' (a side line such as "
                 "'A(9 INF, 1 ARM) 52461*/3* = 2 hits')", line=lineno, text=text)
-        parsed = units(match.group("units"))
+        parsed = _units(match, lineno, text, typos)
         assert parsed is not None
         return BattleHeader(territory, parsed, lineno=lineno, raw=raw)
     raise InvalidNotationError(_hint(text), line=lineno, text=text)
+
+
+def _dice(match: re.Match[str], lineno: int, text: str) -> DiceText:
+    """The dice a line's match holds (module-level, as :func:`_units`: no closure made a line)."""
+    try:
+        return parse_dice(match.group("dice"))
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(exc.message, line=lineno, text=text) from exc
+
+
+def _units(match: re.Match[str], lineno: int, text: str, typos: list[str] | None) -> Units | None:
+    """The unit list a line's match holds, if it has one."""
+    group = match.group("units")
+    return None if group is None else parse_unit_list(group, line=lineno, raw=text, typos=typos)
 
 
 def _hint(text: str) -> str:
