@@ -179,3 +179,21 @@ def test_stored_events_are_what_the_file_gives(tmp_path: Path, capsys: pytest.Ca
     assert [encode_event(e) for e in app.game_events(EXAMPLE_ID)] == \
         [encode_event(e) for e in load_replay(EXAMPLE).events]
     app.close()
+
+
+def test_the_command_as_a_process_freezes_what_it_made_and_keeps_the_exit_code(tmp_path: Path) -> None:
+    """``minister`` (its console script and ``python -m tui.cli``) is :func:`tui.cli.run`: the
+    exit code is main's, and what the command made is frozen out of the collector before the
+    interpreter exits (tests call ``main``, which freezes nothing)."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["minister"] == "tui.cli:run"
+    probe = ("import gc, sys\nfrom tui.cli import run\ncode = run()\n"
+             "print('frozen', gc.get_freeze_count() > 0)\nsys.exit(code)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path), "MINISTER_STORE": ""}
+    for args, code in (([str(EXAMPLE)], 0), (["no-such-file.toml"], 2)):
+        done = subprocess.run([sys.executable, "-c", probe, "replay", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120, check=False, env=env)
+        assert done.returncode == code, done.stderr
+        assert done.stdout.endswith("frozen True\n")
