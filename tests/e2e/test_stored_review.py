@@ -136,6 +136,38 @@ def test_the_first_frame_shows_the_stored_opening_and_the_rest_is_read_after_it(
     assert app.corrected is not None and app.rolled is not None
 
 
+def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_frame(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tui/loading.py FileSource.opening: the opening is read before the first frame only from
+    fresh rows; stale ones (another engine's) are made again by the worker, behind the progress
+    bar (a big game's review takes seconds: no blank screen meanwhile)."""
+    from application.usecases import review_model
+    from tui.app import MinisterApp
+
+    spec, _ = _import(tmp_path, generated_text(1200, 2))
+    monkeypatch.setattr("application.adapters.review_store.engine_version", lambda: "a later engine")
+    made: list[str] = []
+    remake = review_model._review_now
+
+    def review_now(app: object, game_id: str) -> object:
+        made.append(game_id)
+        return remake(app, game_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review_model, "_review_now", review_now)
+    source = FileSource("generated-1200-2", store=spec)
+    assert source.opening(lambda stage, fraction: None) is None and made == []
+    app = MinisterApp(FileSource("generated-1200-2", store=spec))
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert made and app.rolled is not None and app.corrected is not None
+    assert len(app.corrected.battles) == len(review(open_store(spec).game("generated-1200-2")).battles)
+
+
 def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corrected_history(
         tmp_path: Path) -> None:
     """application/usecases/stored_game.py StoredGame: a battle the correction did not change is
