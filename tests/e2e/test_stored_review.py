@@ -168,6 +168,22 @@ def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_
     assert len(app.corrected.battles) == len(review(open_store(spec).game("generated-1200-2")).battles)
 
 
+def test_a_game_the_store_does_not_hold_exits_with_code_2(tmp_path: Path) -> None:
+    """tui/app.py on_mount: the stored opening is read before the first frame; a game the store
+    does not hold ends the app with exit code 2, naming it (as the worker's errors do)."""
+    from tui.app import MinisterApp
+
+    spec, _ = _import(tmp_path, generated_text(200, 3))
+    app = MinisterApp(FileSource("no-such-game", store=spec))
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert app.return_code == 2 and not app.is_running
+
+
 def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corrected_history(
         tmp_path: Path) -> None:
     """application/usecases/stored_game.py StoredGame: a battle the correction did not change is
