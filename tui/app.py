@@ -31,7 +31,7 @@ from projections.timeline import Timeline, opening_part
 from tui.find_state import FindState
 from tui.keys import KEYS
 from tui.layout import LAYOUT
-from tui.loading import GameSource, ProgressFn
+from tui.loading import GameSource
 from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
 from tui.screens.panels import PanelsScreen
@@ -125,6 +125,8 @@ class MinisterApp(App[None]):
         self.last_message = ""
         self._background = ""
         self._painted = threading.Event()
+        #: The opening part a stored game keeps, shown first (None: the review's own opening).
+        self._head: GameView | None = None
         #: The pending notes of the view listed in the findings panel, and of the one before.
         self._notes: tuple[GameView, dict[str, str]] | None = None
         self._other_notes: tuple[GameView, dict[str, str]] | None = None
@@ -165,7 +167,21 @@ class MinisterApp(App[None]):
         yield KeyFooter(held=True)
 
     def on_mount(self) -> None:
-        """Start reading the game in a worker thread."""
+        """Show the opening part a stored game keeps (application/usecases/review_model.py) in
+        the first frame, and read the rest in a worker thread once it is painted; anything else
+        is read and reviewed in the worker behind the progress bar."""
+        opening = getattr(self._source, "opening", None)
+        try:
+            self._head = opening(lambda stage, fraction: None) if opening is not None else None
+        except MinisterError as error:
+            self.exit(None, 2, f"minister: {error}")
+            return
+        if self._head is None:
+            self._start_load()
+        else:
+            self._on_loaded(self._head, Timeline(self._head), "reading the rest of the game…")
+
+    def _start_load(self) -> None:
         self.run_worker(self._load, thread=True, exclusive=True, name="load", group="load")
 
     @property
@@ -180,7 +196,7 @@ class MinisterApp(App[None]):
             self.post_message(Progress(stage, fraction))
 
         try:
-            head = self._stored_opening(report)
+            head = self._head
             if head is not None:
                 preload_odds()  # painted: the luck panel's odds need numpy before the first key
             corrected = self._source.corrected(report)
@@ -207,17 +223,6 @@ class MinisterApp(App[None]):
             return
         self.call_from_thread(self._on_complete, rolled, both, record)
 
-    def _stored_opening(self, report: ProgressFn) -> GameView | None:
-        """Paint the opening part the store keeps (application/usecases/review_model.py), before
-        the whole review is read; None when the source keeps none (then the review's own opening
-        is painted)."""
-        opening = getattr(self._source, "opening", None)
-        head: GameView | None = opening(report) if opening is not None else None
-        if head is not None:
-            self.call_from_thread(self._on_loaded, head, Timeline(head), "reading the rest of the game…")
-            self._painted.wait(timeout=5.0)
-        return head
-
     def on_progress(self, message: Progress) -> None:
         """The loader's progress, on the loading screen."""
         if self.current_timeline is not None:
@@ -238,9 +243,12 @@ class MinisterApp(App[None]):
         self.call_after_refresh(self._after_first_paint)
 
     def _after_first_paint(self) -> None:
-        """The timeline is on screen: the worker may go on, the footer may show the new keys."""
+        """The timeline is on screen: the worker may go on (or start, after a stored opening), the
+        footer may show the new keys."""
         self._painted.set()
         self.query_one(KeyFooter).release()
+        if self._head is not None:
+            self._start_load()
 
     def _on_complete(self, rolled: GameView, timeline: Timeline, record: Timeline) -> None:
         """The record as rolled is in: swap in the timeline with its variations."""
@@ -290,8 +298,12 @@ class MinisterApp(App[None]):
     def _fit_map(self) -> None:
         """The map's height on a wide, tall screen: the whole map with each place's units when
         the panels above keep MAP_KEEPS rows (the board around the battle folded away unless
-        they keep MAP_KEEPS_TERRITORIES); a narrow or short screen shares its rows (layout.py)."""
+        they keep MAP_KEEPS_TERRITORIES); a narrow or short screen shares its rows (layout.py).
+        Nothing while the map is hidden: its layout is read on the first ``m``, not before the
+        first paint."""
         board_map = self._one("MapPanel", MapPanel)
+        if not board_map.wanted:
+            return
         territories = self._one("TerritoryPanel", TerritoryPanel)
         if self.narrow or self.size.height < SHORT_BELOW:
             board_map.styles.clear_rule("height")
@@ -430,6 +442,7 @@ class MinisterApp(App[None]):
             self.action_toggle_story()  # one picture under the panels at a time
         board_map = self._one("MapPanel", MapPanel)
         board_map.wanted = panel.wanted
+        self._fit_map()
         self.screen.set_class(panel.wanted, "-map")
         timeline = self.current_timeline
         if timeline is not None:

@@ -14,6 +14,7 @@ import msgspec
 from domain.review.views import GameView
 
 if TYPE_CHECKING:
+    from application.usecases.stored_game import StoredGame
     from domain.review.game_review import GameReview
 
 #: ``progress(stage, fraction done)`` as a source works.
@@ -39,22 +40,25 @@ class FileSource:
         self.ref = ref
         self.store = store
         self._game: object | None = None
-        self._stored: object | None = None
+        self._stored: StoredGame | None = None
         self._review: GameReview | None = None
 
-    def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
-        """The stored review of a stored game (None for a replay file): no review to wait for."""
+    def _stored_game(self, progress: ProgressFn) -> StoredGame | None:
+        """The stored game (opened on first use; None for a replay file)."""
         from application.usecases.review_model import is_stored
         from application.usecases.stored_game import StoredGame
 
         if not is_stored(self.ref):
             return None
-
         if self._stored is None:
             progress(f"Reading {self.ref}", 0.0)
             self._stored = StoredGame(self.ref, self.store)
-        assert isinstance(self._stored, StoredGame)
-        return self._stored.view(kind)
+        return self._stored
+
+    def _stored_view(self, kind: str, progress: ProgressFn) -> GameView | None:
+        """The stored review of a stored game (None for a replay file): no review to wait for."""
+        stored = self._stored_game(progress)
+        return stored.view(kind) if stored is not None else None
 
     def _reviewer(self, progress: ProgressFn) -> GameReview:
         """One review for both histories: the record as rolled reuses what the first one read."""
@@ -77,8 +81,10 @@ class FileSource:
 
     def opening(self, progress: ProgressFn) -> GameView | None:
         """The first battles of a stored game's corrected history, as the store keeps them for
-        the first paint (None for a replay file)."""
-        return self._stored_view("view:opening", progress)
+        the first paint, if its rows are fresh (None for a replay file, or stale rows: then the
+        whole review is read, or made, behind the progress bar)."""
+        stored = self._stored_game(progress)
+        return stored.opening() if stored is not None else None
 
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""

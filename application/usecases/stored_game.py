@@ -21,8 +21,10 @@ from application.usecases.review_model import (
     CORRECTED,
     VIEW_AS_ROLLED,
     VIEW_CORRECTED,
+    VIEW_OPENING,
     product,
     review_histories,
+    stored,
     stored_view,
     stored_view_rows,
 )
@@ -53,6 +55,7 @@ def _split_type() -> type[msgspec.Struct]:
 
 
 _SPLIT = _split_type()
+_VIEW = msgspec.msgpack.Decoder(GameView)
 _BATTLE = msgspec.msgpack.Decoder(BattleView)
 #: A territory's board history (GameView.board_history): (record number, every power's units,
 #: holder) after each record that changed it.
@@ -135,6 +138,19 @@ class StoredGame:
         self._places: dict[str, tuple[msgspec.Raw, PlaceHistory]] = {}
         #: Every force of the board histories read, one object per value.
         self._forces: dict[Force, Force] = {}
+
+    def opening(self) -> GameView | None:
+        """The opening part as its rows keep it, if they are fresh (None: stale, missing or
+        unreadable: the caller reads the whole review, which makes them again). Never made here:
+        the timeline reads it before its first frame, and a review is seconds of a big game."""
+        data = stored(self.app, self.game_id, VIEW_OPENING, self.head)
+        if data is None:
+            return None
+        try:
+            with no_gc():
+                return _VIEW.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
 
     def view(self, kind: str) -> GameView:
         """One of the ``VIEW_*`` products, as of the events there were when opened."""

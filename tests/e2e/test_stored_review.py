@@ -4,6 +4,7 @@ the replay file, kept fresh by the commands that record events."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -13,6 +14,7 @@ from freezegun import freeze_time
 from application.adapters.stores import open_store
 from application.usecases.review_model import VIEW_AS_ROLLED, VIEW_CORRECTED, report_kind, stored
 from domain.review.game_review import review
+from domain.review.views import GameView
 from tests.e2e.test_ministry import GAME
 from tests.integration.store_helpers import generated_text
 from tui.cli import main
@@ -91,6 +93,95 @@ def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Pa
     asyncio.run(main())
     assert app.corrected is not None and len(app.corrected.battles) == len(corrected.battles)
     assert shown == [len(Timeline(corrected, rolled))]
+
+
+def test_the_first_frame_shows_the_stored_opening_and_the_rest_is_read_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tui/app.py: a stored game's opening part is read before the first frame and shown in it
+    (no loading screen first); the whole corrected history is read (in the worker) only once the
+    timeline's rows are drawn."""
+    from textual.app import App
+
+    from tui.app import MinisterApp
+    from tui.widgets.timeline_view import TimelineView
+
+    spec, _ = _import(tmp_path, generated_text(1200, 2))
+    source = FileSource("generated-1200-2", store=spec)
+    app = MinisterApp(source)
+    frames: list[int] = []
+    display = App._display
+
+    def shown(self: App[None], screen: object, renderable: object) -> None:
+        display(self, screen, renderable)  # type: ignore[arg-type]
+        frames.append(app.query_one(TimelineView).rendered_rows)
+
+    monkeypatch.setattr(App, "_display", shown)
+    drawn: list[int] = []
+    read = source.corrected
+
+    def corrected(progress: Callable[[str, float], None]) -> GameView:
+        drawn.append(app.query_one(TimelineView).rendered_rows)
+        return read(progress)
+
+    source.corrected = corrected  # type: ignore[method-assign]
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert frames and frames[0] > 0, "the first frame showed no point of the timeline"
+    assert len(drawn) == 1 and drawn[0] > 0
+    assert app.corrected is not None and app.rolled is not None
+
+
+def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_frame(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tui/loading.py FileSource.opening: the opening is read before the first frame only from
+    fresh rows; stale ones (another engine's) are made again by the worker, behind the progress
+    bar (a big game's review takes seconds: no blank screen meanwhile)."""
+    from application.usecases import review_model
+    from tui.app import MinisterApp
+
+    spec, _ = _import(tmp_path, generated_text(1200, 2))
+    monkeypatch.setattr("application.adapters.review_store.engine_version", lambda: "a later engine")
+    made: list[str] = []
+    remake = review_model._review_now
+
+    def review_now(app: object, game_id: str) -> object:
+        made.append(game_id)
+        return remake(app, game_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review_model, "_review_now", review_now)
+    source = FileSource("generated-1200-2", store=spec)
+    assert source.opening(lambda stage, fraction: None) is None and made == []
+    app = MinisterApp(FileSource("generated-1200-2", store=spec))
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert made and app.rolled is not None and app.corrected is not None
+    assert len(app.corrected.battles) == len(review(open_store(spec).game("generated-1200-2")).battles)
+
+
+def test_a_game_the_store_does_not_hold_exits_with_code_2(tmp_path: Path) -> None:
+    """tui/app.py on_mount: the stored opening is read before the first frame; a game the store
+    does not hold ends the app with exit code 2, naming it (as the worker's errors do)."""
+    from tui.app import MinisterApp
+
+    spec, _ = _import(tmp_path, generated_text(200, 3))
+    app = MinisterApp(FileSource("no-such-game", store=spec))
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert app.return_code == 2 and not app.is_running
 
 
 def test_the_record_as_rolled_shares_the_battles_it_has_in_common_with_the_corrected_history(

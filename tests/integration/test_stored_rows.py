@@ -107,6 +107,26 @@ def test_a_big_games_opening_part_is_its_first_rows() -> None:
         full["view:opening"]
 
 
+def test_the_opening_part_is_served_only_with_the_battle_rows_it_lists() -> None:
+    """The opening row lists the digests of its battle rows (the first paint reads it without
+    the history's part): a first row out of step with that list makes it stale, never served."""
+    from projections.timeline import OPENING_BATTLES
+
+    replay = generated(2000, 2)
+    app = open_store("memory:")
+    app.record(replay.events)
+    keep(app, replay.game_id)
+    table: Any = app.recorder._minister_reviews  # type: ignore[attr-defined]
+    rows = table.battles[(replay.game_id, CORRECTED)]
+    assert len(rows) > OPENING_BATTLES and rows[0][2].digest != rows[1][2].digest
+    rows[0] = rows[1]  # the first battle's row put in the place of the second's
+    assert stored(app, replay.game_id, "view:opening") is None
+    assert stored(app, replay.game_id, "view:corrected") is None  # the history's list says so too
+    made = products(app.game(replay.game_id))["view:opening"]
+    assert product(app, replay.game_id, "view:opening") == made  # made again, and the rows rewritten
+    assert stored(app, replay.game_id, "view:opening") == made
+
+
 def test_rows_missing_or_of_another_engine_are_never_served(monkeypatch: pytest.MonkeyPatch) -> None:
     replay = generated(200, 3)
     app = open_store("memory:")
