@@ -39,14 +39,15 @@ TARGET_RSS_MB = 400.0
 POSTGRES_VARIABLE = "MINISTER_TEST_POSTGRES"
 ROOT = Path(__file__).resolve().parent.parent
 MINISTER = [sys.executable, "-m", "tui.cli"]
-#: Started in a child: open the timeline headless on a stored game and print, as soon as the
-#: timeline shows its first rows, the seconds since the parent spawned this process.
+#: Started in a child: open the timeline headless on a stored game as `minister show GAME` does
+#: (tui.commands.show.prepared: the stored record checked whole first) and print, as soon as
+#: the timeline shows its first rows, the seconds since the parent spawned this process.
 _PAINT_DRIVER = """
 import asyncio, resource, sys, time
 spawned = float(sys.argv[1])
 from textual.app import App
-from tui.app import MinisterApp
-from tui.loading import FileSource
+from tui.cli import build_parser
+from tui.commands.show import prepared
 from tui.widgets.timeline_view import TimelineView
 
 painted = []
@@ -62,7 +63,8 @@ def _display(app, screen, renderable):
 App._display = _display
 
 async def main():
-    app = MinisterApp(FileSource(sys.argv[2], store=sys.argv[3]))
+    # What `minister show GAME` does before its app runs (the stored record checked whole).
+    app = prepared(build_parser().parse_args(["show", sys.argv[2], "--store", sys.argv[3]]))
     async with app.run_test(size=(120, 40)):
         while not painted:
             await asyncio.sleep(0.002)

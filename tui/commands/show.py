@@ -12,9 +12,13 @@ from __future__ import annotations
 import argparse
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from domain.errors import MinisterError
 from tui.commands.store import add_store_option
+
+if TYPE_CHECKING:  # Textual loads only when the timeline opens
+    from tui.app import MinisterApp
 
 EXIT_OK = 0
 
@@ -52,6 +56,16 @@ def read_keymap(path: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Open the timeline app on a game; returns the app's exit code (2 when the game is unreadable)."""
+    app = prepared(args)
+    app.run()
+    return app.return_code or EXIT_OK
+
+
+def prepared(args: argparse.Namespace) -> MinisterApp:
+    """The timeline app on the game ``args`` name, everything checked that is checked before it
+    opens: the file or stored game, the keymap, and a stored record's whole chain and events
+    (what ``minister show`` waits for before its first frame; benchmarks/bench_open.py times
+    the first paint through here)."""
     from tui.app import MinisterApp, binding_ids
     from tui.loading import FileSource
 
@@ -67,6 +81,4 @@ def run(args: argparse.Namespace) -> int:
         from application.usecases.services import check_stored
 
         check_stored(ref, store=getattr(args, "store", None))
-    app = MinisterApp(FileSource(ref, store=getattr(args, "store", None)), keymap=keymap)
-    app.run()
-    return app.return_code or EXIT_OK
+    return MinisterApp(FileSource(ref, store=getattr(args, "store", None)), keymap=keymap)
