@@ -29,8 +29,8 @@ from projections.find import unknown_place
 from projections.plain import visible
 from projections.timeline import Timeline, opening_part
 from tui.find_state import FindState
-from tui.keys import KEYS
-from tui.layout import LAYOUT
+from tui.keys import KEYS, help_rows
+from tui.layout import LAYOUT, MAP_KEEPS, MAP_KEEPS_TERRITORIES, NARROW_BELOW, NARROW_PANELS, SHORT_BELOW
 from tui.loading import GameSource
 from tui.screens.find import FindScreen, PlaceScreen
 from tui.screens.help import HelpScreen
@@ -59,16 +59,6 @@ MAP_KEYS = ("map_focus", "map_place")
 #: Actions of a find (``/``): offered while one is on.
 FIND_KEYS = ("find_next", "end_find")
 _W = TypeVar("_W", bound=Widget)
-#: Below this many columns the panels are stacked: the timeline above one panel at a time.
-NARROW_BELOW = 100
-#: Below this many rows the title bar is left out (every row goes to the panels).
-SHORT_BELOW = 30
-#: Rows the panels keep above the map (a wide, tall screen): the timeline's five and its border,
-#: and the board around the battle's when there is room for it too.
-MAP_KEEPS = 9
-MAP_KEEPS_TERRITORIES = 17
-#: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
-NARROW_PANELS = ("board", "findings", "luck")
 
 
 class Progress(Message):
@@ -572,16 +562,7 @@ class MinisterApp(App[None]):
 
     def help_keys(self) -> list[tuple[str, str]]:
         """Each binding's keys (as remapped) and description, for the help screen."""
-        rows: list[tuple[str, str]] = []
-        for binding in self.BINDINGS:
-            assert isinstance(binding, Binding)
-            keys = self._keymap_given.get(binding.id or "", binding.key)
-            shown = ", ".join(self.get_key_display(Binding(k.strip(), "")) for k in keys.split(","))
-            rows.append((shown, f"{binding.tooltip or binding.description}  [{binding.id}]"))
-        palette = self.get_key_display(Binding("ctrl+p", ""))
-        rows.append((palette, "command palette: go to turn …, go to battle …, go to finding …"))
-        rows.append(("tab", "move between the timeline and the findings (Enter on a finding jumps to it)"))
-        return rows
+        return help_rows(self.BINDINGS, self._keymap_given, self.get_key_display)
 
     def action_full_panels(self) -> None:
         """z: every panel shown (the map aside), whole, each under its title."""

@@ -3,7 +3,9 @@ longer text the help screen shows."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from collections.abc import Callable, Iterable, Mapping
+
+from textual.binding import Binding, BindingType
 
 
 def _binding(keys: str, action: str, description: str, binding_id: str, help_text: str, *,
@@ -66,3 +68,19 @@ KEYS: tuple[Binding, ...] = (
     _binding("left_curly_bracket", "map_focus(-1, True)", "any place", "map.previous_any",
              "map: focus the previous place of the whole board, row by row", display="{", show=False),
 )
+
+
+def help_rows(bindings: Iterable[BindingType], remapped: Mapping[str, str],
+              display: Callable[[Binding], str]) -> list[tuple[str, str]]:
+    """Each binding's keys (``remapped`` by id, as ``--keymap`` gave them, shown by the app's
+    ``display``) and description with its id, for the help screen; then the palette and Tab."""
+    rows: list[tuple[str, str]] = []
+    for binding in bindings:
+        assert isinstance(binding, Binding)
+        keys = remapped.get(binding.id or "", binding.key)
+        shown = ", ".join(display(Binding(k.strip(), "")) for k in keys.split(","))
+        rows.append((shown, f"{binding.tooltip or binding.description}  [{binding.id}]"))
+    palette = display(Binding("ctrl+p", ""))
+    rows.append((palette, "command palette: go to turn …, go to battle …, go to finding …"))
+    rows.append(("tab", "move between the timeline and the findings (Enter on a finding jumps to it)"))
+    return rows

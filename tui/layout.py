@@ -1,6 +1,17 @@
 """The timeline app's layout (Textual CSS): the panels side by side from NARROW_BELOW columns,
 stacked under the timeline below it; the map under the panels."""
 
+#: Below this many columns the panels are stacked: the timeline above one panel at a time.
+NARROW_BELOW = 100
+#: Below this many rows the title bar is left out (every row goes to the panels).
+SHORT_BELOW = 30
+#: Rows the panels keep above the map (a wide, tall screen): the timeline's five and its border,
+#: and the board around the battle's when there is room for it too.
+MAP_KEEPS = 9
+MAP_KEEPS_TERRITORIES = 17
+#: The panels a narrow screen shows under the timeline, in the order ``p`` cycles through them.
+NARROW_PANELS = ("board", "findings", "luck")
+
 LAYOUT = """
 #crumb { height: 1; padding: 0 1; background: $boost; }
 #loading { height: auto; padding: 1 2; }
