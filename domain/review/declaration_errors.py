@@ -287,7 +287,7 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
         origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
             if origin is not None and not origin.sea and move.origin != record.territory \
-                    and not _in_reach(board, move.origin, record.territory, land):
+                    and not _in_reach(board, move.origin, record.territory, _movement(land)):
                 issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
                                     f"{land} from {move.origin}, out of reach of {record.territory} "
                                     "over land, with no transports", at=record.declared_at))
@@ -334,11 +334,19 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
     return game.holdings.get(territory)
 
 
+@lru_cache(maxsize=4096)
+def _movement(land: Force) -> int:
+    """How far all of ``land`` moves: its slowest unit's movement (a pure function of units
+    that recur all game long)."""
+    return min(u.profile.movement for u in land.types)
+
+
 @lru_cache(maxsize=8192)
-def _in_reach(board: Board, start: str, target: str, land: Force) -> bool:
-    """Whether every unit of ``land`` reaches ``target`` from ``start`` over land: a pure
-    function of the (immutable) board, two places and the units, which recur all game long."""
-    return _over_land(board, start, target, min(u.profile.movement for u in land.types))
+def _in_reach(board: Board, start: str, target: str, steps: int) -> bool:
+    """Whether ``target`` is within ``steps`` land moves of ``start``: a pure function of the
+    (immutable) board, two places and a movement, which recur all game long (keyed by the
+    movement, not the units: a game moves a few thousand forces between far fewer places)."""
+    return _over_land(board, start, target, steps)
 
 
 def _over_land(board: Board, start: str, target: str, steps: int) -> bool:

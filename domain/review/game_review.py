@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import msgspec
 from msgspec.structs import replace as with_fields
 
 from domain.battle.model import Side
@@ -37,6 +38,7 @@ from domain.review.views import (
     DrawnDice,
     Finding,
     GameView,
+    Purse,
     finding_key,
 )
 from domain.rules.editions import DECLARATION_ERRORS, Edition, edition
@@ -74,8 +76,9 @@ def review_both(game: Game) -> tuple[GameView, GameView]:
 class GameReview:
     """One game's review, each history made when first asked for. The two histories share
     what they read alike (:class:`_Shared`): each battle's record read and analysed as rolled,
-    the board walked on the results as rolled with its treasury and turn audit, and each
-    rolling audit on that board; the second history asked for costs what it does not share."""
+    the board walked on the results as rolled with its treasury and turn audit, and each battle
+    read on that board (its purses, forces, rolling audit and issues: :class:`_Reading`); the
+    second history asked for costs what it does not share."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -149,14 +152,13 @@ def _voids(shared: _Shared, view: GameView) -> tuple[_Void, ...]:
 @dataclass
 class _Board:
     """One walk of the board and what reads it whole: the treasury walked beside it, the turn
-    audit (declarations, map updates, club procedures) on it, and each battle's rolling audit
-    on it (by the battle's index and the forces it was audited with), made once for both
-    histories when they read this board."""
+    audit (declarations, map updates, club procedures) on it, and each battle read on it (by the
+    battle's index), made once for both histories when they read this board."""
 
     walk: BoardWalk
     treasury: TreasuryWalk
     turn_audit: TurnAudit
-    audits: dict[tuple[int, Force, Force], BattleAudit]
+    readings: dict[int, _Reading]
 
     @classmethod
     def of(cls, shared: _Shared, walk: BoardWalk) -> _Board:
@@ -165,6 +167,49 @@ class _Board:
         audit = audit_declarations(shared.game, shared.policy, walk=walk, rolled_walk=shared.rolled_walk,
                                    treasury=treasury)
         return cls(walk, treasury, audit, {})
+
+
+class _Reading(msgspec.Struct, frozen=True):
+    """A battle read on one board, before any history's remedies: the purses before it,
+    whether the board knows its territory, its record with the board its declaration was made
+    on, its records read and analysed as rolled, the forces it should have been fought with,
+    their rolling audit, and the issues of the battle the edition defines. A pure function of
+    the board and the battle, so both histories read it alike."""
+
+    purse: tuple[Purse, ...]
+    known: bool
+    record: BattleRecord
+    recorded: RecordedBattle
+    rolled: BattleView
+    attackers: Force
+    defenders: Force
+    audit: BattleAudit
+    issues: list[Issue]
+
+
+def _read_on(shared: _Shared, board: _Board, index: int, filed: BattleRecord) -> _Reading:
+    """The ``index``-th battle read on ``board``, kept there (made once: both histories ask)."""
+    walk, policy = board.walk, shared.policy
+    recorded, rolled = shared.read[index]
+    record = on_board(filed, walk)
+    # The record as rolled reads the map only for defenders neither declared nor typed.
+    if record.declared_defenders is None and record.position != filed.position \
+            and recorded.typed_defenders is None:
+        rolled = analyse_as_rolled(record, readings_of(policy), recorded)
+    attackers, defenders = correct_forces(record, recorded, board.turn_audit)
+    audit = audit_rolls(record, recorded, rolled, policy, attackers, defenders)
+    reading = board.readings[index] = _Reading(
+        purses(board.treasury, walk, filed.fought_seq + 1), board_knows(filed, walk), record, recorded,
+        rolled, attackers, defenders, audit, _issues(shared.game, policy, board.turn_audit, record, recorded,
+                                                     audit))
+    return reading
+
+
+def _issues(game: Game, policy: Edition, turn_audit: TurnAudit, record: BattleRecord,
+            recorded: RecordedBattle, audit: BattleAudit) -> list[Issue]:
+    """A battle's issues the edition defines: its declaration's, its rolls', its headers'."""
+    return [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
+                        *_game_number(game, record, recorded)) if policy.defines(i.kind)]
 
 
 class _Shared:
@@ -290,32 +335,25 @@ class _Review:
     def battle(self, index: int, filed: BattleRecord) -> tuple[BattleView, list[Judged]]:
         """One battle (the ``index``-th): its findings judged, and its view as rolled or as
         corrected, on the board as the record moved it on."""
-        purse = purses(self.treasury, self.walk, filed.fought_seq + 1)
-        board = self.board
         rests = self._rests_on_void(filed, on_board(filed, self.walk)) if self.voids else []
-        if rests:
-            # Resting on a voided battle, it is judged on the board it was fought on (what its
-            # players saw), the flag beside it: the corrected board's contradictions are not
-            # theirs, and the texts give no remedy to apply.
-            board = self.shared.rolled_board
-        known = board_knows(filed, board.walk)
-        record = on_board(filed, board.walk)
-        recorded, rolled = self.shared.read[index]
-        # The record as rolled reads the map only for defenders neither declared nor typed.
-        if record.declared_defenders is None and record.position != filed.position \
-                and recorded.typed_defenders is None:
-            rolled = analyse_as_rolled(record, readings_of(self.policy), recorded)
-        attackers, defenders = correct_forces(record, recorded, board.turn_audit)
+        # Resting on a voided battle, it is judged on the board it was fought on (what its
+        # players saw), the flag beside it: the corrected board's contradictions are not
+        # theirs, and the texts give no remedy to apply.
+        board = self.shared.rolled_board if rests else self.board
+        reading = board.readings.get(index)
+        if reading is None:
+            reading = _read_on(self.shared, board, index, filed)
+        record, recorded, rolled, known = reading.record, reading.recorded, reading.rolled, reading.known
+        purse = purses(self.treasury, self.walk, filed.fought_seq + 1) if rests else reading.purse
+        attackers, defenders = reading.attackers, reading.defenders
+        audit, issues = reading.audit, reading.issues
         if not self.as_rolled and record.territory in self.flows and not known and not rests:
             defenders = self.flows[record.territory].defenders_for(record, defenders)
-        audits = board.audits
-        audit = audits.get((index, attackers, defenders))
-        if audit is None:
-            audit = audits[index, attackers, defenders] = audit_rolls(
-                record, recorded, rolled, self.policy, attackers, defenders)
-        issues = [i for i in (*board.turn_audit.battles.get(record.key, ()), *audit.issues,
-                              *_game_number(self.game, record, recorded), *rests)
-                  if self.policy.defines(i.kind)]
+            if defenders != reading.defenders:  # a corrected result flowed in: audited on it
+                audit = audit_rolls(record, recorded, rolled, self.policy, attackers, defenders)
+                issues = _issues(self.game, self.policy, self.board.turn_audit, record, recorded, audit)
+        if rests:
+            issues = issues + [i for i in rests if self.policy.defines(i.kind)]
         judged_list = []
         for issue in sorted(issues, key=_order) if issues else ():
             fid, key = self.identify(issue, record.turn, record.territory)
