@@ -47,18 +47,18 @@ from domain.rules.forces import AIR, EMPTY, Force
 from domain.rules.turns import turn_of
 from domain.rules.units import UnitType
 
-_COMBAT_MOVES = ("2008 Rules Clarifications, Combat/Non-Combat Movement: \"With the exception of air "
-                 "units (which land during non-combat), no units may engage in both combat and "
-                 "non-combat during the same turn\"")
+# A finding's detail names the rule it breaks; where the kind's citation (domain/rules/editions.py)
+# quotes that rule and no other, the detail does not quote it again (a report line, a letter and
+# the findings panel would carry it twice).
+_COMBAT_MOVES = "2008 Rules Clarifications, Combat/Non-Combat Movement"
 _UNLOADED = ("2008 Rules Clarifications, Transport Unloading: \"Once a transport unloads ANY of its "
              "cargo its turn is completed\"")
-_WALK_IN = ("2008 Abbreviations, WI: entering an enemy or neutral territory \"happens during the combat "
-            "phase of the turn\"")
-_FIGHTERS = ("2008 Rules Clarifications, Fighters: \"A fighter may only move a total of 4 spaces on any "
-             "given turn\"")
+_WALK_IN = "2008 Abbreviations, WI"
+_FIGHTERS = "2008 Rules Clarifications, Fighters"
 _BOMBERS = "Classic rulebook (MB 2nd edition): a bomber moves 6 spaces a turn"
 _LANDING = ("Classic rulebook (MB 2nd edition), Non-Combat Move: aircraft land in a territory friendly at "
             "the start of the turn, a fighter on a friendly carrier")
+# (An AA gun's citation quotes two rules: the detail quotes the one it breaks.)
 _AA_CAPTURED = ("2008 Rules Clarifications, AA Guns: \"You may move an AA Gun into but not out of a newly "
                 "captured territory\"")
 _AA_COMBAT = ("2008 Rules Clarifications, Rocket Technology: \"A rocket may not accompany any units in a "

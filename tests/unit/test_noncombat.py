@@ -342,3 +342,34 @@ def test_a_route_makes_the_record_version_2_and_only_then() -> None:
     again = parse_replay(write_replay(routed.events))
     assert [encode_event(e) for e in again.events] == [encode_event(e) for e in routed.events]
     assert decode_event(NonCombatRouted.TOPIC, encode_event(routed.events[1])) == routed.events[1]
+
+
+def test_no_finding_quotes_again_what_its_citation_quotes() -> None:
+    """A finding's line is its detail, then its kind's citation: where the citation quotes one
+    rule, the detail names it without quoting it again (the six-round game's F2 carried the same
+    150 characters twice); where it quotes several (an AA gun's), the detail quotes the one it
+    breaks. Every shipped replay, both histories."""
+    import re
+
+    from domain.record.game import project_game
+    from domain.review.game_review import review_both
+    from domain.rules.editions import edition
+    from domain.rules.findings import FindingKind
+    from tests.conftest import REPLAYS
+
+    checked = 0
+    for path in sorted(REPLAYS.rglob("*.toml")):
+        try:
+            replay = parse_replay(path.read_text(encoding="utf-8"), str(path))
+        except InvalidNotationError:
+            continue  # a replay written to fail intake
+        game = project_game(None, replay.events)
+        assert game is not None
+        policy = edition(game.edition)
+        for view in review_both(game):
+            for finding in view.findings:
+                quotes = re.findall(r'"([^"]{20,})"', policy.cite(FindingKind(finding.kind)))
+                if len(quotes) == 1:
+                    assert quotes[0] not in finding.detail, f"{path.name} {finding.id}: {quotes[0]}"
+                    checked += 1
+    assert checked >= 10  # findings whose citation quotes one rule were read (14 today)
