@@ -191,6 +191,7 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
 
     made: dict[str, bytes] = {}
     battles: dict[str, HistoryRows] = {}
+    in_order: dict[str, list[bytes]] = {}  # each history's battle row digests, in order
     encode, blake2b, compress = _ENCODER.encode, hashlib.blake2b, zlib.compress
     shared: dict[int, bytes] = {}
     # A battle's parts by its digest: a battle the correction left alone encodes to the same
@@ -213,14 +214,16 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
                                                 compress(battle_text(battle).encode(), 1))
                 rows[position] = BattleRow(digest, parts)
         battles[history] = HistoryRows(len(view.battles), rows)
+        in_order[history] = digests
         view_head, view_tail = _view_parts(view, shared)
         json_start, json_end = json_head(view)
         made[HISTORY + history] = encode(HistoryPart(view_head, view_tail, b"".join(digests), json_start,
                                                      json_end, text_head(view).encode()))
         made[FINDINGS + history] = encode(view.findings)
-    opening = opening_part(views[CORRECTED])
-    first = b"".join(blake2b(encode(battle), digest_size=_DIGEST_SIZE).digest() for battle in opening.battles)
-    made[OPENING] = encode(OpeningPart(len(opening.battles), *_view_parts(opening, shared), first))
+    opening = opening_part(views[CORRECTED])  # the corrected history's first battles
+    count = len(opening.battles)
+    first = b"".join(in_order[CORRECTED][:count])
+    made[OPENING] = encode(OpeningPart(count, *_view_parts(opening, shared), first))
     return made, battles
 
 
