@@ -334,10 +334,8 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
     return game.holdings.get(territory)
 
 
-@lru_cache(maxsize=4096)
 def _movement(land: Force) -> int:
-    """How far all of ``land`` moves: its slowest unit's movement (a pure function of units
-    that recur all game long)."""
+    """How far all of ``land`` moves: its slowest unit's movement."""
     return min(u.profile.movement for u in land.types)
 
 
