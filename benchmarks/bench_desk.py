@@ -6,8 +6,9 @@ each desk command is run as the Minister runs it, a new child process: ``report`
 ``dice``, ``letter`` and ``bundle``. Each figure is wall clock from just before the child is
 spawned until it exits (Python's start, minister's imports, opening the store, reading the game,
 the command's one review of the game, and writing the refreshed stored review or the letter or
-bundle), with the child's own peak RSS (``wait4``). The operating system's file cache is warm
-(the store was just written); minister's caches start empty in every child.
+bundle), with the child's own peak RSS (benchmarks.child: not the benchmark's own). The
+operating system's file cache is warm (the store was just written); minister's caches start
+empty in every child.
 
 Goals (issue "One read model"): each desk command ≤ 0.5 s on a 2,000-event game, ≤ 1.5 s on a
 10,000-event game, ≤ 6 s on a 50,000-event game; peak RSS ≤ 400 MB; import ≥ 5,000 events/s.
@@ -20,13 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.bench_open import MINISTER, ROOT, _game_id, warm_bytecode
+from benchmarks.bench_open import MINISTER, _game_id, warm_bytecode
+from benchmarks.child import measured
 from benchmarks.gen_game import generate_replay
 
 #: Seconds a desk command may take, by game size (events).
@@ -45,19 +45,9 @@ def _target(n_events: int) -> float:
 
 
 def _run(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds from spawn to exit, the child's own peak RSS in MB (``wait4``), and its
-    standard output (read to the end before the child is reaped)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert child.stdout is not None and child.stderr is not None
-    out = child.stdout.read()
-    err = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({child.returncode}): {err.decode()[-500:]}")
-    return elapsed, usage.ru_maxrss / 1024.0, out.decode()
+    """Wall seconds from spawn to exit, the child's own peak RSS in MB, and its standard output."""
+    done = measured(command)
+    return done.wall, done.peak_mb, done.stdout
 
 
 def measure(n_events: int, seed: int = 1) -> list[str]:

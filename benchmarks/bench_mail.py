@@ -36,13 +36,14 @@ _TRIPLEA = {"USSR": "Russians", "Germany": "Germans", "UK": "British", "Japan": 
 _UNITS = {"INF": "infantry", "ARM": "armour", "FTR": "fighter", "BMB": "bomber"}
 _SIDE = re.compile(r"^(?P<side>[AD])(?:\d+)?\((?P<units>[^()]*)\)\s*(?P<dice>[0-9*/ ]+?)(?:\s*=.*)?$")
 _PROBE = """
-import resource, sys, time
+import sys, time
+from benchmarks.child import own_peak_kb
 start = time.perf_counter()
 from tui.cli import main
 sys.stdout = sys.stderr = open("/dev/null", "w")
 code = main(["mail", sys.argv[1], "-o", sys.argv[2]])
 sys.stdout = sys.__stdout__
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.perf_counter() - start, code)
+print(own_peak_kb(), time.perf_counter() - start, code)
 """
 
 

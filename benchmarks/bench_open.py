@@ -21,9 +21,7 @@ timeline ≤ 400 MB.
 from __future__ import annotations
 
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,19 +29,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks.child import ROOT, measured
 from benchmarks.gen_game import generate_replay
 
 TARGET_REPLAY_S = 1.0
 TARGET_PAINT_S = 0.5
 TARGET_RSS_MB = 400.0
 POSTGRES_VARIABLE = "MINISTER_TEST_POSTGRES"
-ROOT = Path(__file__).resolve().parent.parent
 MINISTER = [sys.executable, "-m", "tui.cli"]
 #: Started in a child: open the timeline headless on a stored game as `minister show GAME` does
 #: (tui.commands.show.prepared: the stored record checked whole first) and print, as soon as
 #: the timeline shows its first rows, the seconds since the parent spawned this process.
 _PAINT_DRIVER = """
-import asyncio, resource, sys, time
+import asyncio, sys, time
 spawned = float(sys.argv[1])
 from textual.app import App
 from tui.cli import build_parser
@@ -72,7 +70,8 @@ async def main():
         # (the loader thread's included: it reads the rest of the review meanwhile).
         print(f"{painted[0][0]:.4f} {painted[0][1]:.4f}", flush=True)
         await app.workers.wait_for_complete()  # both reviews in hand: the timeline's working set
-        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, flush=True)
+        from benchmarks.child import own_peak_kb  # after the paint: not in its figure
+        print(own_peak_kb() / 1024.0, flush=True)
 
 asyncio.run(main())
 """
@@ -129,15 +128,8 @@ def timed_cpu(command: list[str]) -> tuple[float, float, str]:
     On a shared machine the wall time includes waiting for a core; the CPU time says how much
     of it was minister's own work.
     """
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, cpu, done.stdout
+    done = measured(command)
+    return done.wall, done.cpu, done.stdout
 
 
 @contextmanager

@@ -3,7 +3,7 @@
 A generated game holds one battle whose dice-server record has N log lines (rounds of
 ``A(2 INF) 66 = 0 hits`` / ``D(2 INF) 66 = 0 hits``, nobody hit, so every round is fought and
 reported). Each size runs as its own process, as a user runs it; the figure is the growth of the
-peak resident set (``ru_maxrss``) per added line between the smallest and each larger size, so
+peak resident set (``VmHWM``: benchmarks.child) per added line between the smallest and each larger size, so
 the interpreter and the imports cancel out. The audit measured ~12 KB per line (64k lines:
 780 MB).
 
@@ -25,13 +25,14 @@ TARGET_KB_PER_LINE = 1.0
 SIZES = (1_000, 16_000, 64_000)
 
 _PROBE = """
-import resource, sys, time
+import sys, time
+from benchmarks.child import own_peak_kb
 from tui.cli import main
 cpu = time.process_time()
 sys.stdout = open("/dev/null", "w")
 code = main(["replay", sys.argv[1], "--json"])
 sys.stdout = sys.__stdout__
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time() - cpu, code)
+print(own_peak_kb(), time.process_time() - cpu, code)
 """
 
 

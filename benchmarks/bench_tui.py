@@ -47,7 +47,8 @@ SWITCH_KEYS = ("v", "d")
 
 #: The child: open the stored game, wait for both histories, press keys; print JSON.
 _KEYS_DRIVER = """
-import asyncio, json, resource, sys, time
+import asyncio, json, sys, time
+from benchmarks.child import own_peak_kb
 from textual import events
 from textual.app import App
 from textual.widgets import Static
@@ -114,7 +115,7 @@ async def main():
             for key in switch:  # each pressed twice: on, then off again
                 for _ in range(2):
                     out["switch"].setdefault(key, []).append(await press(app, key))
-        out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+        out["rss_mb"] = own_peak_kb() / 1024.0
         out["points"] = len(app.current_timeline)
         out["battles"] = len(app.corrected.battles)
         # The story: made and drawn, then hidden and drawn again; the keys with it shown.

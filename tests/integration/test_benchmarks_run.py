@@ -4,6 +4,7 @@ are not checked here: targets live in the benchmarks, never in timed tests."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 
 import pytest
@@ -17,6 +18,7 @@ from benchmarks import (
     bench_store,
     bench_tui,
 )
+from benchmarks.child import measured, own_peak_kb
 
 SMALL: dict[str, Callable[[], Iterable[str]]] = {
     "store": bench_store.run,
@@ -42,3 +44,21 @@ def test_the_benchmark_runs_to_its_end(name: str, monkeypatch: pytest.MonkeyPatc
     lines = list(SMALL[name]())
     assert lines, f"bench_{name} printed nothing"
     assert all(isinstance(line, str) for line in lines)
+
+
+def test_a_child_reports_its_own_peak_memory_not_the_benchmarks() -> None:
+    # Linux carries the peak resident set across exec: a child spawned from a big process
+    # reported that process's peak as its own (every desk command "498 MB" in one run).
+    ballast = bytearray(160 * 1024 * 1024)
+    ballast[::4096] = b"\x01" * len(range(0, len(ballast), 4096))  # touched: resident
+    assert own_peak_kb() > 160 * 1024
+    done = measured([sys.executable, "-c", "from benchmarks.child import own_peak_kb; print(own_peak_kb())"])
+    assert done.peak_mb < 100, done
+    assert int(done.stdout) < 100 * 1024, done
+    assert done.wall > 0 and done.cpu > 0
+    del ballast
+
+
+def test_a_failing_child_is_an_error_with_what_it_said() -> None:
+    with pytest.raises(RuntimeError, match="boom"):
+        measured([sys.executable, "-c", "import sys; sys.exit('boom')"])
