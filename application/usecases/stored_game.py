@@ -22,8 +22,10 @@ from application.usecases.review_model import (
     VIEW_AS_ROLLED,
     VIEW_CORRECTED,
     VIEW_OPENING,
+    made_whole,
     product,
     review_histories,
+    store_review,
     stored,
     stored_view,
     stored_view_rows,
@@ -159,10 +161,11 @@ class StoredGame:
         found: tuple[bytes, list[bytes] | None, list[bytes] | None] | None
         found = stored_view_rows(self.app, self.game_id, kind, self.head)
         if found is None:  # stale: made now and stored, then read from its rows
-            made = product(self.app, self.game_id, kind, self.head)
-            found = stored_view_rows(self.app, self.game_id, kind, self.head)
-            if found is None:  # a store that keeps none: the view as made, in one piece
-                found = (made, None, None)
+            covered, views = store_review(self.app, self.game_id)
+            if views is None:
+                found = stored_view_rows(self.app, self.game_id, kind, covered)
+            if found is None:  # refused by the store, or moved on meanwhile: the view in one piece
+                found = (made_whole(self.app, self.game_id, kind, covered, views), None, None)
         try:
             return self._decoded(kind, *found)
         except (msgspec.DecodeError, msgspec.ValidationError):
