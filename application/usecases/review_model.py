@@ -53,7 +53,9 @@ if TYPE_CHECKING:
     from application.adapters.app import MinisterApplication
     from domain.record.game import Game
 
-#: What a reader asks for (``view:*`` are msgpack GameViews; ``json``/``text`` the reports).
+#: What a reader asks for (``view:*`` are msgpack GameViews; ``json``/``text`` the reports, the
+#: JSON without its final newline: ``minister replay`` writes that apart, not a copy of ~58 MB on
+#: the 50,000-event generated game to add one byte).
 VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING = "view:corrected", "view:as_rolled", "view:opening"
 #: Every product a reader can ask for (:func:`stored`).
 KINDS = (VIEW_CORRECTED, VIEW_AS_ROLLED, VIEW_OPENING, "json", "json:as_rolled", "text", "text:as_rolled")
@@ -116,7 +118,7 @@ def review_histories(game: Game) -> dict[str, GameView]:
 def products(game: Game) -> dict[str, bytes]:
     """Every product of a game whole, as a reader gets it: its two reviews, the opening part,
     and the four reports (what the stored rows must put back together)."""
-    from projections.report import report_json, report_text
+    from projections.report import report_json_body, report_text
     from projections.timeline import opening_part
 
     views = review_histories(game)
@@ -124,7 +126,7 @@ def products(game: Game) -> dict[str, bytes]:
     for history, view in views.items():
         as_rolled = history == AS_ROLLED
         made[VIEW_AS_ROLLED if as_rolled else VIEW_CORRECTED] = _ENCODER.encode(view)
-        made[report_kind(json=True, as_rolled=as_rolled)] = report_json(view)
+        made[report_kind(json=True, as_rolled=as_rolled)] = report_json_body(view)
         made[report_kind(json=False, as_rolled=as_rolled)] = report_text(view).encode()
     made[VIEW_OPENING] = _ENCODER.encode(opening_part(views[CORRECTED]))
     return made
@@ -295,7 +297,7 @@ def stored(app: MinisterApplication, game_id: str, kind: str, head: Head | None 
         from projections.report import join_json
 
         fragments = load_parts(app, game_id, history, "json", digests)
-        return None if fragments is None else join_json(part.json_head, fragments, part.json_tail) + b"\n"
+        return None if fragments is None else join_json(part.json_head, fragments, part.json_tail)
     texts = load_parts(app, game_id, history, "text", digests)
     return None if texts is None else b"".join((part.text_head, *texts, b"\n"))
 
@@ -345,7 +347,7 @@ def _store_whole(app: MinisterApplication, game_id: str, head: Head, views: dict
 
 def _whole(views: dict[str, GameView], kind: str) -> bytes:
     """A product made from the views in hand (when the store cannot give it back)."""
-    from projections.report import report_json, report_text
+    from projections.report import report_json_body, report_text
     from projections.timeline import opening_part
 
     view = views[AS_ROLLED if kind.endswith("as_rolled") else CORRECTED]
@@ -353,7 +355,7 @@ def _whole(views: dict[str, GameView], kind: str) -> bytes:
         return _ENCODER.encode(opening_part(view))
     if kind.startswith("view:"):
         return _ENCODER.encode(view)
-    return report_json(view) if kind.startswith("json") else report_text(view).encode()
+    return report_json_body(view) if kind.startswith("json") else report_text(view).encode()
 
 
 def stored_findings(app: MinisterApplication, game_id: str, head: Head | None = None,
@@ -404,7 +406,8 @@ def remake(app: MinisterApplication, game_id: str) -> dict[str, GameView]:
 
 
 def stored_report(store: str | None, game_id: str, *, json: bool, as_rolled: bool) -> bytes:
-    """The report ``minister replay GAME`` prints, from the store when fresh."""
+    """The report ``minister replay GAME`` prints, from the store when fresh (JSON without its
+    final newline)."""
     from application.adapters.stores import open_store
 
     app = open_store(store)
