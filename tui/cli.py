@@ -134,7 +134,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                                as_rolled=args.as_rolled)
         if args.json:
             sys.stdout.buffer.write(report)
-            sys.stdout.buffer.write(b"\n")
+            sys.stdout.buffer.write(b"\n")  # apart: no copy of a big report
         else:
             sys.stdout.write(report.decode())
         return EXIT_OK

@@ -257,7 +257,9 @@ class PostgresTable(Table):
 
         try:
             with self.datastore.transaction(commit=False) as cursor:
-                cursor.execute(query, args, prepare=True)
+                # Binary results: the rows' bytes as stored, not hex text decoded here (replay
+                # --json of the 50,000-event generated game reads 20 MB: half its CPU).
+                cursor.execute(query, args, prepare=True, binary=True)
                 return list(cursor.fetchall())
         except ProgrammingError as error:  # eventsourcing wraps psycopg's errors
             if isinstance(error.__cause__, psycopg.errors.UndefinedTable):
