@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 import pytest
@@ -17,8 +18,12 @@ from domain.review.game_review import review
 from domain.review.views import GameView
 from tests.e2e.test_ministry import GAME
 from tests.integration.store_helpers import generated_text
+from tui.app import MinisterApp
 from tui.cli import main
 from tui.loading import FileSource
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
 
 
 def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
@@ -27,6 +32,19 @@ def _import(tmp_path: Path, text: str) -> tuple[str, Path]:
     spec = f"sqlite:{tmp_path / 'store.sqlite3'}"
     assert main(["import", str(path), "--store", spec]) == 0
     return spec, path
+
+
+async def _loaded(app: MinisterApp, pilot: Pilot[None]) -> None:
+    """Until both histories are in. A stored opening is painted first and the worker starts only
+    after that paint, so waiting for the workers at once may find none started yet (a loaded
+    machine painted late, and the test read the opening's timeline)."""
+    for _ in range(1200):
+        if app.ready:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the timeline had not read both histories after 60 s")
 
 
 def _fresh(spec: str, game_id: str, kind: str) -> bool:
@@ -71,7 +89,6 @@ def test_the_timeline_source_reads_the_stored_views(tmp_path: Path) -> None:
 
 def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Path) -> None:
     from projections.timeline import OPENING_BATTLES, Timeline
-    from tui.app import MinisterApp
 
     spec, _ = _import(tmp_path, generated_text(1200, 2))
     store = open_store(spec)
@@ -84,8 +101,7 @@ def test_the_timeline_paints_the_stored_opening_then_the_whole_game(tmp_path: Pa
 
     async def main() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await _loaded(app, pilot)
             timeline = app.current_timeline
             assert timeline is not None
             shown.append(len(timeline))
@@ -102,7 +118,6 @@ def test_the_first_frame_shows_the_stored_opening_and_the_rest_is_read_after_it(
     timeline's rows are drawn."""
     from textual.app import App
 
-    from tui.app import MinisterApp
     from tui.widgets.timeline_view import TimelineView
 
     spec, _ = _import(tmp_path, generated_text(1200, 2))
@@ -127,8 +142,7 @@ def test_the_first_frame_shows_the_stored_opening_and_the_rest_is_read_after_it(
 
     async def main() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await _loaded(app, pilot)
 
     asyncio.run(main())
     assert frames and frames[0] > 0, "the first frame showed no point of the timeline"
@@ -142,7 +156,6 @@ def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_
     fresh rows; stale ones (another engine's) are made again by the worker, behind the progress
     bar (a big game's review takes seconds: no blank screen meanwhile)."""
     from application.usecases import review_model
-    from tui.app import MinisterApp
 
     spec, _ = _import(tmp_path, generated_text(1200, 2))
     monkeypatch.setattr("application.adapters.review_store.engine_version", lambda: "a later engine")
@@ -160,8 +173,7 @@ def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_
 
     async def main() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await _loaded(app, pilot)
 
     asyncio.run(main())
     assert made and app.rolled is not None and app.corrected is not None
@@ -171,7 +183,6 @@ def test_stale_rows_are_made_again_behind_the_progress_bar_not_before_the_first_
 def test_a_game_the_store_does_not_hold_exits_with_code_2(tmp_path: Path) -> None:
     """tui/app.py on_mount: the stored opening is read before the first frame; a game the store
     does not hold ends the app with exit code 2, naming it (as the worker's errors do)."""
-    from tui.app import MinisterApp
 
     spec, _ = _import(tmp_path, generated_text(200, 3))
     app = MinisterApp(FileSource("no-such-game", store=spec))
