@@ -6,6 +6,7 @@ output, so the same game gives byte-identical JSON on every run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -29,6 +30,8 @@ from projections.plain import visible
 from projections.timeline_text import result_text
 
 FORMAT = "minister-report/1"
+#: A round's luck per side (:func:`~domain.review.impact.round_luck`).
+Luck = dict[str, float | None]
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -95,10 +98,18 @@ def json_head(view: GameView) -> tuple[bytes, bytes]:
     return head, tail
 
 
-def battle_json(battle: BattleView) -> bytes:
+def battle_json(battle: BattleView, lucks: Sequence[Luck] | None = None) -> bytes:
     """One battle's object, compact (its rounds encoded one by one: the dicts of one round at a
-    time exist, so memory per roll-log line stays small, benchmarks/bench_roll_log.py)."""
-    return _ENCODER.encode(battle_dict(battle, encoded_rounds=True))
+    time exist, so memory per roll-log line stays small, benchmarks/bench_roll_log.py).
+    ``lucks``: each round's :func:`round_luck`, when the caller has them."""
+    return _ENCODER.encode(battle_dict(battle, encoded_rounds=True, lucks=lucks))
+
+
+def battle_fragments(battle: BattleView) -> tuple[bytes, str]:
+    """:func:`battle_json` and :func:`battle_text` of one battle, each round's luck worked out
+    once for both (what a stored review's battle row holds)."""
+    lucks = [round_luck(view) for view in battle.rounds]
+    return battle_json(battle, lucks), battle_text(battle, lucks)
 
 
 def join_json(head: bytes, battles: list[bytes], tail: bytes) -> bytes:
@@ -138,16 +149,18 @@ def finding_dict(finding: Finding, *, as_rolled: bool = False) -> dict[str, Any]
     return data
 
 
-def battle_dict(battle: BattleView, *, encoded_rounds: bool = False) -> dict[str, Any]:
+def battle_dict(battle: BattleView, *, encoded_rounds: bool = False,
+                lucks: Sequence[Luck] | None = None) -> dict[str, Any]:
     """One battle with its rounds, voided dice and result (``encoded_rounds``: each round as
-    its JSON bytes, ``msgspec.Raw``)."""
+    its JSON bytes, ``msgspec.Raw``; ``lucks``: each round's :func:`round_luck`, if known)."""
     data: dict[str, Any] = {"turn": battle.turn, "battle": battle.battle, "kind": battle.kind,
                             "status": battle.status}
     if battle.resume_round is not None:
         data["resume_round"] = battle.resume_round
     data["findings"] = list(battle.finding_ids)
-    data["rounds"] = [msgspec.Raw(_ENCODER.encode(round_dict(r))) for r in battle.rounds] \
-        if encoded_rounds else [round_dict(r) for r in battle.rounds]
+    rounds = zip(battle.rounds, lucks or [round_luck(r) for r in battle.rounds], strict=True)
+    data["rounds"] = [msgspec.Raw(_ENCODER.encode(round_dict(r, luck))) for r, luck in rounds] \
+        if encoded_rounds else [round_dict(r, luck) for r, luck in rounds]
     data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
                       for v in battle.voided]
     data["result"] = result_dict(battle.result)
@@ -164,8 +177,9 @@ def battle_dict(battle: BattleView, *, encoded_rounds: bool = False) -> dict[str
     return data
 
 
-def round_dict(view: RoundView) -> dict[str, Any]:
-    """One round: both sides' units at its start, dice and hits, and the losses."""
+def round_dict(view: RoundView, luck: Luck | None = None) -> dict[str, Any]:
+    """One round: both sides' units at its start, dice and hits, and the losses (``luck``: its
+    :func:`round_luck`, if known)."""
     data: dict[str, Any] = {"round": view.round, "origin": view.origin,
                             "attacker": side_dict(view.attacker),
                             "defender": side_dict(view.defender),
@@ -176,7 +190,7 @@ def round_dict(view: RoundView) -> dict[str, Any]:
         data["aa_losses"] = view.aa_losses.to_json()
     if view.pause_required:
         data["pause_required"] = True
-    data["luck"] = round_luck(view)
+    data["luck"] = round_luck(view) if luck is None else luck
     return data
 
 
@@ -262,8 +276,9 @@ def join_text(head: str, battles: list[str]) -> str:
     return head + "".join(battles) + "\n"
 
 
-def battle_text(battle: BattleView) -> str:
-    """One battle of the text report, from the line break before the blank line that opens it."""
+def battle_text(battle: BattleView, lucks: Sequence[Luck] | None = None) -> str:
+    """One battle of the text report, from the line break before the blank line that opens it
+    (``lucks``: each round's :func:`round_luck`, if known)."""
     out: list[str] = [""]
     head = f"{battle.turn}: {battle.battle} ({battle.kind}) — {battle.status}"
     if battle.resume_round is not None:
@@ -271,7 +286,7 @@ def battle_text(battle: BattleView) -> str:
     out.append(head)
     if battle.needed is not None:
         out.append(f"  {awaiting_note(battle)}")
-    for rv in battle.rounds:
+    for rv, luck in zip(battle.rounds, lucks or [round_luck(rv) for rv in battle.rounds], strict=True):
         tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
         out.append(f"  Round {rv.round}{tag}")
         for label, sr, losses in (("A", rv.attacker, rv.attacker_losses),
@@ -279,7 +294,6 @@ def battle_text(battle: BattleView) -> str:
             dice = " ".join([_dice_text(d) for d in sr.dice]) or "-"
             out.append(f"    {label}({sr.units}) {dice} = {sr.hits} hit{'s' if sr.hits != 1 else ''}"
                        + (f"; loses {losses}" if losses else ""))
-        luck = round_luck(rv)
         shown = [f"{side} {value:.0f}" for side, value in luck.items() if value is not None]
         if shown:
             out.append("    luck: " + ", ".join(shown) + " (percentile of the hits for the dice thrown)")

@@ -32,7 +32,6 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
 
 import msgspec
-import platformdirs
 
 from application.adapters.app import MinisterApplication
 from application.adapters.eventstore import StoreError, factory_settings, started_rows
@@ -62,6 +61,8 @@ class StoreSpec:
 
 def default_store_path() -> Path:
     """The default SQLite file under the user's data directory (platformdirs)."""
+    import platformdirs  # only here: a command given its store (--store, $MINISTER_STORE) never loads it
+
     return Path(platformdirs.user_data_dir("minister", appauthor=False)) / "minister.sqlite3"
 
 

@@ -189,7 +189,7 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
     view is not the one stored (the others are left as they are). ``listed``: the stored rows
     are taken to be those the stored part lists; else each row's digest is read (what a reader
     that found a row out of step with the list uses: the refresh writes it again)."""
-    from projections.report import battle_json, battle_text, json_head, text_head
+    from projections.report import battle_fragments, json_head, text_head
     from projections.timeline import opening_part
 
     made: dict[str, bytes] = {}
@@ -213,8 +213,8 @@ def _rows(app: MinisterApplication, game_id: str, views: dict[str, GameView], *,
                 if parts is None:
                     # Compressed as made: a big game's rows are hundreds of megabytes uncompressed
                     # (all but the JSON report's: review_tables.COMPRESSED says why).
-                    parts = parts_of[digest] = (compress(data, 1), battle_json(battle),
-                                                compress(battle_text(battle).encode(), 1))
+                    json, text = battle_fragments(battle)
+                    parts = parts_of[digest] = (compress(data, 1), json, compress(text.encode(), 1))
                 rows[position] = BattleRow(digest, parts)
         battles[history] = HistoryRows(len(view.battles), rows)
         in_order[history] = digests

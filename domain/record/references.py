@@ -10,6 +10,7 @@ neither ever falls back silently on the latest battle of a territory.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 
 from domain.errors import InvalidNotationError, MinisterError
@@ -62,6 +63,12 @@ def named_battle(game: Game, name: str, turn: str | None = None, *,
     except InvalidNotationError as error:
         raise BadReference(f"{name!r}: game {game.game_id!r} has no such battle ({error.message})",
                            "battle") from None
+    if several:
+        # The latest battle there (of the turn): found from the territory's latest battle
+        # back, not by reading every battle of the game (a replay file's reports would make
+        # reading it quadratic). None: said below, with the game's battles listed.
+        with suppress(KeyError):
+            return game.battle(name, label, territory=territory)
     here = [b for b in game.battles if b.territory == territory]
     found = [b for b in here if label is None or b.turn == label]
     if not found:

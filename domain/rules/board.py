@@ -11,9 +11,8 @@ names ("Kar", "E Can SZ", "Karelai") go through :mod:`domain.rules.names` (or :m
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Iterator, Mapping
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 
 import msgspec
@@ -134,6 +133,8 @@ class Board:
     @classmethod
     def from_toml(cls, text: str) -> Board:
         """A board from the text of a data file shaped like ``domain/data/classic.toml``."""
+        import tomllib  # only here: a process reads the compiled board (Board.classic)
+
         try:
             data = msgspec.convert(tomllib.loads(text), _BoardFile)
         except (tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
@@ -273,4 +274,6 @@ class Board:
 
 @functools.cache
 def _classic() -> Board:
-    return Board.from_json(resources.files("domain").joinpath("data", "classic.json").read_bytes())
+    # Beside the package's modules (not through importlib.resources, whose import loads the
+    # zip and temporary-file modules: ~30M instructions at every command's start).
+    return Board.from_json((Path(__file__).resolve().parent.parent / "data" / "classic.json").read_bytes())

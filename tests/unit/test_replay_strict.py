@@ -9,6 +9,7 @@ import pytest
 
 from application.intake.replayfile import parse_replay
 from domain.errors import ReplayError
+from domain.record.references import named_battle
 from domain.review.game_review import review
 from tests.conftest import REPLAYS
 
@@ -123,6 +124,17 @@ def test_a_report_names_its_battle_by_turn_and_territory() -> None:
                        'battle = "Caucasus"\nturn = "germany 2"\n')
     [report] = parse_replay(text).game.reports
     assert (report.territory, report.turn) == ("Caucasus", "Germany 2")
+
+
+def test_a_report_on_a_territory_fought_over_twice_resolves_as_the_whole_list_would() -> None:
+    """A report's battle is found from its territory's latest battle back, not by reading every
+    battle of the game: the same battle the whole list gives, with its turn or without."""
+    game = parse_replay(TWO_BATTLES).game
+    for turn in (None, "Germany 2", "ussr 3"):
+        label = None if turn is None else turn.replace("ussr", "USSR")
+        whole = [b for b in game.battles if b.territory == "Caucasus" and label in (None, b.turn)]
+        assert named_battle(game, "Caucasus", turn, several=True) is whole[-1]
+    assert named_battle(game, "cauc", several=True).turn == "USSR 3"
 
 
 def test_dice_for_a_territory_fought_over_twice_need_the_turn() -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from pathlib import Path
 
 from domain.errors import MinisterError
@@ -70,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         data = story_svg(story, title).encode("utf-8")
     # Written beside the file, then moved over it: never a half-written picture.
+    import tempfile  # only here: the other commands never load it
+
     handle, temporary = tempfile.mkstemp(dir=output.parent, prefix=".minister-chart-", suffix=kind)
     try:
         with os.fdopen(handle, "wb") as stream:

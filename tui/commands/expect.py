@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from domain.errors import MinisterError
@@ -71,6 +70,8 @@ def cmd_expect(args: argparse.Namespace) -> int:
 
 def _replace(path: Path, text: str) -> None:
     """Write ``text`` over ``path`` atomically: a temporary file beside it, synced, renamed."""
+    import tempfile  # only here: the other commands never load it
+
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:

@@ -10,7 +10,6 @@ that replace the default keys; ``?`` in the app lists every binding id.
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,6 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def read_keymap(path: str) -> dict[str, str]:
     """The remappings in a keymap file; MinisterError quoting a bad file or entry."""
+    import tomllib  # only here: the other commands never load it
+
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
