@@ -140,7 +140,7 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         attacker, defender = view.attacker, view.defender
         if attacker.stated_hits != attacker.hits or defender.stated_hits != defender.hits:
             issues.extend(_stated_hits(rnd, as_rolled, position, _when(rnd)))
-        if pause and position < last and view.defender_losses:  # (a pause follows losses)
+        if pause and position < last and view.defender_losses.items:  # (a pause follows losses)
             issues.extend(_pause(record, recorded, as_rolled, position, _when(rnd)))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
