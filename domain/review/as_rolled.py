@@ -318,7 +318,7 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
 def declaration_of(record: BattleRecord) -> Declaration:
     """The battle as its declaration stated it: the defenders listed and every move (the views
     of the battle, as rolled and as corrected, carry it for the board panel)."""
-    moves = tuple(DeclaredMove(m.origin, m.units, m.landing, m.transport_zone) for m in record.moves)
+    moves = tuple([DeclaredMove(m.origin, m.units, m.landing, m.transport_zone) for m in record.moves])
     return Declaration(record.declared_defenders, moves)
 
 
@@ -501,8 +501,9 @@ def _chosen(record: BattleRecord, recorded: RecordedBattle, round_number: int, s
 
 def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: Force) -> Outcome | None:
     attacking, defending = attacker.combatants(), defender.combatants()
-    if not attacking or not defending:
-        winner = _ATTACKER_WON if attacking else _DEFENDER_WON if defending else _NOBODY_WON
+    # (``.items``: a Force's truth is a Python call, and every battle ends here.)
+    if not attacking.items or not defending.items:
+        winner = _ATTACKER_WON if attacking.items else _DEFENDER_WON if defending.items else _NOBODY_WON
         return Outcome(winner=winner, attacker_left=attacking, defender_left=defending)
     if record.retreats and record.retreats[-1].after_round == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.

@@ -105,7 +105,7 @@ def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:
                     kinds.append(role)
     if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
         found.setdefault(record.retreats[-1].territory, []).append("retreat")
-    return tuple((name, tuple(kinds)) for name, kinds in found.items())
+    return tuple([(name, tuple(kinds)) for name, kinds in found.items()])
 
 
 #: What each record that moves the board (other than a battle's) is called on the map.
@@ -169,5 +169,5 @@ class GameParts:
 
 def game_parts(game: Game) -> GameParts:
     """The game view's parts made from the records alone."""
-    return GameParts(tuple((b.declared_seq, b.fought_seq) for b in game.battles), board_records(game),
-                     tuple(roles(b) for b in game.battles), turn_records(game))
+    return GameParts(tuple([(b.declared_seq, b.fought_seq) for b in game.battles]), board_records(game),
+                     tuple([roles(b) for b in game.battles]), turn_records(game))

@@ -336,7 +336,7 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
 
 def _movement(land: Force) -> int:
     """How far all of ``land`` moves: its slowest unit's movement."""
-    return min(u.profile.movement for u in land.types)
+    return min([unit.profile.movement for unit, _ in land.items])
 
 
 @lru_cache(maxsize=8192)

@@ -222,7 +222,7 @@ class _Shared:
         self.policy = edition(game.edition)
         readings = readings_of(self.policy)
         self.read = [_read(record, readings) for record in game.battles]
-        self.rolled_outcomes = outcomes_of(rolled for _, rolled in self.read)
+        self.rolled_outcomes = outcomes_of([rolled for _, rolled in self.read])
         self.rolled_walk = walk_board(game, self.rolled_outcomes)
         self.rolled_board = _Board.of(self, self.rolled_walk)
         self.parts = game_parts(game)

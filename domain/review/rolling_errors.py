@@ -27,7 +27,7 @@ from domain.review.views import BattleView, SideRound, counted
 from domain.rules.editions import Edition
 from domain.rules.findings import FindingKind
 from domain.rules.forces import EMPTY, Force
-from domain.rules.orders_of_loss import BattleKind, OrderOfLoss
+from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import UnitType
 
 #: Enum members read once, here: on Python 3.11 reading a member off its class (``Side.ATTACKER``)
@@ -113,7 +113,6 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     issues: list[Issue] = []
     starts: list[tuple[Force, Force]] = []
     aa_victims = EMPTY
-    defender_order = order_in_force(record, orders_of(record), _DEFENDER, attackers)
     # Support shots are audited only where some were rolled or are due (_audit_support finds
     # nothing in a battle with neither); the pause only under an edition that defines it.
     support = bool(recorded.bb) or _support_due(record)
@@ -124,35 +123,35 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
     last = len(views) - 1
     for position, rnd in enumerate(recorded.rounds):
         view = views[position]
-        when = rnd.rolls[0].at if rnd.rolls else None  # _when, inline: once per round
+        ghost_aa_hits = 0
         if rnd.index == 1:
-            aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, when)
-            issues.extend(aa_issues)
+            aa_issues, aa_victims = _audit_aa(record, recorded, as_rolled, attackers, defenders, rnd)
+            if aa_issues:
+                issues.extend(aa_issues)
+                ghost_aa_hits = sum(i.hits for i in aa_issues if i.kind == _AA_GHOST)
             start = (attackers.minus_available(aa_victims), defenders)
         else:
             start = _carry(rnd, as_rolled, position, starts[-1])
         starts.append(start)
         if support:
-            issues.extend(_audit_support(record, recorded, rnd.index, when))
-        ghost_aa_hits = sum(i.hits for i in issues if i.kind == _AA_GHOST) \
-            if rnd.index == 1 and issues else 0
-        issues.extend(_audit_units(rnd, as_rolled, position, start, defender_order, ghost_aa_hits,
-                                   as_wrong_units, when, at_sea))
+            issues.extend(_audit_support(record, recorded, rnd.index, _when(rnd)))
+        issues.extend(_audit_units(record, attackers, rnd, as_rolled, position, start, ghost_aa_hits,
+                                   as_wrong_units, at_sea))
         attacker, defender = view.attacker, view.defender
         if attacker.stated_hits != attacker.hits or defender.stated_hits != defender.hits:
-            issues.extend(_stated_hits(rnd, as_rolled, position, when))
-        if pause and position < last and view.defender_losses:  # (a pause follows losses)
-            issues.extend(_pause(record, recorded, as_rolled, position, when))
+            issues.extend(_stated_hits(rnd, as_rolled, position, _when(rnd)))
+        if pause and position < last and view.defender_losses.items:  # (a pause follows losses)
+            issues.extend(_pause(record, recorded, as_rolled, position, _when(rnd)))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
 
 
-def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start: tuple[Force, Force],
-                 defender_order: OrderOfLoss, ghost_aa_hits: int, as_wrong_units: bool,
-                 when: datetime | None, at_sea: bool) -> list[Issue]:
-    """One round's dice per side against the units that should have rolled them (``when``:
-    the round's first roll's time; ``at_sea``: a battle at sea, where submarines strike first)."""
-    found: list[Issue] = []
+def _audit_units(record: BattleRecord, attackers: Force, rnd: RecordedRound, as_rolled: BattleView,
+                 position: int, start: tuple[Force, Force], ghost_aa_hits: int, as_wrong_units: bool,
+                 at_sea: bool) -> list[Issue]:
+    """One round's dice per side against the units that should have rolled them (``at_sea``: a
+    battle at sea, where submarines strike first; ``record`` and ``attackers`` give the
+    defender's order of loss, asked only where a die struck first)."""
     k = rnd.index
     expected_attacker, expected_defender = start
     # Part 13 step 3: first-strike victims leave without firing, so the defender's line
@@ -164,11 +163,14 @@ def _audit_units(rnd: RecordedRound, as_rolled: BattleView, position: int, start
                 strike_hits += sum(entry.hits)
     firing_defender = expected_defender
     if strike_hits:
+        defender_order = order_in_force(record, orders_of(record), _DEFENDER, attackers)
         victims = defender_order.choose(expected_defender.combatants(), strike_hits, sub_hits=strike_hits)
         firing_defender = expected_defender.minus_available(victims)
     if rnd.attacker is not None and rnd.defender is not None and dice_as_expected(
             rnd, _ATTACKER, expected_attacker) and dice_as_expected(rnd, _DEFENDER, firing_defender):
-        return found  # both sides rolled every die their units should (most rounds): nothing to find
+        return []  # both sides rolled every die their units should (most rounds): nothing to find
+    found: list[Issue] = []
+    when = _when(rnd)
     for side, expected in ((_ATTACKER, expected_attacker), (_DEFENDER, firing_defender)):
         line = rnd.attacker if side is _ATTACKER else rnd.defender
         if line is None and not (side is _ATTACKER and rnd.first_strike is not None):
@@ -391,13 +393,14 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
 
 
 def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
-              defenders: Force, when: datetime | None) -> tuple[list[Issue], Force]:
-    """AA fire before round 1 against the AA guns and aircraft really there."""
+              defenders: Force, rnd: RecordedRound) -> tuple[list[Issue], Force]:
+    """AA fire before round 1 (``rnd``) against the AA guns and aircraft really there."""
     gun = bool(defenders[_AA]) and record.kind is not _SEA
     first = as_rolled.rounds[0] if as_rolled.rounds else None
     victims = first.aa_losses if first is not None else EMPTY
     if not gun and recorded.aa is None:
         return [], victims  # no gun and no AA dice (most battles): nothing to compare
+    when = _when(rnd)
     # The aircraft count only where a gun fires (the messages that name it need one).
     aircraft = len(attackers.where(_is_air)) if gun else 0
     expected = aircraft

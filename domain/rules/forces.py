@@ -90,7 +90,7 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     @property
     def types(self) -> tuple[UnitType, ...]:
         """The unit types present, in canonical order."""
-        return tuple(unit for unit, _ in self.items)
+        return tuple([unit for unit, _ in self.items])
 
     def units(self) -> list[UnitType]:
         """Each unit once per count, in canonical order."""
