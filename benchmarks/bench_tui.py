@@ -106,6 +106,8 @@ async def main():
     out = {"keys": {}, "switch": {}}
     app = MinisterApp(FileSource(game, store=store))
     async with app.run_test(size=(120, 40)):
+        while not app.ready:  # a stored game's loader starts after the first paint
+            await asyncio.sleep(0.01)
         await app.workers.wait_for_complete()
         await settle()
         for _ in range(rounds):
