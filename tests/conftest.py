@@ -3,8 +3,9 @@ runs (``slow``) left to CI, so the README's test command stays quick for a newco
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,16 @@ def write_replay(tmp_path: Path) -> Callable[[str, str], Path]:
         return path
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _nothing_left_frozen() -> Iterator[None]:
+    """What a test froze out of the collector is given back after it. The timeline freezes what
+    it loads (``gc.freeze``: right for a process that ends with it); a test process goes on, and
+    every later ``domain.memory.no_gc`` counts the frozen objects (``gc.get_freeze_count`` walks
+    them all): after the timeline tests, each fold of a small game cost seconds."""
+    yield
+    gc.unfreeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
