@@ -158,7 +158,9 @@ def battle_dict(battle: BattleView, *, encoded_rounds: bool = False,
     if battle.resume_round is not None:
         data["resume_round"] = battle.resume_round
     data["findings"] = list(battle.finding_ids)
-    rounds = zip(battle.rounds, lucks or [round_luck(r) for r in battle.rounds], strict=True)
+    # Without ``lucks``, each round works out its own as it is encoded: one round's at a time.
+    rounds = zip(battle.rounds, lucks, strict=True) if lucks is not None else \
+        ((r, None) for r in battle.rounds)
     data["rounds"] = [msgspec.Raw(_ENCODER.encode(round_dict(r, luck))) for r, luck in rounds] \
         if encoded_rounds else [round_dict(r, luck) for r, luck in rounds]
     data["voided"] = [{"round": v.round, "side": v.side, "column": v.column, "values": list(v.values)}
@@ -286,7 +288,8 @@ def battle_text(battle: BattleView, lucks: Sequence[Luck] | None = None) -> str:
     out.append(head)
     if battle.needed is not None:
         out.append(f"  {awaiting_note(battle)}")
-    for rv, luck in zip(battle.rounds, lucks or [round_luck(rv) for rv in battle.rounds], strict=True):
+    for index, rv in enumerate(battle.rounds):
+        luck = round_luck(rv) if lucks is None else lucks[index]
         tag = "" if rv.origin == "as_rolled" else " (re-rolled)"
         out.append(f"  Round {rv.round}{tag}")
         for label, sr, losses in (("A", rv.attacker, rv.attacker_losses),
