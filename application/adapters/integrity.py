@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,8 +81,9 @@ _TIME = rb"(?:\xd6\xff.{4}|\xd7\xff.{8}|\xc7\x0c\xff.{12})"  # msgspec's timesta
 _UINT = rb"[\x00-\x7f]|\xcc.|\xcd.{2}|\xce.{4}|\xcf.{8}"
 #: The opening of a row as minister writes it: the six base fields in order (a map of 6+ entries,
 #: the id a string of 36, the version an unsigned int, msgspec's timestamps, the link a string
-#: of 64), matched in one call, the version's bytes and the link its groups. What
-#: :func:`_stored_parts` reads with a decoder, for a reader that decodes the whole row anyway.
+#: of 64), matched in one call, the version's bytes and the link its groups: what
+#: :func:`_stored_parts` reads with a decoder, found without decoding the row (every chain
+#: check reads rows so: :func:`chain_links`).
 #: The link's 64 bytes are not matched as hex digits: they must equal the link computed (64
 #: lowercase hex digits) or the row is refused, so a class check would only choose the refusal's
 #: words (a third of the match's cost on the stored 50,000-event generated game).
@@ -133,24 +134,54 @@ def follow_chain(game_id: str, states: Iterable[tuple[str, bytes]], previous: st
     """Check stored (topic, state) rows continue the chain from ``previous``; the new head.
 
     Raises :class:`TamperedError` at the first row that is not the next version or does not
-    match its link. ``links``, when given, collects the link of every version it names.
+    match its link (:func:`chain_links`). ``links``, when given, collects the link of every
+    version it names.
     """
     version = first_version
-    for topic, state in states:
-        try:
-            canonical, held, stated = _stored_parts(state)
-        except (msgspec.DecodeError, ValueError, TypeError) as error:  # garbage, or text
-            raise _tampered(game_id, version, topic, f"cannot be decoded ({error})") from None
-        if stated != version:
-            raise _tampered(game_id, version, topic, f"says it is event {stated}")
-        recomputed = link_bytes(previous, canonical)
-        if held != recomputed:
-            raise _tampered(game_id, version, topic, "does not match the hash chain")
-        previous = recomputed
+    for link in chain_links(game_id, states, previous, first_version):
         if links is not None and version in links:
-            links[version] = recomputed
+            links[version] = link
+        previous = link
         version += 1
     return previous
+
+
+def chain_links(game_id: str, states: Iterable[tuple[str, bytes]], previous: str,
+                first_version: int) -> Iterator[str]:
+    """The link of each stored (topic, state) row, the first being event ``first_version``,
+    checked as it is made: :class:`TamperedError` at the first row that is not the next version
+    or does not match its link.
+
+    A row that opens as minister writes it (:data:`_WRITTEN`) has its version and link found by
+    the pattern, and every other byte hashed as stored: whatever else it holds is read where
+    the row is decoded (folded, or checked whole by :func:`walk_stored`). Any other row (an
+    older layout, a hand-made one, garbage) is read whole as :func:`_stored_parts` reads it.
+    """
+    written, sha256, join = _WRITTEN.match, hashlib.sha256, b"".join
+    last = previous.encode()
+    for version, (topic, state) in enumerate(states, first_version):
+        found = written(state) if type(state) is bytes else None  # a text cell: refused below
+        if found is None:
+            try:
+                canonical, held, stated = _stored_parts(state)
+            except (msgspec.DecodeError, ValueError, TypeError) as error:  # garbage, or text
+                raise _tampered(game_id, version, topic, f"cannot be decoded ({error})") from None
+            if stated != version:
+                raise _tampered(game_id, version, topic, f"says it is event {stated}")
+            previous = link_bytes(previous, canonical)
+            last = previous.encode()
+            if held != previous:
+                raise _tampered(game_id, version, topic, "does not match the hash chain")
+        else:
+            number = found[1]
+            if (number[0] if len(number) == 1 else int.from_bytes(number[1:], "big")) != version:
+                raise _tampered(game_id, version, topic, f"says it is event {_VERSION.decode(number)}")
+            start, end = found.span(2)
+            previous = sha256(join((_PREFIX, last, b"|", state[:start - 2], _NIL, state[end:]))).hexdigest()
+            last = previous.encode()
+            if found[2] != last:
+                raise _tampered(game_id, version, topic, "does not match the hash chain")
+        yield previous
 
 
 def _tampered(game_id: str, version: int, topic: str, reason: str) -> TamperedError:
@@ -161,38 +192,20 @@ def _tampered(game_id: str, version: int, topic: str, reason: str) -> TamperedEr
 
 def walk_stored(game_id: str, states: Sequence[tuple[str, bytes]]) -> str:
     """Check a game's whole stored record, (topic, state) rows from event 1: every link of the
-    chain, and every row decoding as its event (the version and link it was checked as); the
-    head. :class:`TamperedError` names the first event that fails (what ``replay`` and ``show``
-    of a stored game check before showing anything, whatever derived rows the store keeps).
-
-    One pass, each row read as MessagePack once: a row that opens as minister writes it
-    (:data:`_WRITTEN`) has its link's bytes found by the pattern, not a decoder (its decoding as
-    the event reads every byte of it); any other row is read as :func:`follow_chain` reads it.
+    chain (:func:`chain_links`), and every row decoding as its event (the version and link it
+    was checked as); the head. :class:`TamperedError` names the first event that fails (what
+    ``replay`` and ``show`` of a stored game check before showing anything, whatever derived
+    rows the store keeps). One pass: each row's link, then its decoding.
     """
     from application.adapters.mapper import DECODERS, decode_event
     from domain.memory import no_gc
     from domain.record.events import GameStarted
     from domain.rules.editions import edition
 
-    written, sha256, join = _WRITTEN.match, hashlib.sha256, b"".join
     link = GENESIS
-    previous = link.encode()
     with no_gc():  # each event is dropped at once: the collector would only walk the young ones
-        for version, (topic, state) in enumerate(states, 1):
-            found = written(state) if type(state) is bytes else None  # a text cell: refused below
-            if found is None:
-                link = follow_chain(game_id, ((topic, state),), link, version)
-                previous = link.encode()
-            else:
-                number = found[1]
-                if (number[0] if len(number) == 1 else int.from_bytes(number[1:], "big")) != version:
-                    raise _tampered(game_id, version, topic, f"says it is event {_VERSION.decode(number)}")
-                start, end = found.span(2)
-                canonical = join((_PREFIX, previous, b"|", state[:start - 2], _NIL, state[end:]))
-                link = sha256(canonical).hexdigest()
-                previous = link.encode()
-                if found[2] != previous:
-                    raise _tampered(game_id, version, topic, "does not match the hash chain")
+        for (version, (topic, state)), link in zip(enumerate(states, 1),
+                                                   chain_links(game_id, states, GENESIS, 1), strict=True):
             try:
                 decoder = DECODERS.get(topic)
                 event = decoder.decode(state) if decoder is not None else decode_event(topic, state)

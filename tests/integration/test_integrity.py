@@ -108,20 +108,30 @@ class IntegrityContract:
             self, app: MinisterApplication, raw: RawRows) -> None:
         """A forger repeats ``originator_version`` at the end of a row (a decoder takes the last)
         and makes its link over the row as stored: the link holds, but the event does not say
-        what was checked, so the one-pass walk (``replay``, ``show``) and opening it refuse it."""
-        state = raw.rows(GAME)[36][2]
+        what was checked, so the one-pass walk (``replay``, ``show``) refuses it. Opening it
+        refuses the record at the next link (which no longer holds) and, with every later link
+        made again too, at that event when it is read into the game (the snapshot after it is no
+        longer bound to the chain, so the events are folded)."""
+        rows = raw.rows(GAME)
+        state = rows[36][2]
         count = len(msgspec.msgpack.decode(state)) + 1
         header = bytes([0x80 | count]) if count < 16 else b"\xde" + count.to_bytes(2, "big")
         body = state[1:] if state[0] < 0x90 else state[3:]
         forged = header + body + msgspec.msgpack.encode("originator_version") + msgspec.msgpack.encode(99)
-        at = forged.index(b"\xa5chain\xd9\x40") + 8  # the link's 64 digits, as minister writes it
-        previous = msgspec.msgpack.decode(raw.rows(GAME)[35][2])["chain"]
-        made = link_bytes(previous, forged[:at - 2] + b"\xc0" + forged[at + 64:])
-        raw.set_state(GAME, 37, forged[:at] + made.encode() + forged[at + 64:])
-        with pytest.raises(TamperedError, match=r"stored event 37 "):
-            walk_stored(GAME, read_states(app, game_uuid(GAME)))
+        previous = msgspec.msgpack.decode(rows[35][2])["chain"]
+        for version, row in [(37, forged), *[(v, s) for v, _, s in rows[37:]]]:
+            at = row.index(b"\xa5chain\xd9\x40") + 8  # the link's 64 digits, as minister writes it
+            previous = link_bytes(previous, row[:at - 2] + b"\xc0" + row[at + 64:])
+            raw.set_state(GAME, version, row[:at] + previous.encode() + row[at + 64:])
+            if version == 37:
+                with pytest.raises(TamperedError, match=r"stored event 37 "):
+                    walk_stored(GAME, read_states(app, game_uuid(GAME)))
+                app.latest_games.forget()
+                with pytest.raises(TamperedError, match=r"stored event 38 .*does not match the hash chain"):
+                    app.game(GAME)
         app.latest_games.forget()
-        with pytest.raises(TamperedError, match=r"stored event 37 "):
+        with pytest.warns(UserWarning, match="not bound to the stored events' chain"), \
+                pytest.raises(TamperedError, match=r"stored event 37 .*says it is event 99"):
             app.game(GAME)
 
     def test_a_deleted_row_is_a_missing_event(self, app: MinisterApplication, raw: RawRows) -> None:
