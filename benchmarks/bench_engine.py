@@ -157,8 +157,9 @@ def run() -> list[str]:
         f"review: {reviewed:,.0f} events per second through findings and corrections (same game; "
         f"{reviewed_cpu:,.0f} per CPU second; {cold_cpu:,.0f} per CPU second with every remembered "
         "function cleared first, as a command's one review finds them)",
-        goal("issue 13 goal 1: review on the generated 10k-event game (text parsed once), per CPU second",
+        goal("issue 25: review on the generated 10k-event game (text parsed once), per CPU second",
              reviewed_cpu, REVIEW_TARGET, "events/s"),
+        goal("issue 28: the same review, per CPU second", reviewed_cpu, REVIEW_FLOOR, "events/s"),
         f"issue 11: the board walk's share of the review's CPU time (the walk, the treasury, the "
         f"places and purses it gives each battle: the review with the walk vs with it stubbed, median "
         f"of {PAIRS} pairs): {share:.1%} (target <= {WALK_SHARE_BOUND:.0%}): "
@@ -169,8 +170,10 @@ def run() -> list[str]:
     ]
 
 
-#: Issue 13, goal 1: the review at >= 40k events/s (10x the 3.9k measured before parse-once).
-REVIEW_TARGET = 40_000.0
+#: Issue 25: the review at >= 50k events per CPU second (its memo deleted, the review made faster).
+REVIEW_TARGET = 50_000.0
+#: Issue 28 (and issue 13 before it): the whole game's rules must not take the review below 40k.
+REVIEW_FLOOR = 40_000.0
 #: Pairs of reviews (with the walk, with it stubbed) the walk's share is the median of.
 PAIRS = 7
 #: Issue 11: the board moving on costs the review at most 10% of its throughput.
