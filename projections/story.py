@@ -14,11 +14,12 @@ here; the terminal's chart is tui/widgets/story.py, the SVG projections/story_sv
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
 from domain.battle.model import BattleSetup, Winner
-from domain.review.views import BattleStatus, BattleView
+from domain.review.views import BattleStatus, BattleView, Purse
 from domain.rules.forces import EMPTY
 from domain.rules.orders_of_loss import BattleKind
 from domain.rules.units import POWERS, UnitType
@@ -30,9 +31,9 @@ _NO_RESULT = (BattleStatus.VOID, BattleStatus.NOT_FOUGHT)
 RESULT_MARKS: dict[Result, str] = {"won": "✓", "lost": "✗", "retreated": "↩", "none": "·"}
 
 
-@dataclass(frozen=True)
-class BattlePoint:
-    """One battle of the story: where it is, and how it ended in each history."""
+class BattlePoint(msgspec.Struct, frozen=True, gc=False):
+    """One battle of the story: where it is, and how it ended in each history (a frozen Struct:
+    a long game's story makes one per battle, ~14,000, and a frozen dataclass is slow to make)."""
 
     battle: int
     turn: str
@@ -41,9 +42,9 @@ class BattlePoint:
     as_corrected: Result
 
 
-@dataclass(frozen=True)
-class IncomePoint:
-    """Each power's income on the board after a turn (empty: the record does not know it)."""
+class IncomePoint(msgspec.Struct, frozen=True, gc=False):
+    """Each power's income on the board after a turn (empty: the record does not know it).
+    Turns whose income did not change share one dict: it is read, never changed."""
 
     turn: str
     income: dict[str, int]
@@ -195,14 +196,18 @@ def _income(timeline: Timeline) -> list[IncomePoint]:
     that knows the treasury."""
     view = timeline.main
     last: dict[str, int] = {}
-    by_turn: dict[str, dict[str, int]] = {}
-    for battle in view.battles:
-        if battle.treasury:
-            by_turn[battle.turn] = {purse.power: purse.income for purse in battle.treasury}
+    # Each turn's last battle that knows the treasury: the battles read from the last (a turn's
+    # income read once, not once per battle: a long game has thousands of battles).
+    treasuries: dict[str, tuple[Purse, ...]] = {}
+    for battle in reversed(view.battles):
+        if battle.treasury and battle.turn not in treasuries:
+            treasuries[battle.turn] = battle.treasury
+    by_turn = {turn: {purse.power: purse.income for purse in treasury}
+               for turn, treasury in treasuries.items()}
     found = []
     for turn in timeline.turns:
         last = by_turn.get(turn, last)
-        found.append(IncomePoint(turn, dict(last)))
+        found.append(IncomePoint(turn, last))
     return found
 
 
