@@ -88,21 +88,31 @@ def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None =
     Typo notes (2008 Section VI, Typographical Errors) are appended to ``typos`` prefixed with
     the line number.
     """
-    notes: list[str] = []
     try:
-        units = tuple(parse_units(text, typos=notes))
+        units, notes = _unit_list(text)
     except InvalidNotationError as exc:
         raise InvalidNotationError(f"{exc.message} ({exc.text!r})", line=line, text=raw) from exc
     except ValueError as exc:  # e.g. a count int() refuses
         raise InvalidNotationError(f"expected a unit list ({exc})", line=line, text=raw) from exc
     if notes and typos is not None:  # (most lists: no note, and no generator made for none)
         typos.extend(f"line {line}: {note}" for note in notes)
-    return _interned(units)
+    return units
+
+
+@lru_cache(maxsize=4096)
+def _unit_list(text: str) -> tuple[Units, tuple[str, ...]]:
+    """A unit list as written and its typo notes: a pure function of the text, read once per
+    text (a long game types the same hundred-odd lists ~100,000 times; looked up by the text,
+    whose hash Python keeps, not by the units, whose hash calls each unit type's ``__hash__``),
+    each list one object (:func:`_interned`); an error is raised, never kept."""
+    notes: list[str] = []
+    units = tuple(parse_units(text, typos=notes))
+    return _interned(units), tuple(notes)
 
 
 @lru_cache(maxsize=4096)
 def _interned(units: Units) -> Units:
-    """One object per unit list: a long game types the same hundred-odd lists ~100,000 times."""
+    """One object per unit list, however it is written ("2 INF" and "2 inf")."""
     return units
 
 

@@ -28,8 +28,8 @@ REPLAYS = sorted((Path(__file__).resolve().parents[2] / "replays").rglob("*.toml
 PARSERS: tuple[Callable[..., Any], ...] = (
     battle_log.parse_log, battle_log.parse_log_line, battle_log.parse_dice, battle_log.parse_unit_list,
     special_orders.parse_special_orders, declarations.parse_declaration, forces.parse_units,
-    # The unit-list reader behind parse_units and Force.parse (remembered per text).
-    forces._parsed_units,
+    # The unit-list readers behind parse_units, Force.parse and parse_unit_list (remembered per text).
+    forces._parsed_units, battle_log._unit_list,
     names.resolve, parse_turn,
 )
 
