@@ -89,11 +89,11 @@ from domain.record.intake import (
     battle_territory,
     declaration_facts,
     read_noncombat,
+    resolved,
     special_orders,
 )
 from domain.rules.editions import edition, known_editions
 from domain.rules.forces import Force
-from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
 #: The top-level keys and tables of a replay file (any other is refused: a misspelt ``[expect]``
@@ -449,7 +449,7 @@ class _Builder(DeskRecords):
 
     def retreat(self, index: int, record: RetreatRecord, line: int | None) -> None:
         try:
-            resolve(record.to)
+            resolved(record.to)
         except InvalidNotationError as error:
             raise error.at_offset(self.lines.key_line(index, "to") or 1) from None
         self.add(RetreatDeclared, record.at, line, battle=record.battle,
@@ -594,7 +594,7 @@ def _holding(entry: str) -> Holding:
         raise ValueError(f"expected a power (USSR, Germany, UK, Japan, USA), found "
                          f"{match.group(1)!r} in {entry!r}")
     try:
-        territory = resolve(match.group(2)).territory.name
+        territory = battle_territory(match.group(2))
         units = Force.parse(match.group(3))
     except InvalidNotationError as error:
         raise ValueError(f"{error.message}: {error.text!r} in {entry!r}") from None
