@@ -375,7 +375,8 @@ class _Builder(DeskRecords):
             _at(table, self.source, line)
         except ReplayError:  # said at the ``at`` key's line (looked up only now)
             _at(table, self.source, self.lines.key_line(index, "at") if "at" in table else line)
-        body = {key: value for key, value in table.items() if key != "type"}
+        body = dict(table)  # the table less its ``type`` (which named the kind)
+        del body["type"]
         record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
                           lambda key: self.lines.key_line(index, key) if key is not None and key in table
                           else self.lines.event_line(index))
