@@ -102,9 +102,10 @@ def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None =
 @lru_cache(maxsize=4096)
 def _unit_list(text: str) -> tuple[Units, tuple[str, ...]]:
     """A unit list as written and its typo notes: a pure function of the text, read once per
-    text (a long game types the same hundred-odd lists ~100,000 times; looked up by the text,
-    whose hash Python keeps, not by the units, whose hash calls each unit type's ``__hash__``),
-    each list one object (:func:`_interned`); an error is raised, never kept."""
+    text (a long game types the same hundred-odd lists ~100,000 times). Looked up by the text,
+    whose hash Python keeps, where each line copied parse_units' list into a tuple and hashed
+    that tuple pair by pair to intern it; each list is still one object (:func:`_interned`). An
+    error is raised, never kept."""
     notes: list[str] = []
     units = tuple(parse_units(text, typos=notes))
     return _interned(units), tuple(notes)
