@@ -89,11 +89,11 @@ from domain.record.intake import (
     battle_territory,
     declaration_facts,
     read_noncombat,
+    resolved,
     special_orders,
 )
 from domain.rules.editions import edition, known_editions
 from domain.rules.forces import Force
-from domain.rules.names import resolve
 
 FORMAT = "minister-replay/1"
 #: The top-level keys and tables of a replay file (any other is refused: a misspelt ``[expect]``
@@ -375,7 +375,8 @@ class _Builder(DeskRecords):
             _at(table, self.source, line)
         except ReplayError:  # said at the ``at`` key's line (looked up only now)
             _at(table, self.source, self.lines.key_line(index, "at") if "at" in table else line)
-        body = {key: value for key, value in table.items() if key != "type"}
+        body = dict(table)  # the table less its ``type`` (which named the kind)
+        del body["type"]
         record = _convert(body, kind.schema, f"this {kind_name} event", self.source,
                           lambda key: self.lines.key_line(index, key) if key is not None and key in table
                           else self.lines.event_line(index))
@@ -449,7 +450,7 @@ class _Builder(DeskRecords):
 
     def retreat(self, index: int, record: RetreatRecord, line: int | None) -> None:
         try:
-            resolve(record.to)
+            resolved(record.to)
         except InvalidNotationError as error:
             raise error.at_offset(self.lines.key_line(index, "to") or 1) from None
         self.add(RetreatDeclared, record.at, line, battle=record.battle,
@@ -594,7 +595,7 @@ def _holding(entry: str) -> Holding:
         raise ValueError(f"expected a power (USSR, Germany, UK, Japan, USA), found "
                          f"{match.group(1)!r} in {entry!r}")
     try:
-        territory = resolve(match.group(2)).territory.name
+        territory = battle_territory(match.group(2))
         units = Force.parse(match.group(3))
     except InvalidNotationError as error:
         raise ValueError(f"{error.message}: {error.text!r} in {entry!r}") from None

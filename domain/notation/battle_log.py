@@ -54,8 +54,11 @@ NUMBER = r"[0-9]{1,6}"
 #: Stated hits after the dice: "= 2 hits", "= 1 hit", "= 2", "5 Hits", "no hits", trailing "!!!".
 _HITS = (rf"(?:\s*=\s*(?P<hits>{NUMBER}|(?i:no))(?:\s*(?i:hits?))?"
          rf"|\s+(?P<hits2>{NUMBER}|(?i:no))\s*(?i:hits?))?\s*!*")
-#: Dice as the line regexes see them; :func:`parse_dice` checks them die by die.
-_DICE = r"(?P<dice>[0-9*/][0-9*/ \t]*?)"
+#: Dice as the line regexes see them; :func:`parse_dice` checks them die by die. Runs of dice
+#: characters split by blanks, taken greedily: a dice group never ends in a blank, so the stated
+#: hits that follow are found where a lazy group would stop (the lazy group tried them after
+#: every character: most of a side line's matching).
+_DICE = r"(?P<dice>[0-9*/]+(?:[ \t]+[0-9*/]+)*)"
 
 
 #: Longest line read: no real record comes near it, and it bounds the regex work on junk input.
@@ -85,21 +88,32 @@ def parse_unit_list(text: str, *, line: int, raw: str, typos: list[str] | None =
     Typo notes (2008 Section VI, Typographical Errors) are appended to ``typos`` prefixed with
     the line number.
     """
-    notes: list[str] = []
     try:
-        units = tuple(parse_units(text, typos=notes))
+        units, notes = _unit_list(text)
     except InvalidNotationError as exc:
         raise InvalidNotationError(f"{exc.message} ({exc.text!r})", line=line, text=raw) from exc
     except ValueError as exc:  # e.g. a count int() refuses
         raise InvalidNotationError(f"expected a unit list ({exc})", line=line, text=raw) from exc
     if notes and typos is not None:  # (most lists: no note, and no generator made for none)
         typos.extend(f"line {line}: {note}" for note in notes)
-    return _interned(units)
+    return units
+
+
+@lru_cache(maxsize=4096)
+def _unit_list(text: str) -> tuple[Units, tuple[str, ...]]:
+    """A unit list as written and its typo notes: a pure function of the text, read once per
+    text (a long game types the same hundred-odd lists ~100,000 times). Looked up by the text,
+    whose hash Python keeps, where each line copied parse_units' list into a tuple and hashed
+    that tuple pair by pair to intern it; each list is still one object (:func:`_interned`). An
+    error is raised, never kept."""
+    notes: list[str] = []
+    units = tuple(parse_units(text, typos=notes))
+    return _interned(units), tuple(notes)
 
 
 @lru_cache(maxsize=4096)
 def _interned(units: Units) -> Units:
-    """One object per unit list: a long game types the same hundred-odd lists ~100,000 times."""
+    """One object per unit list, however it is written ("2 INF" and "2 inf")."""
     return units
 
 
@@ -439,18 +453,21 @@ def parse_log_line(text: str, *, lineno: int = 1, raw: str | None = None,
     """Parse one non-blank battle-log line; ``raw`` defaults to ``text`` as given."""
     raw = text if raw is None else raw
     text = text.strip()
-    if _COMMENT.match(text):
+    # Each kind is tried in turn, but not where the line's first character rules it out (a
+    # line fits one kind in ~4, and most fit one of the last two: attack lines and headers).
+    first = text[:1]
+    if first in "#-" and _COMMENT.match(text):
         return Comment(text, lineno=lineno, raw=raw)
-    if match := _ROUND.match(text):
+    if first in "Rr" and (match := _ROUND.match(text)):
         return RoundMarker(int(match.group("number")), lineno=lineno, raw=raw)
-    if match := _SHOT.match(text):
+    if first in "AaBb" and (match := _SHOT.match(text)):
         kind: Literal["AA", "BB"] = "AA" if match.group("kind").upper() == "AA" else "BB"
         return ShotLine(kind, _dice(match, lineno, text), _hits(match), lineno=lineno, raw=raw)
-    if match := _FIRST_STRIKE.match(text):
+    if first == "A" and (match := _FIRST_STRIKE.match(text)):
         number = match.group("round")
         return FirstStrikeLine(int(number) if number else None, _units(match, lineno, text, typos),
                                _dice(match, lineno, text), _hits(match), lineno=lineno, raw=raw)
-    if match := _SIDE.match(text):
+    if first in "AD" and (match := _SIDE.match(text)):
         number = match.group("round")
         side: Literal["A", "D"] = "A" if match.group("side") == "A" else "D"
         return SideLine(side, int(number) if number else None, _units(match, lineno, text, typos),

@@ -20,7 +20,7 @@ from domain.notation.battle_log import BattleLog, parse_log
 from domain.notation.special_orders import SpecialOrders, parse_special_orders
 from domain.record.events import BattleFacts, Move
 from domain.rules.forces import Force
-from domain.rules.names import resolve
+from domain.rules.names import Resolution, resolve
 
 if TYPE_CHECKING:
     import domain.notation.declarations as decl
@@ -28,7 +28,16 @@ if TYPE_CHECKING:
 
 def battle_territory(name: str) -> str:
     """The canonical territory a record's ``battle`` names."""
-    return resolve(name).territory.name
+    return resolved(name).territory.name
+
+
+@lru_cache(maxsize=4096)
+def resolved(name: str) -> Resolution:
+    """:func:`~domain.rules.names.resolve` of a written name on the classic board, remembered: a
+    pure function of the name (the board is loaded once), and a file writes a few hundred names
+    some 20,000 times (each resolve first finds the board's index in a weak dictionary: ~15
+    times the cost of this look-up). An unknown name is raised each time, never kept."""
+    return resolve(name)
 
 
 @lru_cache(maxsize=4096)
@@ -87,7 +96,7 @@ def _battle(battle: decl.DeclaredBattle, base: int) -> BattleFacts:
 
     def where(name: str, lineno: int | None) -> str:
         try:
-            found = resolve(name)
+            found = resolved(name)
         except InvalidNotationError as error:
             raise error.at_offset(base + (lineno or 1) - 1) from None
         if found.typo:

@@ -18,6 +18,7 @@ import pytest
 from application.intake.replayfile import parse_replay
 from benchmarks.gen_game import generate_replay
 from domain.notation import battle_log, declarations, special_orders
+from domain.record import intake
 from domain.record.game import Game, parse_turn
 from domain.review.game_review import review
 from domain.rules import forces, names
@@ -28,9 +29,9 @@ REPLAYS = sorted((Path(__file__).resolve().parents[2] / "replays").rglob("*.toml
 PARSERS: tuple[Callable[..., Any], ...] = (
     battle_log.parse_log, battle_log.parse_log_line, battle_log.parse_dice, battle_log.parse_unit_list,
     special_orders.parse_special_orders, declarations.parse_declaration, forces.parse_units,
-    # The unit-list reader behind parse_units and Force.parse (remembered per text).
-    forces._parsed_units,
-    names.resolve, parse_turn,
+    # The unit-list readers behind parse_units, Force.parse and parse_unit_list (remembered per text).
+    forces._parsed_units, battle_log._unit_list,
+    names.resolve, intake.resolved, parse_turn,
 )
 
 
