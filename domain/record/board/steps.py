@@ -14,10 +14,12 @@ if TYPE_CHECKING:
 
 def first_round_of(game: Game) -> int | None:
     """The game round the record starts in (1 with a bid; None: no round named)."""
-    turns = [*game.turns, *(n.turn for n in game.board_log if n.turn)]
-    rounds = [int(t.rsplit(" ", 1)[1]) for t in turns if t.rsplit(" ", 1)[-1].isdigit()]
     if any(n.kind == "bid" for n in game.board_log):
         return 1
+    # Each round named once (a game's turns name few rounds): its number read once.
+    named = {turn.rpartition(" ")[2] for turn in game.turns}
+    named.update(n.turn.rpartition(" ")[2] for n in game.board_log if n.turn)
+    rounds = [int(number) for number in named if number.isdigit()]
     return min(rounds) if rounds else None
 
 
