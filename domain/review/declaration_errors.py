@@ -8,10 +8,12 @@ record named is taken as it was declared.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from operator import attrgetter
 
 from domain.battle.model import Side
 from domain.record.board.walk import BoardWalk
@@ -34,6 +36,9 @@ from domain.rules.units import UnitType
 #: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook).
 _SEA = BattleKind.SEA
 _BATTLE_ORDER = FindingKind.BATTLE_ORDER
+
+#: A map update's record number.
+_SEQ = attrgetter("seq")
 
 
 @dataclass
@@ -109,10 +114,13 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[in
     flagged: set[tuple[int, str, str]] = set()
     if not edition.defines(FindingKind.MAP_DISCREPANCY):
         return flagged
+    updates = game.map_updates  # (in record order, as filed)
     for entry in game.noncombat:
-        update = next((u for u in game.map_updates if u.seq > entry.seq), None)
-        if update is None:
+        # The first map update after the moves: one bisection, not a scan of the game's updates.
+        index = bisect_right(updates, entry.seq, key=_SEQ)
+        if index == len(updates):
             continue
+        update = updates[index]
         power = turn_of(entry.turn).power
         stated = {(h.territory, h.power): h.units for h in update.holdings}
         for move in entry.moves:
