@@ -33,11 +33,9 @@ def walk_steps(game: Game, walker: Walker) -> list[Step]:
     4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
     on ints, no key tuples)."""
     note, declare, resolve = walker.note, walker.declare_step, walker.resolve
-    steps: list[Step] = [
-        (n.seq << 2, note, n) for n in game.board_log]
-    for record in game.battles:
-        steps.append(((record.declared_seq << 2) + 1, declare, record))
-        steps.append(((record.fought_seq << 2) + 2, resolve, record))
+    steps: list[Step] = [(n.seq << 2, note, n) for n in game.board_log]
+    steps += [((record.declared_seq << 2) + 1, declare, record) for record in game.battles]
+    steps += [((record.fought_seq << 2) + 2, resolve, record) for record in game.battles]
     noncombat = walker.noncombat
     steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)
