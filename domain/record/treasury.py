@@ -185,13 +185,20 @@ def turn_marks(game: Game) -> list[tuple[int, str]]:
     return marks
 
 
+def turn_starts(marks: list[tuple[int, str]]) -> dict[str, int]:
+    """Turn -> the record number of its first record, turns in the order they began (``marks``:
+    :func:`turn_marks`)."""
+    starts: dict[str, int] = {}
+    for seq, turn in marks:
+        starts.setdefault(turn, seq)
+    return starts
+
+
 def walk_treasury(game: Game, walk: BoardWalk) -> TreasuryWalk:
     """Each power's IPCs through the game's records, on the board ``walk`` moved on."""
     board = walk.board
     marks = turn_marks(game)
-    starts: dict[str, int] = {}
-    for seq, turn in marks:
-        starts.setdefault(turn, seq)
+    starts = turn_starts(marks)
     if not walk.from_setup:
         return TreasuryWalk(False, {}, turn_starts=starts)
     capitals = {power: board.capital_of(power).name for power in board.powers}

@@ -93,19 +93,33 @@ def roles(record: BattleRecord) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The places a battle touched and what it did there: where it was fought ("battle"), where
     its units came from ("origin"), the transports' sea zones ("zone"), where aircraft land
     ("landing"), where it retreated ("retreat")."""
-    found: dict[str, list[str]] = {record.territory: ["battle"]}
+    # (Asked of every battle: each place's roles are a tuple from the start, most of them one
+    # of the constants below, shared.)
+    found: dict[str, tuple[str, ...]] = {record.territory: _BATTLE}
     for move in record.moves:
-        for name, role in ((move.origin, "origin"), (move.transport_zone, "zone"),
-                           (move.unload_zone, "zone"), (move.landing, "landing")):
-            if name:
-                kinds = found.get(name)
-                if kinds is None:
-                    found[name] = [role]
-                elif role not in kinds:
-                    kinds.append(role)
+        # (Most moves name an origin and nothing else: each name asked for, no pairs built.)
+        if move.origin:
+            _add_role(found, move.origin, _ORIGIN)
+        if move.transport_zone:
+            _add_role(found, move.transport_zone, _ZONE)
+        if move.unload_zone:
+            _add_role(found, move.unload_zone, _ZONE)
+        if move.landing:
+            _add_role(found, move.landing, _LANDING)
     if record.retreats and record.retreats[-1].territory is not None:  # resolved when filed
-        found.setdefault(record.retreats[-1].territory, []).append("retreat")
-    return tuple([(name, tuple(kinds)) for name, kinds in found.items()])
+        name = record.retreats[-1].territory
+        found[name] = found.get(name, ()) + _RETREAT
+    return tuple(found.items())
+
+
+_BATTLE, _ORIGIN, _ZONE, _LANDING, _RETREAT = ("battle",), ("origin",), ("zone",), ("landing",), ("retreat",)
+
+
+def _add_role(found: dict[str, tuple[str, ...]], name: str, role: tuple[str]) -> None:
+    """Note that a battle did ``role`` in ``name`` (each role of a place once, in order)."""
+    kinds = found.get(name, ())
+    if role[0] not in kinds:
+        found[name] = kinds + role  # (() + role is role itself)
 
 
 #: What each record that moves the board (other than a battle's) is called on the map.
@@ -139,22 +153,27 @@ def turn_records(game: Game) -> tuple[TurnRecords, ...]:
     marks += [(record.declared_seq, record.turn, "") for record in game.battles]
     marks += [(record.fought_seq, record.turn, "") for record in game.battles]
     marks.sort(key=itemgetter(0))  # (record order; a turn's marks of one record as listed)
-    found: dict[str, tuple[int, int, list[str]]] = {}
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    kinds: dict[str, list[str]] = {}
     combat_end: dict[str, int] = {}
     after: dict[str, list[str]] = {}
     for seq, turn, kind in marks:
-        first, _, kinds = found.get(turn, (seq, seq, []))
-        if kind and kind not in kinds:
-            kinds.append(kind)
-        found[turn] = (first, seq, kinds)
-        if not kind:  # a battle's record: what came after it in the turn starts again
+        if turn not in last:
+            first[turn], kinds[turn] = seq, []
+        last[turn] = seq
+        if not kind:  # a battle's record (most marks): what came after it in the turn starts again
             combat_end[turn] = seq
-            after[turn] = []
-        elif turn in combat_end and kind not in after[turn]:
-            after[turn].append(kind)
-    return tuple(TurnRecords(turn, first, last, tuple(kinds), combat_end.get(turn, 0),
-                             tuple(after.get(turn, ())))
-                 for turn, (first, last, kinds) in found.items())
+            after.pop(turn, None)
+            continue
+        if kind not in kinds[turn]:
+            kinds[turn].append(kind)
+        if turn in combat_end:
+            later = after.setdefault(turn, [])
+            if kind not in later:
+                later.append(kind)
+    return tuple([TurnRecords(turn, start, last[turn], tuple(kinds[turn]), combat_end.get(turn, 0),
+                              tuple(after.get(turn, ()))) for turn, start in first.items()])
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from itertools import pairwise
+from operator import itemgetter
 
 from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.club_filing import conceded
@@ -142,32 +143,36 @@ def _axis_ipcs(walk: BoardWalk, seq: int) -> int:
 
 
 # -- forfeits -------------------------------------------------------------------------------------
-def _turn_times(game: Game) -> dict[str, list[datetime]]:
-    """When each turn's records happened, turns in the order they began."""
-    times: list[tuple[datetime, str]] = []
-    times += [(d.at, d.turn) for d in game.declarations if d.at is not None]
-    times += [(n.at, n.turn) for n in game.board_log if n.turn and n.at is not None]
-    times += [(n.at, n.turn) for n in game.noncombat if n.at is not None]
-    times += [(r.at, b.turn) for b in game.battles for r in b.rolls if r.at is not None]
-    turns: dict[str, list[datetime]] = {}
-    for at, turn in sorted(times):
-        turns.setdefault(turn, []).append(at)
-    return turns
+def _turn_times(game: Game) -> list[tuple[str, datetime, datetime]]:
+    """(turn, when its first record happened, when its last did) of every turn with a timed
+    record, turns in the order they began (at the same time, by name)."""
+    times: list[tuple[str, datetime]] = []
+    times += [(d.turn, d.at) for d in game.declarations if d.at is not None]
+    times += [(n.turn, n.at) for n in game.board_log if n.turn and n.at is not None]
+    times += [(n.turn, n.at) for n in game.noncombat if n.at is not None]
+    times += [(b.turn, r.at) for b in game.battles for r in b.rolls if r.at is not None]
+    times.sort(key=_AT)
+    # (Made in C, not a loop over every roll: a later time of a turn replaces an earlier one.)
+    last, first = dict(times), dict(reversed(times))
+    return [(turn, at, last[turn]) for at, turn in sorted([(at, turn) for turn, at in first.items()])]
+
+
+#: A time's when.
+_AT = itemgetter(1)
 
 
 def _forfeits(game: Game) -> list[tuple[str, Issue]]:
     """2008 Forfeits: no turn submitted within 5 days: the opponent may request a forfeit."""
     found: list[tuple[str, Issue]] = []
-    turns = list(_turn_times(game).items())
-    for (before, done), (turn, begun) in pairwise(turns):
-        gap = begun[0] - done[-1]
+    for (before, _, done), (turn, begun, _) in pairwise(_turn_times(game)):
+        gap = begun - done
         if gap > FORFEIT_AFTER:
             power = turn_of(turn).power
             opponent = "Allies" if power in AXIS else "Axis"
             found.append((turn, Issue(
                 FindingKind.FORFEIT_ELIGIBLE, f"{turn} was begun {gap.days} days after {before} ended: from "
-                f"{time_text(done[-1] + FORFEIT_AFTER)} the {opponent} player could request a forfeit "
-                "(2008 Forfeits)", at=begun[0], effective=False)))
+                f"{time_text(done + FORFEIT_AFTER)} the {opponent} player could request a forfeit "
+                "(2008 Forfeits)", at=begun, effective=False)))
     return found
 
 

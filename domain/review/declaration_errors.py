@@ -8,10 +8,12 @@ record named is taken as it was declared.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from operator import attrgetter
 
 from domain.battle.model import Side
 from domain.record.board.walk import BoardWalk
@@ -35,6 +37,9 @@ from domain.rules.units import UnitType
 _SEA = BattleKind.SEA
 _BATTLE_ORDER = FindingKind.BATTLE_ORDER
 
+#: A map update's record number.
+_SEQ = attrgetter("seq")
+
 
 @dataclass
 class TurnAudit:
@@ -45,14 +50,6 @@ class TurnAudit:
     #: Battles whose declaration is in error only through another battle's units (for citations).
     #: battle key -> the battle territory whose intent is clear (the battle stands).
     intent_clear: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TurnPart:
-    """One turn's findings on its battles (by key) and the battles whose intent is clear."""
-
-    battles: dict[str, list[Issue]]
-    intent_clear: dict[str, str]
 
 
 def audit_declarations(game: Game, edition: Edition, board: Board | None = None, *,
@@ -69,11 +66,9 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
     for record in game.battles:
         by_turn.setdefault(record.turn, []).append(record)
     for turn in game.turns:
-        records = by_turn.get(turn, [])
-        part = audit_turn(game, records, edition, board, walk)
-        # A battle's key names its turn: the turns' parts never share one (their order is kept).
-        found.battles.update(part.battles)
-        found.intent_clear.update(part.intent_clear)
+        records = by_turn.get(turn)
+        if records:  # (a turn without battles has no declaration to check)
+            audit_turn(game, records, edition, board, walk, found)
     _tech(game, edition, found)
     flagged = _map_updates(game, edition, found)
     if walk is not None:
@@ -83,7 +78,7 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
         money = treasury if treasury is not None else walk_treasury(game, walk)
         found.turn += [(turn, issue) for turn, issue in audit_treasury(game, walk, rolled_walk or walk, money)
                        if edition.defines(issue.kind)]
-        found.turn += audit_noncombat(game, walk, rolled_walk or walk, edition)
+        found.turn += audit_noncombat(game, walk, rolled_walk or walk, edition, money.turn_starts)
     for entry in game.declarations:
         if not entry.effective and edition.defines(FindingKind.DECLARATION_AFTER_DICE):
             found.turn.append((entry.turn, Issue(
@@ -95,12 +90,12 @@ def audit_declarations(game: Game, edition: Edition, board: Board | None = None,
 
 
 def audit_turn(game: Game, records: list[BattleRecord], edition: Edition, board: Board,
-               walk: BoardWalk | None) -> TurnPart:
+               walk: BoardWalk | None, found: TurnAudit) -> None:
     """One turn's declaration errors and order of battles (``records``: its battles, in
-    declaration order). It reads those records, the board before their declarations (the
+    declaration order), added to ``found`` (a battle's key names its turn: no other turn's
+    findings are touched). It reads those records, the board before their declarations (the
     walk's), the game's last known holdings (where the walk does not know a place) and the
     edition: nothing of another turn."""
-    found = TurnAudit()
     battles = [on_board(record, walk) for record in records]
     _availability(game, battles, edition, found)
     for record in battles:
@@ -110,7 +105,6 @@ def audit_turn(game: Game, records: list[BattleRecord], edition: Edition, board:
             found.battles[record.key].append(Issue(FindingKind.TYPO,
                                                    note, at=record.declared_at, effective=False))
     _order_of_battles(battles, edition, board, found)
-    return TurnPart(dict(found.battles), found.intent_clear)
 
 
 def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[int, str, str]]:
@@ -120,10 +114,13 @@ def _map_updates(game: Game, edition: Edition, found: TurnAudit) -> set[tuple[in
     flagged: set[tuple[int, str, str]] = set()
     if not edition.defines(FindingKind.MAP_DISCREPANCY):
         return flagged
+    updates = game.map_updates  # (in record order, as filed)
     for entry in game.noncombat:
-        update = next((u for u in game.map_updates if u.seq > entry.seq), None)
-        if update is None:
+        # The first map update after the moves: one bisection, not a scan of the game's updates.
+        index = bisect_right(updates, entry.seq, key=_SEQ)
+        if index == len(updates):
             continue
+        update = updates[index]
         power = turn_of(entry.turn).power
         stated = {(h.territory, h.power): h.units for h in update.holdings}
         for move in entry.moves:
@@ -213,24 +210,19 @@ def _tech(game: Game, edition: Edition, found: TurnAudit) -> None:
 def _availability(game: Game, battles: list[BattleRecord], edition: Edition, found: TurnAudit) -> None:
     """Declared units not at their origin; one origin's units sent to several battles."""
     drawn: dict[tuple[str, UnitType], list[tuple[BattleRecord, int]]] = defaultdict(list)
+    sent = [(record, _per_origin(record)) for record in battles]
     # Units are sent from one origin to several battles only from an origin two battles name:
     # only those origins' units are counted for overcommitment (most origins serve one battle).
     senders: dict[str, int] = {}
-    for record in battles:
-        for origin in {move.origin for move in record.moves}:
-            senders[origin] = senders.get(origin, 0) + 1
-    for record in battles:
-        per_origin: dict[str, Force]
-        if len(record.moves) == 1:
-            per_origin = {record.moves[0].origin: record.moves[0].units}
-        else:
-            per_origin = defaultdict(Force)
-            for move in record.moves:
-                per_origin[move.origin] = per_origin[move.origin] + move.units
+    if len(sent) > 1:
+        for _, per_origin in sent:
+            for origin in per_origin:
+                senders[origin] = senders.get(origin, 0) + 1
+    for record, per_origin in sent:
         for origin, units in per_origin.items():
-            if origin not in record.available:
+            have = record.available.get(origin)
+            if have is None:
                 continue  # no map update named this origin
-            have = record.available[origin]
             short = units.minus_available(have) if units != have else EMPTY  # (most send the whole stack)
             if short.items:
                 # 2008 Section VI: a real territory's name in the wrong place ("E.US instead of
@@ -239,7 +231,7 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 found.battles[record.key].append(Issue(
                     FindingKind.UNITS_NOT_AVAILABLE, f"{short} declared from {origin}, which holds "
                     f"{have or 'nothing'} of {record.attacker_power}'s", at=record.declared_at))
-            if senders[origin] > 1:
+            if senders.get(origin, 1) > 1:
                 for unit, count in units.items:
                     drawn[(origin, unit)].append((record, count))
     over: list[tuple[str, UnitType, list[BattleRecord]]] = []
@@ -267,27 +259,42 @@ def _availability(game: Game, battles: list[BattleRecord], edition: Edition, fou
                 f"{held}", at=record.declared_at))
 
 
+def _per_origin(record: BattleRecord) -> dict[str, Force]:
+    """Origin -> the units a battle's declaration sends from it."""
+    moves = record.moves
+    if len(moves) == 1:  # (most battles)
+        return {moves[0].origin: moves[0].units}
+    found: dict[str, Force] = {}
+    for move in moves:
+        have = found.get(move.origin)
+        found[move.origin] = have + move.units if have is not None else move.units
+    return found
+
+
 # -- transports ----------------------------------------------------------------------------------
 @lru_cache(maxsize=4096)
-def _land_combatants(units: Force) -> Force:
-    """The ground units of a move that transports carry (AA guns and ICs are not moved so)."""
-    return units.where(lambda u: u.is_land and u.is_combatant)
+def _land_move(units: Force) -> tuple[Force, int]:
+    """The ground units of a move that transports carry (AA guns and ICs are not moved so), and
+    how far all of them move (their slowest unit's movement; 0 when there are none): a pure
+    function of a force that recurs all game long, remembered."""
+    land = units.where(lambda u: u.is_land and u.is_combatant)
+    return land, min([unit.profile.movement for unit, _ in land.items], default=0)
 
 
 def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], edition: Edition,
                 board: Board, found: TurnAudit, walk: BoardWalk | None = None) -> None:
     """Capacity, transports at hand, the sea-zone clearing battle and the unloading zone."""
-    issues = found.battles[record.key]
     if record.kind is _SEA:
         return
+    issues: list[Issue] = []
     for move in record.moves:
-        land = _land_combatants(move.units)
+        land, movement = _land_move(move.units)
         if not land.items:  # (Force's truth is a Python call: asked of every move)
             continue
-        origin = board.get(move.origin)
         if move.transports == 0 and move.transport_zone is None:
+            origin = board.get(move.origin)
             if origin is not None and not origin.sea and move.origin != record.territory \
-                    and not _in_reach(board, move.origin, record.territory, _movement(land)):
+                    and not _in_reach(board, move.origin, record.territory, movement):
                 issues.append(Issue(FindingKind.NOT_ENOUGH_TRANSPORTS,
                                     f"{land} from {move.origin}, out of reach of {record.territory} "
                                     "over land, with no transports", at=record.declared_at))
@@ -323,6 +330,8 @@ def _transports(game: Game, record: BattleRecord, battles: list[BattleRecord], e
                                     f"transports from {zone} could unload into "
                                     f"{record.territory} from {', '.join(choices)}; none named",
                                     at=record.declared_at))
+    if issues:  # (most battles have none: no list kept for them)
+        found.battles[record.key] += issues
 
 
 def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
@@ -332,11 +341,6 @@ def _units_at(game: Game, walk: BoardWalk | None, record: BattleRecord,
     if state is not None and state.knows(territory):
         return state.holders(territory)
     return game.holdings.get(territory)
-
-
-def _movement(land: Force) -> int:
-    """How far all of ``land`` moves: its slowest unit's movement."""
-    return min([unit.profile.movement for unit, _ in land.items])
 
 
 @lru_cache(maxsize=8192)
@@ -424,19 +428,22 @@ def _order_of_battles(battles: list[BattleRecord], edition: Edition, board: Boar
         return  # (one battle: none begun before it was finished, no later one its retreat precedes)
     spans = [(s, r) for r in battles if (s := _span(r)) is not None]
     spans.sort(key=lambda pair: pair[0][0])
-    for index in range(len(spans)):
-        _begun_before_finished(spans, index, found)
-        _retreat_before_next(spans, index, board, found)
+    last = len(spans) - 1
+    for index, ((_, end), record) in enumerate(spans):
+        # (Most battles end before the next begins, and retreat nowhere: no call made for them.)
+        if index < last and spans[index + 1][0][0] < end:
+            _begun_before_finished(spans, index, found)
+        if record.retreats:
+            _retreat_before_next(spans, index, board, found)
 
 
 _Spans = list[tuple[tuple[datetime, datetime], BattleRecord]]
 
 
 def _begun_before_finished(spans: _Spans, index: int, found: TurnAudit) -> None:
-    """2008 order of battles: a battle begun before the index-th was finished."""
+    """2008 order of battles: a battle begun before the index-th was finished (the next one
+    begins before it ends; the spans are in order of start)."""
     (_start, end), record = spans[index]
-    if index + 1 == len(spans) or spans[index + 1][0][0] >= end:
-        return  # (most battles: the next begins after it ends, and the spans are in order of start)
     interleaved = [(start, later) for (start, _), later in spans[index + 1:] if start < end]
     if not interleaved:
         return

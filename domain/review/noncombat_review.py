@@ -30,14 +30,14 @@ result is not in error):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 
 from domain.record.board.history import BoardAt, BoardWalk, Flight
 from domain.record.entries import NonCombatEntry, allied
 from domain.record.events import Move
 from domain.record.game import Game
-from domain.record.treasury import turn_marks
+from domain.record.treasury import turn_marks, turn_starts
 from domain.review.rolling_errors import Issue
 from domain.rules.board import NEUTRAL
 from domain.rules.editions import NONCOMBAT_ERRORS, Edition
@@ -66,30 +66,35 @@ _AA_COMBAT = ("2008 Rules Clarifications, Rocket Technology: \"A rocket may not 
 _TRANSPORT = "Classic rulebook (MB 2nd edition): a transport carries 2 INF, or 1 INF and 1 other land unit"
 _CARRIER = "Classic rulebook (MB 2nd edition): a carrier carries 2 fighters"
 
+#: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook):
+#: every battle's every move is asked.
+_AA = UnitType.AA
+
 #: What names a finding alike on the board as rolled and as corrected: (record number, move
 #: index, kind, place).
 _Key = tuple[int, int, str, str]
 _Found = list[tuple[_Key, str, Issue]]
 
 
-def audit_noncombat(game: Game, walk: BoardWalk, rolled: BoardWalk,
-                    edition: Edition) -> list[tuple[str, Issue]]:
+def audit_noncombat(game: Game, walk: BoardWalk, rolled: BoardWalk, edition: Edition,
+                    starts: Mapping[str, int] | None = None) -> list[tuple[str, Issue]]:
     """Every non-combat error of the game under ``edition`` (none where it defines none), each
-    with its turn: wrong on the board as corrected (``walk``) and as rolled (``rolled``)."""
+    with its turn: wrong on the board as corrected (``walk``) and as rolled (``rolled``).
+    ``starts`` gives each turn's first record number (the treasury's ``turn_starts``), if
+    the caller has it."""
     if not NONCOMBAT_ERRORS & edition.kinds:
         return []
-    corrected = _checked(game, walk)
+    if starts is None:
+        starts = turn_starts(turn_marks(game))
+    corrected = _checked(game, walk, starts)
     if not corrected:
         return []
-    keys = None if rolled is walk else {key for key, _, _ in _checked(game, rolled)}
+    keys = None if rolled is walk else {key for key, _, _ in _checked(game, rolled, starts)}
     return [(turn, issue) for key, turn, issue in corrected
             if edition.defines(issue.kind) and (keys is None or key in keys)]
 
 
-def _checked(game: Game, walk: BoardWalk) -> _Found:
-    starts: dict[str, int] = {}
-    for seq, turn in turn_marks(game):
-        starts.setdefault(turn, seq)
+def _checked(game: Game, walk: BoardWalk, starts: Mapping[str, int]) -> _Found:
     found: _Found = []
     for entry in game.noncombat:
         if entry.turn and entry.turn not in walk.void:
@@ -98,7 +103,7 @@ def _checked(game: Game, walk: BoardWalk) -> _Found:
         if record.turn in walk.void:
             continue
         for move in record.moves:
-            if move.units[UnitType.AA]:
+            if move.units[_AA]:
                 detail = (f"an AA gun declared from {move.origin} into the attack on {record.territory}: "
                           f"an AA gun never attacks ({_AA_COMBAT})")
                 found.append(((record.declared_seq, 0, K.AA_GUN_MOVED, move.origin), record.turn,

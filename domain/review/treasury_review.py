@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
+from operator import itemgetter
 
 from domain.record.board.walk import BoardAt, BoardWalk
 from domain.record.entries import BoardNote, allied
@@ -73,39 +74,33 @@ def purses(treasury: TreasuryWalk, walk: BoardWalk, seq: int) -> tuple[Purse, ..
 
 def _purse_table(treasury: TreasuryWalk, powers: tuple[str, ...]) -> list[tuple[Purse, ...]]:
     """Stretch ``i`` (the records after the first ``i`` marks, up to the next) -> each power's
-    purse then: the treasury and the incomes moved on mark by mark (every purse made again where
-    the incomes change, only the named powers' where only IPCs do)."""
+    purse then: the treasury and the incomes moved on mark by mark, a power's purse made again
+    only where its IPCs or its income change (a change of control changes one or two incomes)."""
     marks = treasury.marks()
     ipcs_at: dict[int, list[tuple[str, int]]] = {}
     for power, entries in treasury.history.items():
         for seq, amount in entries:
             ipcs_at.setdefault(seq, []).append((power, amount))
     incomes_at = dict(treasury.income_steps)
-    index = {power: at for at, power in enumerate(powers)}
     ipcs: dict[str, int] = {}
     income: dict[str, int] = {}
-    row: tuple[Purse, ...] = ()
-    zeros = (0,) * len(powers)
-    table: list[tuple[Purse, ...]] = [row]  # stretch 0: see purses
+    purse: dict[str, Purse] = {}  # each power's purse in the stretch being made
+    row = itemgetter(*powers)  # (its purses in turn order, as a tuple: one call)
+    table: list[tuple[Purse, ...]] = [()]  # stretch 0: see purses
     for mark in marks:
         changed = ipcs_at.get(mark)
         if changed is not None:
             ipcs.update(changed)
         step = incomes_at.get(mark)
         if step is not None:
+            # (The incomes that changed, found in C: most steps change one.)
+            for power, amount in step.items() - income.items():
+                purse[power] = Purse(power, ipcs.get(power, 0), amount)
             income = step
-        if not row or step is not None:
-            # (map, not a generator: a row of every power at each change of the incomes)
-            row = tuple(map(Purse, powers, map(ipcs.get, powers, zeros), map(income.__getitem__, powers)))
-        elif changed is not None:
-            # Only IPCs changed, of the powers named: their purses are made again.
-            made = list(row)
+        if changed is not None:
             for power, amount in changed:
-                at = index.get(power)
-                if at is not None:
-                    made[at] = Purse(power, amount, income[power])
-            row = tuple(made)
-        table.append(row)
+                purse[power] = Purse(power, amount, income[power])
+        table.append(row(purse))
     return table
 
 
@@ -226,9 +221,10 @@ def _unplaced(game: Game, turns: Iterable[str], bought: dict[str, Force], placed
     """Units bought and not placed once the turn is over (a later turn began, or its map update)."""
     found: list[tuple[str, Issue]] = []
     updated = {n.turn for n in game.board_log if n.kind == "map_update"}
-    order = list(treasury.turn_starts)
+    last = len(treasury.turn_starts) - 1
+    place = {turn: index for index, turn in enumerate(treasury.turn_starts)}  # (no index() per turn)
     for turn in turns:
-        over = turn in updated or (turn in order and order.index(turn) < len(order) - 1)
+        over = turn in updated or place.get(turn, last) < last
         left = bought.get(turn, EMPTY).minus_available(placed.get(turn, EMPTY))
         if over and left:
             at = max((n.at for n in game.board_log if n.turn == turn and n.at is not None), default=None)

@@ -3,7 +3,7 @@ battle (the declaration audit's check, asked by movement: units alike in movemen
 
 from __future__ import annotations
 
-from domain.review.declaration_errors import _in_reach, _movement, _over_land
+from domain.review.declaration_errors import _in_reach, _land_move, _over_land
 from domain.rules.board import Board
 from domain.rules.forces import Force
 
@@ -21,8 +21,8 @@ def _two_steps_apart(board: Board) -> tuple[str, str]:
 def test_reach_is_the_slowest_unit_s_movement() -> None:
     board = Board.classic()
     start, target = _two_steps_apart(board)
-    assert _movement(Force.parse("1 INF")) == 1 and _movement(Force.parse("2 ARM")) == 2
-    assert _movement(Force.parse("3 INF, 1 ARM")) == 1
-    assert not _in_reach(board, start, target, _movement(Force.parse("1 INF")))
-    assert _in_reach(board, start, target, _movement(Force.parse("2 ARM")))
-    assert not _in_reach(board, start, target, _movement(Force.parse("3 INF, 1 ARM")))
+    assert _land_move(Force.parse("1 INF"))[1] == 1 and _land_move(Force.parse("2 ARM"))[1] == 2
+    assert _land_move(Force.parse("3 INF, 1 ARM"))[1] == 1
+    assert not _in_reach(board, start, target, _land_move(Force.parse("1 INF"))[1])
+    assert _in_reach(board, start, target, _land_move(Force.parse("2 ARM"))[1])
+    assert not _in_reach(board, start, target, _land_move(Force.parse("3 INF, 1 ARM"))[1])

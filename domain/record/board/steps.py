@@ -14,10 +14,12 @@ if TYPE_CHECKING:
 
 def first_round_of(game: Game) -> int | None:
     """The game round the record starts in (1 with a bid; None: no round named)."""
-    turns = [*game.turns, *(n.turn for n in game.board_log if n.turn)]
-    rounds = [int(t.rsplit(" ", 1)[1]) for t in turns if t.rsplit(" ", 1)[-1].isdigit()]
     if any(n.kind == "bid" for n in game.board_log):
         return 1
+    # Each round named once (a game's turns name few rounds): its number read once.
+    named = {turn.rpartition(" ")[2] for turn in game.turns}
+    named.update(n.turn.rpartition(" ")[2] for n in game.board_log if n.turn)
+    rounds = [int(number) for number in named if number.isdigit()]
     return min(rounds) if rounds else None
 
 
@@ -31,11 +33,9 @@ def walk_steps(game: Game, walker: Walker) -> list[Step]:
     4 plus 0 for a board record or non-combat moves, 1 for a declaration, 2 for a result (a sort
     on ints, no key tuples)."""
     note, declare, resolve = walker.note, walker.declare_step, walker.resolve
-    steps: list[Step] = [
-        (n.seq << 2, note, n) for n in game.board_log]
-    for record in game.battles:
-        steps.append(((record.declared_seq << 2) + 1, declare, record))
-        steps.append(((record.fought_seq << 2) + 2, resolve, record))
+    steps: list[Step] = [(n.seq << 2, note, n) for n in game.board_log]
+    steps += [((record.declared_seq << 2) + 1, declare, record) for record in game.battles]
+    steps += [((record.fought_seq << 2) + 2, resolve, record) for record in game.battles]
     noncombat = walker.noncombat
     steps += [(entry.seq << 2, noncombat, entry) for entry in game.noncombat]
     steps.sort(key=_PLACE)

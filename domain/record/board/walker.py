@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 #: Read once (on Python 3.11 a member read off its class goes through EnumType's slow hook):
 #: every battle the walk resolves asks.
 _ATTACKER_WON = Winner.ATTACKER
+_USA = Power.USA  # (asked at every turn's end)
 
 
 class Walker:
@@ -114,7 +115,7 @@ class Walker:
 
     def end_turn(self, next_turn: str | None, at: datetime | None) -> None:
         del next_turn
-        if self.turn is not None and turn_of(self.turn).power is Power.USA:
+        if self.turn is not None and turn_of(self.turn).power is _USA:
             self.round_ends.append((self.turn, self.turn_at or at, self.seq))
 
     def declare_step(self, record: BattleRecord) -> None:
