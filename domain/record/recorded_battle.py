@@ -59,7 +59,9 @@ class RecordedRound:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
         units = line.units
         typed = of_typed(units) if units is not None else None
-        count = sum(map(len, line.dice.columns))  # (len(line.dice), without its call)
+        count = 0
+        for column in line.dice.columns:  # (len(line.dice), without its calls)
+            count += len(column)
         if line.side == "A":
             self.attacker, self.attacker_typed, self.attacker_dice = line, typed, count
         else:

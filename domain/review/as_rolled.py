@@ -168,14 +168,19 @@ def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
     written = dice.columns
     entries: list[DiceEntry] = []
     hits = sub_hits = 0
-    if fit is not None and tuple(map(len, written)) == fit[0]:
-        # The writer's separators fit the columns, none holding submarines (most lines): a
-        # run per column as written, what the general reading below makes of them.
-        for column, run in zip(fit[1], written, strict=False):  # (as many: their sizes match)
+    if fit is not None and len(written) == len(fit):
+        # Where the writer's separators fit the columns, none holding submarines (most lines):
+        # a run per column as written, what the general reading below makes of them. (zip's
+        # strict keyword would cost more than the line's reading: they are as many.)
+        for (column, size), run in zip(fit, written):  # noqa: B905
+            if len(run) != size:
+                entries, hits = [], 0  # a column of another size: read below
+                break
             entry, scored = _run(column, run, first_strike_line)
             entries.append(entry)
             hits += scored
-        return entries, hits, 0
+        else:
+            return entries, hits, 0
     flat = dice.dice
     count = len(flat)
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
@@ -222,20 +227,20 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
-#: Columns none of which holds a submarine: their sizes and their values.
-_Fit = tuple[tuple[int, ...], tuple[int, ...]]
+#: Columns none of which holds a submarine: each one's value and size.
+_Fit = tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=8192)
 def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Fit | None]:
     """The columns ``units`` fire in, each with its size and whether it holds submarines, and
-    their sizes and values (None where one holds a submarine or there is none): a pure function
-    of the units (they recur all game long)."""
+    each one's value and size (None where one holds a submarine or there is none): a pure
+    function of the units (they recur all game long)."""
     columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
                     for value, unit_list in columns_of(units, attacking))
     if not columns or any(subs for _, _, _, subs in columns):
         return columns, None
-    return columns, (tuple([size for _, size, _, _ in columns]), tuple([value for value, _, _, _ in columns]))
+    return columns, tuple([(value, size) for value, size, _, _ in columns])
 
 
 @lru_cache(maxsize=16384)
