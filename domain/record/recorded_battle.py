@@ -33,11 +33,12 @@ class RecordedRound:
 
     index: int
     typed_number: int | None = None
-    attacker: SideLine | None = None
     first_strike: FirstStrikeLine | None = None
-    defender: SideLine | None = None
     #: The roll record each line came from (for time stamps and header fields).
     rolls: list[RollEntry] = field(default_factory=list)
+    #: The attacker's and the defender's line (None: no line), put in by :meth:`place` only.
+    attacker: SideLine | None = field(default=None, init=False)
+    defender: SideLine | None = field(default=None, init=False)
     #: The units the attacker's and the defender's line typed (None where a line typed none
     #: or there is no line), read once: the as-rolled reading and the audit both ask for them.
     #: Kept with the lines by :meth:`place` (the only way lines are put in a round).
@@ -47,13 +48,6 @@ class RecordedRound:
     #: while it is at hand: the audit compares them with its units' dice round after round.
     attacker_dice: int = field(default=0, init=False, compare=False, repr=False)
     defender_dice: int = field(default=0, init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        # (read_record opens rounds empty and places their lines.)
-        if self.attacker is not None:
-            self.attacker_typed, self.attacker_dice = _typed(self.attacker), len(self.attacker.dice)
-        if self.defender is not None:
-            self.defender_typed, self.defender_dice = _typed(self.defender), len(self.defender.dice)
 
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
@@ -66,10 +60,6 @@ class RecordedRound:
             self.attacker, self.attacker_typed, self.attacker_dice = line, typed, count
         else:
             self.defender, self.defender_typed, self.defender_dice = line, typed, count
-
-
-def _typed(line: SideLine) -> Force | None:
-    return of_typed(line.units) if line.units is not None else None
 
 
 @dataclass

@@ -140,7 +140,9 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         attacker, defender = view.attacker, view.defender
         if attacker.stated_hits != attacker.hits or defender.stated_hits != defender.hits:
             issues.extend(_stated_hits(rnd, as_rolled, position, _when(rnd)))
-        if pause and position < last and view.defender_losses.items:  # (a pause follows losses)
+        # A pause follows losses, where a defender could call for one (most rounds have none).
+        if pause and position < last and view.defender_losses.items and _may_pause(view.defender.units,
+                                                                                    at_sea):
             issues.extend(_pause(record, recorded, as_rolled, position, _when(rnd)))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
@@ -463,10 +465,9 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
 def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, position: int,
            when: datetime | None) -> list[Issue]:
     """2008 OOL exceptions: the attacker rolled on where the defender had to be asked
-    (audit_rolls asks only after a round that is not the last and took defenders)."""
+    (audit_rolls asks only after a round that is not the last and took defenders, where
+    :func:`_may_pause` finds one could be due)."""
     view = as_rolled.rounds[position]
-    if not _may_pause(view.defender.units, record.kind is _SEA):
-        return []
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not survivors.combatants():
         return []
@@ -495,7 +496,7 @@ _PAUSERS = {True: frozenset({UnitType.SUB, UnitType.SSUB, UnitType.AC}), False: 
 def _may_pause(defenders: Force, at_sea: bool) -> bool:
     """Whether a pause can be due after a round these defenders started: only if a survivor
     is a submarine or a carrier (at sea) or a bomber (on land), and survivors are some of
-    them. Most rounds have none, and :func:`_pause` looks no further (a pure function of
+    them. Most rounds have none, and audit_rolls asks :func:`_pause` nothing (a pure function of
     forces that recur all game long)."""
     return not _PAUSERS[at_sea].isdisjoint([unit for unit, _ in defenders.items])
 
