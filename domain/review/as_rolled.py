@@ -398,15 +398,16 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     attacker_losses = _chosen(record, recorded, rnd.index, _ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
         attacker_losses = _losses(attacker_order, a_units, d_hits, d_sub_hits) if d_hits > 0 else EMPTY
+    # Made positionally (a keyword costs a search of the fields, in every round of every
+    # battle): the round, its origin, each side's units, hits, dice, stated hits and typed
+    # units, their losses, no pause required, the number typed and the AA losses.
     return RoundView(
-        round=rnd.index, origin="as_rolled",
-        attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
-                           typed_units=a_typed if a_line is not None and a_line.units else None),
-        defender=SideRound(units=d_units, hits=d_hits, dice=(*aa_entries, *d_entries) if aa_entries
-                           else tuple(d_entries), stated_hits=d_stated,
-                           typed_units=d_typed if d_line is not None and d_line.units else None),
-        attacker_losses=attacker_losses, defender_losses=defender_losses,
-        typed_number=rnd.typed_number, aa_losses=aa_losses)
+        rnd.index, "as_rolled",
+        SideRound(a_units, a_hits, tuple(a_entries), a_stated,
+                  a_typed if a_line is not None and a_line.units else None),
+        SideRound(d_units, d_hits, (*aa_entries, *d_entries) if aa_entries else tuple(d_entries), d_stated,
+                  d_typed if d_line is not None and d_line.units else None),
+        attacker_losses, defender_losses, False, rnd.typed_number, aa_losses)
 
 
 @lru_cache(maxsize=16384)

@@ -208,8 +208,8 @@ def _read_on(shared: _Shared, board: _Board, index: int, filed: BattleRecord) ->
 def _issues(game: Game, policy: Edition, turn_audit: TurnAudit, record: BattleRecord,
             recorded: RecordedBattle, audit: BattleAudit) -> list[Issue]:
     """A battle's issues the edition defines: its declaration's, its rolls', its headers'."""
-    return [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
-                        *_game_number(game, record, recorded)) if policy.defines(i.kind)]
+    found = [*turn_audit.battles.get(record.key, ()), *audit.issues, *_game_number(game, record, recorded)]
+    return [i for i in found if policy.defines(i.kind)] if found else found  # (most battles: none)
 
 
 class _Shared:
@@ -381,11 +381,12 @@ class _Review:
         if draws:
             self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
                                     for seq, purpose, faces in draws)
-        flow = Flow.of(record, rolled, view)
-        if flow is not None:
-            self.flows[record.territory] = flow
-        view = with_fields(view, finding_ids=tuple([j.finding_id for j in judged_list]), impact=effect,
-                           treasury=purse)
+        if judged_list:  # (a battle standing as rolled changes no result)
+            flow = Flow.of(record, rolled, view)
+            if flow is not None:
+                self.flows[record.territory] = flow
+        ids = tuple([j.finding_id for j in judged_list]) if judged_list else ()
+        view = with_fields(view, finding_ids=ids, impact=effect, treasury=purse)
         return view, judged_list
 
 
