@@ -157,12 +157,14 @@ def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedCol
 _SUBS = frozenset(unit for unit in UnitType if unit.is_sub)
 
 
-def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
+def assign_dice(units: Force, dice: DiceText, attacking: bool, at_sea: bool,
                 first_strike_line: bool = False) -> _Assigned:
     """The report's dice entries for a typed line (runs per column and first strike).
 
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
-    object per die: a column's unit types are looked at only when it holds submarines.
+    object per die: a column's unit types are looked at only when it holds submarines. Every
+    line of every round is read here: the review passes ``attacking`` and ``at_sea`` by
+    position (keywords cost each call their matching).
     """
     columns, fit = _plan(units, attacking)
     written = dice.columns
@@ -383,7 +385,7 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         d_hits = d_sub_hits = 0
         d_stated = None
     else:
-        d_entries, d_hits, d_sub_hits = assign_dice(d_firing, d_line.dice, attacking=False, at_sea=sea)
+        d_entries, d_hits, d_sub_hits = assign_dice(d_firing, d_line.dice, False, sea)  # (defending)
         d_stated = d_line.stated_hits  # one line: what it stated, if anything
     # Casualties named by a side (few battles have any) stand when they fit the hits.
     named = bool(record.casualties)
@@ -425,7 +427,7 @@ def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: 
     a_fire = typed if typed is not None else attacker
     if a_line is None:
         return (a_fire, a_fire, [], 0, 0, None)
-    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, True, at_sea)  # (attacking)
     return (a_fire, a_fire, entries, hits, sub_hits if at_sea else 0, a_line.stated_hits)
 
 

@@ -397,7 +397,7 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
 def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
               defenders: Force, rnd: RecordedRound) -> tuple[list[Issue], Force]:
     """AA fire before round 1 (``rnd``) against the AA guns and aircraft really there."""
-    gun = bool(defenders[_AA]) and record.kind is not _SEA
+    gun = record.kind is not _SEA and bool(defenders[_AA])
     first = as_rolled.rounds[0] if as_rolled.rounds else None
     victims = first.aa_losses if first is not None else EMPTY
     if not gun and recorded.aa is None:
