@@ -317,9 +317,10 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     if not recorded.rounds:
         result = Outcome(winner=None, attacker_left=attackers.combatants(),
                          defender_left=defenders.combatants())
-    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=_STANDS,
-                      rounds=tuple(rounds), result=result, attacker_start=attackers,
-                      defender_start=defenders, declared=declaration_of(record))
+    # (turn, battle, kind, status, rounds, result, no resume round, nothing voided, the
+    # starting forces: by position, as every battle's view is made here.)
+    return BattleView(record.turn, record.territory, record.kind, _STANDS, tuple(rounds), result, None, (),
+                      attackers, defenders, declared=declaration_of(record))
 
 
 def declaration_of(record: BattleRecord) -> Declaration:
@@ -512,7 +513,7 @@ def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: F
     # (``.items``: a Force's truth is a Python call, and every battle ends here.)
     if not attacking.items or not defending.items:
         winner = _ATTACKER_WON if attacking.items else _DEFENDER_WON if defending.items else _NOBODY_WON
-        return Outcome(winner=winner, attacker_left=attacking, defender_left=defending)
+        return Outcome(winner, attacking, defending)  # (the winner, what is left of each side)
     if record.retreats and record.retreats[-1].after_round == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
         staying = record.amphibious if record.kind is BattleKind.AMPHIBIOUS else EMPTY

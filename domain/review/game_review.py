@@ -367,26 +367,24 @@ class _Review:
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
-        if judged_list:
-            ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
-                          orders_of(record),
-                          # Only recorded dice count: entered from the dice server or drawn by the
-                          # Minister (a clear dice_seed never draws one: anyone could predict it).
-                          CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-            view, judged_list, draws, effect = correction(ctx, judged_list)
-        else:
-            # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
-            # odds to give (what correction makes of no findings, without the plan).
-            view, draws, effect = rolled, [], None
+        if not judged_list:
+            # Nothing found, no remedy: the battle stands as rolled, draws nothing, has no odds
+            # to give and changes no result (what correction makes of no findings, without the plan).
+            return with_fields(rolled, treasury=purse), judged_list
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                      orders_of(record),
+                      # Only recorded dice count: entered from the dice server or drawn by the
+                      # Minister (a clear dice_seed never draws one: anyone could predict it).
+                      CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
+        view, judged_list, draws, effect = correction(ctx, judged_list)
         if draws:
             self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
                                     for seq, purpose, faces in draws)
-        if judged_list:  # (a battle standing as rolled changes no result)
-            flow = Flow.of(record, rolled, view)
-            if flow is not None:
-                self.flows[record.territory] = flow
-        ids = tuple([j.finding_id for j in judged_list]) if judged_list else ()
-        view = with_fields(view, finding_ids=ids, impact=effect, treasury=purse)
+        flow = Flow.of(record, rolled, view)
+        if flow is not None:
+            self.flows[record.territory] = flow
+        view = with_fields(view, finding_ids=tuple([j.finding_id for j in judged_list]), impact=effect,
+                           treasury=purse)
         return view, judged_list
 
 
