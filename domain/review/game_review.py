@@ -424,7 +424,8 @@ def correct_forces(record: BattleRecord, recorded: RecordedBattle,
     """The forces the battle should have been fought with: the declared attackers, and the
     defenders on the map (else as declared, else as the first roll typed them)."""
     attackers = record.attackers or recorded.typed_attackers or EMPTY
-    if record.key in turn_audit.intent_clear and record.declared_defenders is not None:
+    clear = turn_audit.intent_clear  # (most games have none: no battle's key made to look)
+    if clear and record.declared_defenders is not None and record.key in clear:
         defenders = record.declared_defenders
     elif record.defenders_known:
         defenders = record.position_defenders

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+import msgspec
+
 from domain.battle.model import Column, Side
 from domain.record.game import BattleRecord, RollEntry
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
@@ -96,9 +98,9 @@ def _when(rnd: RecordedRound) -> datetime | None:
     return roll.at if roll is not None else None
 
 
-@dataclass
-class BattleAudit:
-    """A battle's rolling errors, and the forces each recorded round should have started with."""
+class BattleAudit(msgspec.Struct, frozen=True):
+    """A battle's rolling errors, and the forces each recorded round should have started with
+    (a Struct: every battle of a review makes one)."""
 
     issues: list[Issue]
     #: Per recorded round: (attacker firing units, defender units) it should have started with.
