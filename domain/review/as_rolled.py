@@ -317,8 +317,9 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     if not recorded.rounds:
         result = Outcome(winner=None, attacker_left=attackers.combatants(),
                          defender_left=defenders.combatants())
-    # (turn, battle, kind, status, rounds, result, no resume round, nothing voided, the
-    # starting forces: by position, as every battle's view is made here.)
+    # By position (every battle's view is made here, and a keyword costs a search of the
+    # fields): turn, battle, kind, status, rounds, result, no resume round, nothing voided,
+    # and the forces each side started with.
     return BattleView(record.turn, record.territory, record.kind, _STANDS, tuple(rounds), result, None, (),
                       attackers, defenders, declared=declaration_of(record))
 

@@ -498,8 +498,8 @@ _PAUSERS = {True: frozenset({UnitType.SUB, UnitType.SSUB, UnitType.AC}), False: 
 def _may_pause(defenders: Force, at_sea: bool) -> bool:
     """Whether a pause can be due after a round these defenders started: only if a survivor
     is a submarine or a carrier (at sea) or a bomber (on land), and survivors are some of
-    them. Most rounds have none, and audit_rolls asks :func:`_pause` nothing (a pure function of
-    forces that recur all game long)."""
+    them. Most rounds have none, and audit_rolls does not call :func:`_pause` for them (a pure
+    function of forces that recur all game long)."""
     return not _PAUSERS[at_sea].isdisjoint([unit for unit, _ in defenders.items])
 
 
