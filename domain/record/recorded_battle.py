@@ -32,12 +32,13 @@ class RecordedRound:
     """One round's lines as recorded."""
 
     index: int
-    typed_number: int | None = None
-    attacker: SideLine | None = None
-    first_strike: FirstStrikeLine | None = None
-    defender: SideLine | None = None
     #: The roll record each line came from (for time stamps and header fields).
     rolls: list[RollEntry] = field(default_factory=list)
+    typed_number: int | None = None
+    first_strike: FirstStrikeLine | None = None
+    #: The attacker's and the defender's line (None: no line), put in by :meth:`place` only.
+    attacker: SideLine | None = field(default=None, init=False)
+    defender: SideLine | None = field(default=None, init=False)
     #: The units the attacker's and the defender's line typed (None where a line typed none
     #: or there is no line), read once: the as-rolled reading and the audit both ask for them.
     #: Kept with the lines by :meth:`place` (the only way lines are put in a round).
@@ -48,26 +49,17 @@ class RecordedRound:
     attacker_dice: int = field(default=0, init=False, compare=False, repr=False)
     defender_dice: int = field(default=0, init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        # (read_record opens rounds empty and places their lines.)
-        if self.attacker is not None:
-            self.attacker_typed, self.attacker_dice = _typed(self.attacker), len(self.attacker.dice)
-        if self.defender is not None:
-            self.defender_typed, self.defender_dice = _typed(self.defender), len(self.defender.dice)
-
     def place(self, line: SideLine) -> None:
         """Put an A or D line in the round (it replaces the side's line, if any)."""
         units = line.units
         typed = of_typed(units) if units is not None else None
-        count = sum(map(len, line.dice.columns))  # (len(line.dice), without its call)
+        count = 0
+        for column in line.dice.columns:  # (len(line.dice), without its calls)
+            count += len(column)
         if line.side == "A":
             self.attacker, self.attacker_typed, self.attacker_dice = line, typed, count
         else:
             self.defender, self.defender_typed, self.defender_dice = line, typed, count
-
-
-def _typed(line: SideLine) -> Force | None:
-    return of_typed(line.units) if line.units is not None else None
 
 
 @dataclass
@@ -107,6 +99,8 @@ def read_record(record: BattleRecord) -> RecordedBattle:
     """Join a battle's roll records (their logs as read when recorded) and cut them into rounds."""
     battle = RecordedBattle()
     rounds = battle.rounds
+    # Rounds are opened with positional arguments (index, rolls, number typed): a keyword
+    # would make a dictionary for the constructor, round after round.
     current: RecordedRound | None = None
     for roll in record.rolls:
         log = roll.parsed
@@ -116,9 +110,15 @@ def read_record(record: BattleRecord) -> RecordedBattle:
         for line in log.lines:
             # The line kinds are distinct classes: the commonest are tested first.
             if isinstance(line, SideLine):
-                if _starts_round(current, line):
-                    current = RecordedRound(len(rounds) + 1, line.round if line.round is not None
-                                            else pending_marker, rolls=[roll])
+                # A line opens the next round unless the open one has room for it: a second line
+                # for a side that already rolled belongs to the next round, and so does a
+                # short-form line naming another round ("A2" after "D1").
+                if (current is None or current.defender is not None
+                        or (line.side == "A" and current.attacker is not None)
+                        or (line.round is not None and current.typed_number is not None
+                            and line.round != current.typed_number and not _empty(current))):
+                    current = RecordedRound(len(rounds) + 1, [roll], line.round if line.round is not None
+                                            else pending_marker)
                     rounds.append(current)
                 else:
                     assert current is not None
@@ -129,11 +129,11 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                 current.place(line)
                 pending_marker = None
             elif isinstance(line, RoundMarker):
-                # A marker opens a round unless the open round has no dice yet.
-                if current is not None and _empty(current) and current.rolls[-1] is roll:
+                # A marker opens a round unless the open round has no dice yet (from this roll).
+                if current is not None and current.rolls[-1] is roll and _empty(current):
                     current.typed_number = line.number
                 else:
-                    current = RecordedRound(len(rounds) + 1, line.number, rolls=[roll])
+                    current = RecordedRound(len(rounds) + 1, [roll], line.number)
                     rounds.append(current)
                 pending_marker = None
             elif isinstance(line, Comment):
@@ -149,26 +149,11 @@ def read_record(record: BattleRecord) -> RecordedBattle:
                     battle.bb.append((_shot_round(current), line))
             elif isinstance(line, FirstStrikeLine):
                 if current is None or current.attacker or current.first_strike or current.defender:
-                    current = RecordedRound(len(rounds) + 1, line.round if line.round is not None
-                                            else pending_marker, rolls=[roll])
+                    current = RecordedRound(len(rounds) + 1, [roll], line.round if line.round is not None
+                                            else pending_marker)
                     rounds.append(current)
                 current.first_strike = line
     return battle
-
-
-def _starts_round(current: RecordedRound | None, line: SideLine) -> bool:
-    """Whether an A or D line opens the next round rather than joining the open one."""
-    if current is None:
-        return True
-    if line.side == "A":
-        # A second line for a side that already rolled this round belongs to the next round.
-        if current.attacker is not None or current.defender is not None:
-            return True
-    elif current.defender is not None:
-        return True
-    # A short-form line naming another round ("A2" after "D1").
-    return (line.round is not None and current.typed_number is not None
-            and line.round != current.typed_number and not _empty(current))
 
 
 def _shot_round(current: RecordedRound | None) -> int:

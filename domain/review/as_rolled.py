@@ -157,25 +157,32 @@ def _typed_dice(units: Force, dice: DiceText, attacking: bool) -> tuple[TypedCol
 _SUBS = frozenset(unit for unit in UnitType if unit.is_sub)
 
 
-def assign_dice(units: Force, dice: DiceText, *, attacking: bool, at_sea: bool,
+def assign_dice(units: Force, dice: DiceText, attacking: bool, at_sea: bool,
                 first_strike_line: bool = False) -> _Assigned:
     """The report's dice entries for a typed line (runs per column and first strike).
 
     The dice are typed as :func:`typed_dice` types them, column by column, without making an
-    object per die: a column's unit types are looked at only when it holds submarines.
+    object per die: a column's unit types are looked at only when it holds submarines. Every
+    line of every round is read here: the review passes ``attacking`` and ``at_sea`` by
+    position (keywords cost each call their matching).
     """
     columns, fit = _plan(units, attacking)
     written = dice.columns
     entries: list[DiceEntry] = []
     hits = sub_hits = 0
-    if fit is not None and tuple(map(len, written)) == fit[0]:
-        # The writer's separators fit the columns, none holding submarines (most lines): a
-        # run per column as written, what the general reading below makes of them.
-        for column, run in zip(fit[1], written, strict=False):  # (as many: their sizes match)
+    if fit is not None and len(written) == len(fit):
+        # Where the writer's separators fit the columns, none holding submarines (most lines):
+        # a run per column as written, what the general reading below makes of them. (zip's
+        # strict keyword would cost more than the line's reading: they are as many.)
+        for (column, size), run in zip(fit, written):  # noqa: B905
+            if len(run) != size:
+                entries, hits = [], 0  # a column of another size: read below
+                break
             entry, scored = _run(column, run, first_strike_line)
             entries.append(entry)
             hits += scored
-        return entries, hits, 0
+        else:
+            return entries, hits, 0
     flat = dice.dice
     count = len(flat)
     # Subs strike first at sea: within a column, a run is dice all first strike or none.
@@ -222,20 +229,20 @@ _PlannedColumn = tuple[int, int, tuple[UnitType, ...], bool]
 _UNASSIGNED: tuple[_PlannedColumn, ...] = ((1, 0, (), False),)
 
 
-#: Columns none of which holds a submarine: their sizes and their values.
-_Fit = tuple[tuple[int, ...], tuple[int, ...]]
+#: Columns none of which holds a submarine: each one's value and size.
+_Fit = tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=8192)
 def _plan(units: Force, attacking: bool) -> tuple[tuple[_PlannedColumn, ...], _Fit | None]:
     """The columns ``units`` fire in, each with its size and whether it holds submarines, and
-    their sizes and values (None where one holds a submarine or there is none): a pure function
-    of the units (they recur all game long)."""
+    each one's value and size (None where one holds a submarine or there is none): a pure
+    function of the units (they recur all game long)."""
     columns = tuple((value, len(unit_list), unit_list, not _SUBS.isdisjoint(unit_list))
                     for value, unit_list in columns_of(units, attacking))
     if not columns or any(subs for _, _, _, subs in columns):
         return columns, None
-    return columns, (tuple([size for _, size, _, _ in columns]), tuple([value for value, _, _, _ in columns]))
+    return columns, tuple([(value, size) for value, size, _, _ in columns])
 
 
 @lru_cache(maxsize=16384)
@@ -310,9 +317,11 @@ def analyse_as_rolled(record: BattleRecord, readings: Readings = Readings(),
     if not recorded.rounds:
         result = Outcome(winner=None, attacker_left=attackers.combatants(),
                          defender_left=defenders.combatants())
-    return BattleView(turn=record.turn, battle=record.territory, kind=record.kind, status=_STANDS,
-                      rounds=tuple(rounds), result=result, attacker_start=attackers,
-                      defender_start=defenders, declared=declaration_of(record))
+    # By position (every battle's view is made here, and a keyword costs a search of the
+    # fields): turn, battle, kind, status, rounds, result, no resume round, nothing voided,
+    # and the forces each side started with.
+    return BattleView(record.turn, record.territory, record.kind, _STANDS, tuple(rounds), result, None, (),
+                      attackers, defenders, declared=declaration_of(record))
 
 
 def declaration_of(record: BattleRecord) -> Declaration:
@@ -378,7 +387,7 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
         d_hits = d_sub_hits = 0
         d_stated = None
     else:
-        d_entries, d_hits, d_sub_hits = assign_dice(d_firing, d_line.dice, attacking=False, at_sea=sea)
+        d_entries, d_hits, d_sub_hits = assign_dice(d_firing, d_line.dice, False, sea)  # (defending)
         d_stated = d_line.stated_hits  # one line: what it stated, if anything
     # Casualties named by a side (few battles have any) stand when they fit the hits.
     named = bool(record.casualties)
@@ -393,15 +402,16 @@ def _round(record: BattleRecord, recorded: RecordedBattle, rnd: RecordedRound, a
     attacker_losses = _chosen(record, recorded, rnd.index, _ATTACKER, a_units, d_hits) if named else None
     if attacker_losses is None:
         attacker_losses = _losses(attacker_order, a_units, d_hits, d_sub_hits) if d_hits > 0 else EMPTY
+    # Made positionally (a keyword costs a search of the fields, in every round of every
+    # battle): the round, its origin, each side's units, hits, dice, stated hits and typed
+    # units, their losses, no pause required, the number typed and the AA losses.
     return RoundView(
-        round=rnd.index, origin="as_rolled",
-        attacker=SideRound(units=a_units, hits=a_hits, dice=tuple(a_entries), stated_hits=a_stated,
-                           typed_units=a_typed if a_line is not None and a_line.units else None),
-        defender=SideRound(units=d_units, hits=d_hits, dice=(*aa_entries, *d_entries) if aa_entries
-                           else tuple(d_entries), stated_hits=d_stated,
-                           typed_units=d_typed if d_line is not None and d_line.units else None),
-        attacker_losses=attacker_losses, defender_losses=defender_losses,
-        typed_number=rnd.typed_number, aa_losses=aa_losses)
+        rnd.index, "as_rolled",
+        SideRound(a_units, a_hits, tuple(a_entries), a_stated,
+                  a_typed if a_line is not None and a_line.units else None),
+        SideRound(d_units, d_hits, (*aa_entries, *d_entries) if aa_entries else tuple(d_entries), d_stated,
+                  d_typed if d_line is not None and d_line.units else None),
+        attacker_losses, defender_losses, False, rnd.typed_number, aa_losses)
 
 
 @lru_cache(maxsize=16384)
@@ -419,7 +429,7 @@ def _attack_line(a_line: SideLine | None, attacker: Force, at_sea: bool, typed: 
     a_fire = typed if typed is not None else attacker
     if a_line is None:
         return (a_fire, a_fire, [], 0, 0, None)
-    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, attacking=True, at_sea=at_sea)
+    entries, hits, sub_hits = assign_dice(a_fire, a_line.dice, True, at_sea)  # (attacking)
     return (a_fire, a_fire, entries, hits, sub_hits if at_sea else 0, a_line.stated_hits)
 
 
@@ -504,7 +514,7 @@ def _ended(record: BattleRecord, round_number: int, attacker: Force, defender: F
     # (``.items``: a Force's truth is a Python call, and every battle ends here.)
     if not attacking.items or not defending.items:
         winner = _ATTACKER_WON if attacking.items else _DEFENDER_WON if defending.items else _NOBODY_WON
-        return Outcome(winner=winner, attacker_left=attacking, defender_left=defending)
+        return Outcome(winner, attacking, defending)  # (the winner, what is left of each side)
     if record.retreats and record.retreats[-1].after_round == round_number:
         # 2008 AMPHIBIOUS ASSAULTS: ground units landed from transports never retreat.
         staying = record.amphibious if record.kind is BattleKind.AMPHIBIOUS else EMPTY

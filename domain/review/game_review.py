@@ -208,8 +208,8 @@ def _read_on(shared: _Shared, board: _Board, index: int, filed: BattleRecord) ->
 def _issues(game: Game, policy: Edition, turn_audit: TurnAudit, record: BattleRecord,
             recorded: RecordedBattle, audit: BattleAudit) -> list[Issue]:
     """A battle's issues the edition defines: its declaration's, its rolls', its headers'."""
-    return [i for i in (*turn_audit.battles.get(record.key, ()), *audit.issues,
-                        *_game_number(game, record, recorded)) if policy.defines(i.kind)]
+    found = [*turn_audit.battles.get(record.key, ()), *audit.issues, *_game_number(game, record, recorded)]
+    return [i for i in found if policy.defines(i.kind)] if found else found  # (most battles: none)
 
 
 class _Shared:
@@ -367,17 +367,16 @@ class _Review:
             # A void battle re-rolled: "the correct number and type of units" (2008 Section
             # II), never more than were declared ("He may not add additional attacking units").
             attackers = corrected_attackers(record, self.used)
-        if judged_list:
-            ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
-                          orders_of(record),
-                          # Only recorded dice count: entered from the dice server or drawn by the
-                          # Minister (a clear dice_seed never draws one: anyone could predict it).
-                          CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
-            view, judged_list, draws, effect = correction(ctx, judged_list)
-        else:
-            # Nothing found, no remedy: the battle stands as rolled, draws nothing and has no
-            # odds to give (what correction makes of no findings, without the plan).
-            view, draws, effect = rolled, [], None
+        if not judged_list:
+            # Nothing found, no remedy: the battle stands as rolled, draws nothing, has no odds
+            # to give and changes no result (what correction makes of no findings, without the plan).
+            return with_fields(rolled, treasury=purse), judged_list
+        ctx = Context(record, recorded, rolled, audit, self.policy, attackers, defenders,
+                      orders_of(record),
+                      # Only recorded dice count: entered from the dice server or drawn by the
+                      # Minister (a clear dice_seed never draws one: anyone could predict it).
+                      CorrectionDice(record.dice + [d for _, _, ds in record.drawn for d in ds]))
+        view, judged_list, draws, effect = correction(ctx, judged_list)
         if draws:
             self.from_source.extend(DrawnDice(record.territory, seq, purpose, faces)
                                     for seq, purpose, faces in draws)
@@ -425,7 +424,8 @@ def correct_forces(record: BattleRecord, recorded: RecordedBattle,
     """The forces the battle should have been fought with: the declared attackers, and the
     defenders on the map (else as declared, else as the first roll typed them)."""
     attackers = record.attackers or recorded.typed_attackers or EMPTY
-    if record.key in turn_audit.intent_clear and record.declared_defenders is not None:
+    clear = turn_audit.intent_clear  # (most games have none: no battle's key made to look)
+    if clear and record.declared_defenders is not None and record.key in clear:
         defenders = record.declared_defenders
     elif record.defenders_known:
         defenders = record.position_defenders

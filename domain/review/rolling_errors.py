@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+import msgspec
+
 from domain.battle.model import Column, Side
 from domain.record.game import BattleRecord, RollEntry
 from domain.record.recorded_battle import RecordedBattle, RecordedRound
@@ -96,9 +98,9 @@ def _when(rnd: RecordedRound) -> datetime | None:
     return roll.at if roll is not None else None
 
 
-@dataclass
-class BattleAudit:
-    """A battle's rolling errors, and the forces each recorded round should have started with."""
+class BattleAudit(msgspec.Struct, frozen=True):
+    """A battle's rolling errors, and the forces each recorded round should have started with
+    (a Struct: every battle of a review makes one)."""
 
     issues: list[Issue]
     #: Per recorded round: (attacker firing units, defender units) it should have started with.
@@ -140,7 +142,9 @@ def audit_rolls(record: BattleRecord, recorded: RecordedBattle, as_rolled: Battl
         attacker, defender = view.attacker, view.defender
         if attacker.stated_hits != attacker.hits or defender.stated_hits != defender.hits:
             issues.extend(_stated_hits(rnd, as_rolled, position, _when(rnd)))
-        if pause and position < last and view.defender_losses.items:  # (a pause follows losses)
+        # A pause follows losses, where a defender could call for one (most rounds have none).
+        if pause and position < last and view.defender_losses.items and _may_pause(view.defender.units,
+                                                                                    at_sea):
             issues.extend(_pause(record, recorded, as_rolled, position, _when(rnd)))
     issues.extend(_headers(record, recorded))
     return BattleAudit(issues, starts, aa_victims)
@@ -395,7 +399,7 @@ def _stated_hits(rnd: RecordedRound, as_rolled: BattleView, position: int,
 def _audit_aa(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, attackers: Force,
               defenders: Force, rnd: RecordedRound) -> tuple[list[Issue], Force]:
     """AA fire before round 1 (``rnd``) against the AA guns and aircraft really there."""
-    gun = bool(defenders[_AA]) and record.kind is not _SEA
+    gun = record.kind is not _SEA and bool(defenders[_AA])
     first = as_rolled.rounds[0] if as_rolled.rounds else None
     victims = first.aa_losses if first is not None else EMPTY
     if not gun and recorded.aa is None:
@@ -463,10 +467,9 @@ def _audit_support(record: BattleRecord, recorded: RecordedBattle, k: int,
 def _pause(record: BattleRecord, recorded: RecordedBattle, as_rolled: BattleView, position: int,
            when: datetime | None) -> list[Issue]:
     """2008 OOL exceptions: the attacker rolled on where the defender had to be asked
-    (audit_rolls asks only after a round that is not the last and took defenders)."""
+    (audit_rolls asks only after a round that is not the last and took defenders, where
+    :func:`_may_pause` finds one could be due)."""
     view = as_rolled.rounds[position]
-    if not _may_pause(view.defender.units, record.kind is _SEA):
-        return []
     survivors = view.defender.units.minus_available(view.defender_losses)
     if not survivors.combatants():
         return []
@@ -495,8 +498,8 @@ _PAUSERS = {True: frozenset({UnitType.SUB, UnitType.SSUB, UnitType.AC}), False: 
 def _may_pause(defenders: Force, at_sea: bool) -> bool:
     """Whether a pause can be due after a round these defenders started: only if a survivor
     is a submarine or a carrier (at sea) or a bomber (on land), and survivors are some of
-    them. Most rounds have none, and :func:`_pause` looks no further (a pure function of
-    forces that recur all game long)."""
+    them. Most rounds have none, and audit_rolls does not call :func:`_pause` for them (a pure
+    function of forces that recur all game long)."""
     return not _PAUSERS[at_sea].isdisjoint([unit for unit, _ in defenders.items])
 
 

@@ -145,7 +145,11 @@ class Force(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
 
 @lru_cache(maxsize=16384)
 def _of_pairs(pairs: tuple[tuple[UnitType, int], ...]) -> Force:
-    return Force._of(pairs)
+    force = Force._of(pairs)
+    # Pairs out of canonical order give the force the canonical ones give, the same object:
+    # forces met again are then mostly the same object, which compares equal at once (the
+    # review compares forces, and remembers by them, round after round).
+    return force if force.items == pairs else _of_pairs(force.items)
 
 
 #: :meth:`Force.of` of a unit list as typed (a tuple of pairs), without the method's call: the
@@ -164,7 +168,7 @@ def _minus(force: Force, other: Force) -> Force:
         left = count - less(unit, 0)
         if left > 0:
             kept.append((unit, left))
-    return Force(tuple(kept))
+    return _of_pairs(tuple(kept))  # (the force these units make anywhere else, see _of_pairs)
 
 
 @lru_cache(maxsize=16384)
