@@ -164,7 +164,8 @@ def fold_checked(game_id: str, game: Game | None, states: Sequence[tuple[str, by
     A row whose chain holds but which does not decode as its event, or which the game cannot
     take (a roll filed under a battle no declaration lists, a field of the wrong type: rows
     edited and the chain recomputed, or one saying it is another event) is refused as
-    :class:`TamperedError` naming the event; nothing half-folded is kept (the callers fold into a state taken out of the cache).
+    :class:`TamperedError` naming the event; nothing half-folded is kept (the callers fold into
+    a state taken out of the cache).
     """
     from domain.record.game import project_game
 
@@ -172,7 +173,7 @@ def fold_checked(game_id: str, game: Game | None, states: Sequence[tuple[str, by
 
     def events() -> Iterator[GameEvent]:
         nonlocal at
-        for at, (topic, state) in enumerate(states):  # noqa: B007 (read by the handler below)
+        for at, (topic, state) in enumerate(states):  # (``at`` is read by the handler below too)
             event = decode_state(topic, state)
             if event.originator_version != first_version + at:
                 # The version given twice in the row (a decoder takes the last): the chain
