@@ -436,8 +436,9 @@ class _Builder(DeskRecords):
             raise self.error(f"expected at most {MAX_LOG_DICE} dice in the roll logs of one file, "
                              f"found {self.log_dice} by this roll", index, "log")
         number = record.game_number
-        self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log, parsed=parsed,
-                 territory=self._territory(index, record.battle),
+        # Stored as read: each line's text is in ``log`` already, and the fold keeps none of it.
+        self.add(RollRecorded, record.at, start, battle=record.battle, log=record.log,
+                 parsed=parsed.as_read(), territory=self._territory(index, record.battle),
                  game_number=str(number) if number is not None else None,
                  turn_number=record.turn_number, round_number=record.round_number,
                  country=record.country)

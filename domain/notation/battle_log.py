@@ -404,7 +404,10 @@ class BattleLog(msgspec.Struct, frozen=True, array_like=True, eq=False, gc=False
 
     def as_read(self) -> BattleLog:
         """The log without its lines' text as written (``raw``): equal to it, and what a Game
-        keeps (the text stays in the record; a 50,000-event game's lines hold ~10 MB of it)."""
+        keeps (the text stays in the record; a 50,000-event game's lines hold ~10 MB of it).
+        Itself when no line holds its text (a log minister recorded is stored so)."""
+        if not any(line.raw for line in self.lines):
+            return self
         return BattleLog(tuple([msgspec.structs.replace(line, raw="") if line.raw else line
                                 for line in self.lines]), self.typos)
 

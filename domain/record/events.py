@@ -141,7 +141,8 @@ class RollRecorded(GameEvent, frozen=True, kw_only=True):
     round_number: int | None = None
     country: str | None = None
     #: ``log`` read when recorded, so the review never parses it (None in events stored before
-    #: it was kept: the fold reads the log then).
+    #: it was kept: the fold reads the log then). Stored as read (:meth:`BattleLog.as_read`):
+    #: each line's text is in ``log``, not repeated here (older events repeat it; both fold alike).
     parsed: BattleLog | None = None
 
 
