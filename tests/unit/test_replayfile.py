@@ -12,6 +12,7 @@ from application.adapters.mapper import encode_event
 from application.intake.replayfile import load_replay, parse_replay
 from domain.errors import ReplayError
 from domain.record.events import DeclarationRecorded, GameStarted, PositionRecorded, RollRecorded
+from domain.record.intake import battle_log
 from domain.rules.forces import Force
 
 GOOD = '''format = "minister-replay/1"
@@ -67,6 +68,15 @@ def test_a_good_file_becomes_consecutive_events() -> None:
     roll = replay.events[3]
     assert isinstance(roll, RollRecorded)
     assert roll.source_line == _line_of(GOOD, "Caucasus(2 INF)")
+
+
+def test_a_roll_keeps_its_text_once_and_its_lines_as_read() -> None:
+    roll = parse_replay(GOOD).events[3]
+    assert isinstance(roll, RollRecorded) and roll.parsed is not None
+    assert roll.parsed.lines and all(line.raw == "" for line in roll.parsed.lines)
+    read = battle_log(roll.log, roll.source_line)
+    assert any(line.raw for line in read.lines)  # the text is in the log, not repeated
+    assert msgspec.msgpack.encode(roll.parsed) == msgspec.msgpack.encode(read.as_read())
 
 
 def test_the_same_file_gives_identical_events() -> None:
