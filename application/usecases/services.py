@@ -5,6 +5,9 @@ A game reference is a path to a replay file or the id of a game in the store.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,3 +58,32 @@ def check_stored(game_id: str, *, store: str | None = None) -> None:
             walk_stored(game_id, states)
     finally:
         app.close()
+
+
+def check_stored_aside(game_id: str, *, store: str | None = None) -> Callable[[], None]:
+    """:func:`check_stored` begun in a child process, so the caller loads what it will show
+    meanwhile; the function returned waits for the child and raises what :func:`check_stored`
+    raises. Nothing may be shown before it returns.
+
+    On two cores the check (~0.3 s on the stored 50,000-event generated game) runs beside the
+    timeline's start (Textual's ~0.15 s) instead of before it. The child says only pass or fail
+    (its exit status: nothing crosses from it but that), and a failure is checked again here,
+    so the error raised is the check's own, naming the event. Where the system cannot fork, or
+    threads run (a fork would copy them half-way), the check runs here at once.
+    """
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        check_stored(game_id, store=store)
+        return lambda: None
+    child = os.fork()
+    if child == 0:  # the child: the check and its verdict, then gone, nothing of the parent's run
+        try:
+            check_stored(game_id, store=store)
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+
+    def verdict() -> None:
+        if os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) != 0:
+            check_stored(game_id, store=store)  # raises the check's own error, naming the event
+
+    return verdict

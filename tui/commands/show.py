@@ -10,6 +10,7 @@ that replace the default keys; ``?`` in the app lists every binding id.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,19 +68,22 @@ def prepared(args: argparse.Namespace) -> MinisterApp:
     opens: the file or stored game, the keymap, and a stored record's whole chain and events
     (what ``minister show`` waits for before its first frame; benchmarks/bench_open.py times
     the first paint through here)."""
-    from tui.app import MinisterApp, binding_ids
-    from tui.loading import FileSource
-
     ref: str = args.file
     if ref.endswith(".toml") and not Path(ref).exists():
         raise MinisterError(f"{ref}: no such replay file")
     keymap = read_keymap(args.keymap) if args.keymap else None
+    checked: Callable[[], None] | None = None
+    if not Path(ref).exists():  # a stored game: a damaged record is refused before the timeline opens
+        from application.usecases.services import check_stored_aside
+
+        checked = check_stored_aside(ref, store=getattr(args, "store", None))
+    from tui.app import MinisterApp, binding_ids  # Textual loads while the record is checked
+    from tui.loading import FileSource
+
+    if checked is not None:
+        checked()  # nothing is shown before the record passes
     unknown = sorted(set(keymap or {}) - binding_ids())
     if unknown:
         raise MinisterError(f"{args.keymap}: no binding named {', '.join(unknown)} "
                             f"(the ids are listed by ? in the app)")
-    if not Path(ref).exists():  # a stored game: a damaged record is refused before the timeline opens
-        from application.usecases.services import check_stored
-
-        check_stored(ref, store=getattr(args, "store", None))
     return MinisterApp(FileSource(ref, store=getattr(args, "store", None)), keymap=keymap)
