@@ -70,6 +70,11 @@ ROUNDS = 7
 CHECKED = 5
 
 
+#: Issue 25: cold time travel on this 10k game "back to <= 30 ms" (the whole chain is checked
+#: from the genesis link on a cold look, docs/reliability.md: its parts are printed below it).
+TARGET_COLD_MS = 30
+
+
 def _timed(action: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
     """The best of ``repeat`` runs (seconds) and the last result."""
     best = float("inf")
@@ -469,7 +474,8 @@ def run() -> list[str]:
         f"full rebuild {1000 * rebuild:.1f} ms = {1000 * rebuild / median:.0f}x slower",
         f"time travel by version, cold (first look in a process, interval {SNAPSHOT_INTERVAL}: latest "
         f"snapshot + the events after it, then Game.at): median {statistics.median(cold):.1f} ms, "
-        f"p90 {_p90(cold):.1f} ms",
+        f"p90 {_p90(cold):.1f} ms (issue 25: target <= {TARGET_COLD_MS} ms: "
+        f"{'ok' if statistics.median(cold) <= TARGET_COLD_MS else 'short'})",
         parts,
         f"time travel by time, warm (binary search on the stored event times, then by version): "
         f"median {statistics.median(by_time):.2f} ms",
