@@ -368,3 +368,20 @@ def test_a_kill_inside_the_save_leaves_nothing(tmp_path: Path) -> None:
     import_replay(app, load_replay(source))
     assert len(app.game_events(f"generated-{size}-25")) == size
     app.close()
+
+
+def test_an_import_loads_no_user_interface_nor_other_stores(tmp_path: Path) -> None:
+    """``minister import`` on an SQLite store it is given: no Textual or Rich (the timeline's),
+    no psycopg (PostgreSQL's), no platformdirs (the default store's): their imports are a
+    third of the command's start."""
+    source = tmp_path / "g.toml"
+    source.write_text(generated_text(40, 26), encoding="utf-8")
+    script = ("import sys\nfrom tui.cli import main\n"
+              f"assert main(['import', {str(source)!r}, '--store', {str(tmp_path / 's.db')!r}]) == 0\n"
+              "print(sorted({name.split('.')[0] for name in sys.modules}))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.splitlines()[-1].strip("[]").replace("'", "").split(", "))
+    assert "application" in loaded
+    assert loaded.isdisjoint({"textual", "rich", "psycopg", "psycopg_pool", "platformdirs"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -10,7 +11,7 @@ import msgspec
 import pytest
 
 from application.adapters.app import MinisterApplication, UnknownGameError
-from application.adapters.eventstore import VersionClash, snapshots_of, store_kind_of
+from application.adapters.eventstore import SQLITE_PAGE_SIZE, VersionClash, snapshots_of, store_kind_of
 from application.adapters.integrity import GENESIS, check_game, link
 from application.adapters.mapper import encode_event
 from application.adapters.stores import StoreSpecError, list_games, open_store, parse_store_spec
@@ -196,6 +197,40 @@ class TestSQLiteStore(SQLiteSpec, StoreContract):
         again = open_store(spec)
         assert again.game(replay.game_id).version == 15
         again.close()
+
+    def test_a_new_file_has_large_pages(self, spec: str) -> None:
+        open_store(spec).close()
+        assert _pragmas(spec) == (SQLITE_PAGE_SIZE, "wal")
+
+    @pytest.mark.parametrize("existing", ["empty", "4 KiB pages", "rollback journal"])
+    def test_a_file_made_otherwise_keeps_its_pages_and_opens(self, spec: str, existing: str) -> None:
+        path = Path(spec.removeprefix("sqlite:"))
+        path.parent.mkdir(parents=True)
+        maker = sqlite3.connect(path, isolation_level=None)
+        if existing != "empty":  # a store made by an earlier minister, or by hand
+            maker.execute("PRAGMA page_size=4096")
+            maker.execute("PRAGMA journal_mode=" + ("WAL" if existing == "4 KiB pages" else "DELETE"))
+            maker.execute("CREATE TABLE kept (x)")
+        maker.close()
+        replay = generated(15, 13)
+        app = open_store(spec)
+        app.record(replay.events)
+        app.close()
+        again = open_store(spec)
+        assert again.game(replay.game_id).version == 15
+        assert check_game(again, replay.game_id).ok
+        again.close()
+        assert _pragmas(spec) == (SQLITE_PAGE_SIZE if existing == "empty" else 4096, "wal")
+
+
+def _pragmas(spec: str) -> tuple[int, str]:
+    """The page size and journal mode of an SQLite store's file."""
+    reader = sqlite3.connect(spec.removeprefix("sqlite:"))
+    try:
+        return (reader.execute("PRAGMA page_size").fetchone()[0],
+                reader.execute("PRAGMA journal_mode").fetchone()[0])
+    finally:
+        reader.close()
 
 
 @pytest.mark.postgres
