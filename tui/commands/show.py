@@ -81,6 +81,9 @@ def prepared(args: argparse.Namespace) -> MinisterApp:
     from tui.loading import FileSource
 
     if checked is not None:
+        # What the first paint reads a stored game with, loaded meanwhile too (its modules only).
+        import application.usecases.stored_game  # noqa: F401
+
         checked()  # nothing is shown before the record passes
     unknown = sorted(set(keymap or {}) - binding_ids())
     if unknown:
