@@ -29,7 +29,7 @@ from domain.rules.forces import Force
 
 
 class _Builder(Protocol):
-    """What a handler needs of the replay reader's builder (:mod:`application.intake.replayfile`)."""
+    """What a handler needs of the replay reader's builder (:mod:`application.intake.record_events`)."""
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         """Append the next event."""
@@ -122,7 +122,7 @@ def finish(builder: _Builder, index: int, record: FinishRecord, line: int | None
     builder.add(GameFinished, record.at, line, result=record.result, by=record.by, text=record.text)
 
 
-#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.replayfile.RECORD_KINDS`.
+#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.record_events.RECORD_KINDS`.
 KINDS: dict[str, tuple[type[Record], Callable[[_Builder, int, Any, int | None], None]]] = {
     "purchase": (PurchaseRecord, purchase), "placement": (PlacementRecord, placement),
     "map_update": (MapUpdateRecord, map_update), "bid": (BidRecord, bid), "finish": (FinishRecord, finish),

@@ -32,7 +32,7 @@ from domain.rules.units import POWERS
 
 
 class _Builder(Protocol):
-    """What a handler needs of the replay reader's builder (:mod:`application.intake.replayfile`)."""
+    """What a handler needs of the replay reader's builder (:mod:`application.intake.record_events`)."""
 
     def add(self, cls: type[GameEvent], at: datetime, line: int | None, **fields: Any) -> None:
         """Append the next event."""
@@ -173,7 +173,7 @@ def concession(builder: _Builder, index: int, record: ConcessionRecord, line: in
     builder.add(GameConceded, record.at, line, by=_party(builder, index, record.by), text=record.text)
 
 
-#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.replayfile.RECORD_KINDS`.
+#: ``type = "..."`` -> (its Struct, its builder), for :data:`application.intake.record_events.RECORD_KINDS`.
 KINDS: dict[str, tuple[type[Record], Callable[[_Builder, int, Any, int | None], None]]] = {
     "bombing": (BombingRecord, bombing), "rocket": (RocketRecord, rocket),
     "neutral": (NeutralRecord, neutral),

@@ -1,6 +1,6 @@
 """The desk's record types in a replay file (``commitment``, ``reveal``, ``report_amendment``,
 ``ruled``, ``withdrawal``): how each becomes its event. Mixed into the replay-file builder
-(:mod:`application.intake.replayfile`), whose ``add``, ``error`` and ``events`` these use."""
+(:mod:`application.intake.record_events`), whose ``add``, ``error`` and ``events`` these use."""
 
 from __future__ import annotations
 

@@ -4,12 +4,12 @@ Every field's type is checked here, at the edge, by ``msgspec.convert`` (strict:
 taken for a string, no ``true`` for a die), before any event exists; :func:`convert` turns
 msgspec's error path (``$.dice[0]``) into the key whose line the message names. Meaning (a
 turn, a territory, the notation of a log) is checked by the builder in
-:mod:`application.intake.replayfile`.
+:mod:`application.intake.record_events`.
 
 Counts and sizes have stated limits far above any real game (docs/reliability.md), so a hostile
 file costs bounded time and memory and never reaches the store with an integer msgpack cannot
 hold. A new record type is one more :class:`Record` subclass with its ``tag`` (the file's
-``type = "..."``) plus its builder in :data:`application.intake.replayfile.RECORD_KINDS`.
+``type = "..."``) plus its builder in :data:`application.intake.record_events.RECORD_KINDS`.
 """
 
 from __future__ import annotations
