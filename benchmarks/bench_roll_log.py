@@ -7,10 +7,9 @@ peak resident set (``VmHWM``: benchmarks.child) per added line between the small
 the interpreter and the imports cancel out. The audit measured ~12 KB per line (64k lines:
 780 MB).
 
-Target: at most 1 KB of peak memory per line. What is left per line (measured with tracemalloc
-on 16k lines, docs/reliability.md): the parsed log kept in the event (~0.44 KB: a ``LogLine``
-and a ``MarkedDie`` per die), the review's rounds (~0.3 KB), and the JSON report, whose text
-alone is ~0.33 KB per line and whose dicts are built whole before encoding (peak ~0.84 KB).
+Target: at most 1 KB of peak memory per line. What is left per line (docs/reliability.md): the
+parsed log the Game keeps (a ``LogLine`` and its dice), the review's rounds, and the JSON report,
+compact while it is indented (its battles are let go once joined: projections.report.join_json).
 """
 
 from __future__ import annotations
