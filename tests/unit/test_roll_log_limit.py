@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from application.intake import replayfile
+from application.intake import record_events, replayfile
 from application.intake.replayschema import MAX_LOG_LINES
 from benchmarks.bench_roll_log import roll_log_game
 from domain.errors import ReplayError
 
 
 def test_roll_log_lines_have_a_stated_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(replayfile, "MAX_LOG_LINES", 30)
+    monkeypatch.setattr(record_events, "MAX_LOG_LINES", 30)
     replayfile.parse_replay(roll_log_game(24))
     text = roll_log_game(36)
     with pytest.raises(ReplayError, match="expected at most 30 roll-log lines in one file") as error:
@@ -27,7 +27,7 @@ def test_roll_log_dice_have_a_stated_limit(monkeypatch: pytest.MonkeyPatch) -> N
     """Memory grows with the dice of the logs too (a line may hold hundreds): a second limit."""
     from application.intake.replayschema import MAX_LOG_DICE
 
-    monkeypatch.setattr(replayfile, "MAX_LOG_DICE", 40)
+    monkeypatch.setattr(record_events, "MAX_LOG_DICE", 40)
     replayfile.parse_replay(roll_log_game(24))  # 16 side lines of 2 dice: 32
     text = roll_log_game(36)  # 48 dice
     with pytest.raises(ReplayError, match="expected at most 40 dice in the roll logs of one file, "
