@@ -16,6 +16,7 @@ from application.adapters.integrity import GENESIS, check_game, link
 from application.adapters.mapper import encode_event
 from application.adapters.stores import StoreSpecError, list_games, open_store, parse_store_spec
 from application.adapters.timetravel import decode_snapshot, state_topic
+from application.intake.replayfile import Replay
 from application.usecases.desk.papers import report
 from domain.errors import MinisterError
 from domain.record.events import ReportFiled, game_uuid
@@ -182,6 +183,17 @@ def _report(app: MinisterApplication, game_id: str, text: str) -> ReportFiled:
                        text=text, timestamp=game.modified_on, at=game.modified_on)
 
 
+def _recorded_then_reopened(spec: str, replay: Replay) -> MinisterApplication:
+    """The store ``spec`` names, the replay recorded in it, closed and opened again (the game
+    found there whole): the reopened store, for the caller to close."""
+    first = open_store(spec)
+    first.record(replay.events)
+    first.close()
+    again = open_store(spec)
+    assert again.game(replay.game_id).version == len(replay.events)
+    return again
+
+
 class TestMemoryStore(MemorySpec, StoreContract):
     """The in-memory store (unit tests)."""
 
@@ -190,13 +202,7 @@ class TestSQLiteStore(SQLiteSpec, StoreContract):
     """The embedded SQLite store (the default)."""
 
     def test_reopening_the_file_finds_the_game(self, spec: str) -> None:
-        replay = generated(15, 11)
-        first = open_store(spec)
-        first.record(replay.events)
-        first.close()
-        again = open_store(spec)
-        assert again.game(replay.game_id).version == 15
-        again.close()
+        _recorded_then_reopened(spec, generated(15, 11)).close()
 
     def test_a_new_file_has_large_pages(self, spec: str) -> None:
         open_store(spec).close()
@@ -213,11 +219,7 @@ class TestSQLiteStore(SQLiteSpec, StoreContract):
             maker.execute("CREATE TABLE kept (x)")
         maker.close()
         replay = generated(15, 13)
-        app = open_store(spec)
-        app.record(replay.events)
-        app.close()
-        again = open_store(spec)
-        assert again.game(replay.game_id).version == 15
+        again = _recorded_then_reopened(spec, replay)
         assert check_game(again, replay.game_id).ok
         again.close()
         assert _pragmas(spec) == (SQLITE_PAGE_SIZE if existing == "empty" else 4096, "wal")
