@@ -42,6 +42,8 @@ class FileSource:
         self._game: object | None = None
         self._stored: StoredGame | None = None
         self._review: GameReview | None = None
+        #: The stored opening read ahead (:meth:`read_opening`), for the first frame to take once.
+        self._opening: GameView | None = None
 
     def _stored_game(self, progress: ProgressFn) -> StoredGame | None:
         """The stored game (opened on first use; None for a replay file)."""
@@ -83,8 +85,20 @@ class FileSource:
         """The first battles of a stored game's corrected history, as the store keeps them for
         the first paint, if its rows are fresh (None for a replay file, or stale rows: then the
         whole review is read, or made, behind the progress bar)."""
+        ahead, self._opening = self._opening, None
+        if ahead is not None:
+            return ahead
         stored = self._stored_game(progress)
         return stored.opening() if stored is not None else None
+
+    def read_opening(self) -> None:
+        """Read a stored game's opening now, for the first frame to take: what ``minister show``
+        does while the record is checked, before anything is shown. Whatever goes wrong here is
+        left for the first frame, which reads again and says it, or for the check's verdict."""
+        try:
+            self._opening = self.opening(lambda stage, fraction: None)
+        except Exception:  # a damaged store: the check (or the app's own read) names the fault
+            self._opening = None
 
     def corrected(self, progress: ProgressFn) -> GameView:
         """Read the game and review it as corrected."""

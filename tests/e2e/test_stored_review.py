@@ -238,3 +238,32 @@ def test_the_record_as_rolled_shares_the_board_history_it_has_in_common_with_the
     assert any(a is b for a, b in places), "no territory shared"
     assert any(a != b for a, b in places), "this replay's correction changes no territory"
     assert all((a is b) == (a == b) for a, b in places)
+
+
+def test_show_reads_the_stored_opening_while_the_record_is_checked_and_its_first_frame_takes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tui/commands/show.py: ``prepared`` reads the stored opening before the check's verdict (it
+    runs in a child meanwhile) and the first frame shows it without reading the store again."""
+    from application.usecases.stored_game import StoredGame
+    from tui.cli import build_parser
+    from tui.commands.show import prepared
+
+    spec, _ = _import(tmp_path, generated_text(1200, 2))
+    reads: list[GameView | None] = []
+    read = StoredGame.opening
+
+    def counted(self: StoredGame) -> GameView | None:
+        reads.append(read(self))
+        return reads[-1]
+
+    monkeypatch.setattr(StoredGame, "opening", counted)
+    app = prepared(build_parser().parse_args(["show", "generated-1200-2", "--store", spec]))
+    assert len(reads) == 1 and reads[0] is not None  # read ahead, before the app runs
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _loaded(app, pilot)
+
+    asyncio.run(main())
+    assert len(reads) == 1  # the first frame took it: the store was not read again for it
+    assert app.corrected is not None and app.rolled is not None

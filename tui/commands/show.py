@@ -80,13 +80,12 @@ def prepared(args: argparse.Namespace) -> MinisterApp:
     from tui.app import MinisterApp, binding_ids  # Textual loads while the record is checked
     from tui.loading import FileSource
 
+    source = FileSource(ref, store=getattr(args, "store", None))
     if checked is not None:
-        # What the first paint reads a stored game with, loaded meanwhile too (its modules only).
-        import application.usecases.stored_game  # noqa: F401
-
+        source.read_opening()  # the first frame's rows read meanwhile too
         checked()  # nothing is shown before the record passes
     unknown = sorted(set(keymap or {}) - binding_ids())
     if unknown:
         raise MinisterError(f"{args.keymap}: no binding named {', '.join(unknown)} "
                             f"(the ids are listed by ? in the app)")
-    return MinisterApp(FileSource(ref, store=getattr(args, "store", None)), keymap=keymap)
+    return MinisterApp(source, keymap=keymap)
