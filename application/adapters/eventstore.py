@@ -145,12 +145,10 @@ def versions_where(mark: str, originator_id: object, gt: int | None, lte: int | 
 class SQLiteEventRecorder(SQLiteApplicationRecorder):
     """eventsourcing's SQLite recorder, its errors explained."""
 
-    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        """The rows in one ``executemany``, in the caller's transaction: eventsourcing runs an
-        INSERT per row to return each row's notification id, which nothing in minister reads."""
-        c.executemany(self.insert_events_statement,
-                      [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-                        s.originator_version, s.topic, s.state) for s in stored_events])
+    #: The rows in one ``executemany`` (eventsourcing's aggregate recorder's insert), in the
+    #: caller's transaction: its application recorder runs an INSERT per row to return each row's
+    #: notification id, which nothing in minister reads.
+    _insert_events = SQLiteAggregateRecorder._insert_events
 
     @translated
     def select_states(self, originator_id: UUID, gt: int | None, lte: int | None, desc: bool,
