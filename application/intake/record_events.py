@@ -89,7 +89,7 @@ _R = TypeVar("_R", bound=msgspec.Struct)
 
 
 def convert_table(table: Any, schema: type[_R], label: str, source: str,
-             line_of: Callable[[str | None], int | None]) -> _R:
+                  line_of: Callable[[str | None], int | None]) -> _R:
     """A table as its Struct; a wrong field is a :class:`ReplayError` at the key's line."""
     try:
         return convert(table, schema, label)
@@ -174,8 +174,8 @@ class EventBuilder(DeskRecords):
         body = dict(table)  # the table less its ``type`` (which named the kind)
         del body["type"]
         record = convert_table(body, kind.schema, f"this {kind_name} event", self.source,
-                          lambda key: self.lines.key_line(index, key) if key is not None and key in table
-                          else self.lines.event_line(index))
+                               lambda key: self.lines.key_line(index, key) if key is not None and key in table
+                               else self.lines.event_line(index))
         self.entered = getattr(record, "entered", None)
         try:
             kind.build(self, index, record, line)

@@ -176,7 +176,7 @@ def _game_table(data: dict[str, Any], lines: FileLines, source: str) -> GameTabl
         raise ReplayError("expected a [game] table (with id and edition)", source=source,
                           line=lines.top_line("game") or 1)
     game = convert_table(table, GameTable, "[game]", source,
-                    lambda key: lines.table_key_line("game", key))
+                         lambda key: lines.table_key_line("game", key))
     # Any registered edition: the two of the texts, or a club's house rules
     # (domain.rules.editions.register), with readings added by name ("iaapa-2008+field=value").
     base = game.edition.partition("+")[0]
@@ -206,7 +206,7 @@ def _integrity_table(data: dict[str, Any], lines: FileLines, source: str) -> Int
         raise ReplayError("expected an [integrity] table with scheme and head", source=source,
                           line=lines.top_line("integrity"))
     return convert_table(table, IntegrityTable, "[integrity]", source,
-                    lambda key: lines.table_key_line("integrity", key))
+                         lambda key: lines.table_key_line("integrity", key))
 
 
 
