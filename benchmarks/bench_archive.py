@@ -147,13 +147,13 @@ def _clone(template: Replay, number: int) -> Replay:
 
     import msgspec
 
-    from application.adapters.integrity import chain_events
+    from application.adapters.integrity import LinkedEvents
     from domain.record.events import GameStarted, game_uuid
 
     name = game_id(number)
     originator = game_uuid(name)
     renamed = {"game_id": name}
-    events = chain_events([msgspec.structs.replace(event, originator_id=originator, chain=None,
+    events = LinkedEvents([msgspec.structs.replace(event, originator_id=originator, chain=None,
                                                    **(renamed if isinstance(event, GameStarted) else {}))
                            for event in template.events])
     return dataclasses.replace(template, path=f"{name}.toml", game_id=name, events=events)

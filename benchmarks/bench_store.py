@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -168,7 +168,7 @@ class EnumAsValue(Transcoding):
         return self.type(data)
 
 
-def nested_structs(events: list[GameEvent]) -> set[type[msgspec.Struct]]:
+def nested_structs(events: Sequence[GameEvent]) -> set[type[msgspec.Struct]]:
     """Every Struct type (other than Force) found inside the events' fields."""
     found: set[type[msgspec.Struct]] = set()
 
@@ -190,7 +190,7 @@ def nested_structs(events: list[GameEvent]) -> set[type[msgspec.Struct]]:
     return found
 
 
-def nested_enums(events: list[GameEvent]) -> set[type[enum.Enum]]:
+def nested_enums(events: Sequence[GameEvent]) -> set[type[enum.Enum]]:
     """Every non-str Enum type found inside the events' fields (str enums encode as strings)."""
     found: set[type[enum.Enum]] = set()
 
@@ -275,15 +275,16 @@ def _rebuild(app: MinisterApplication, originator_id: UUID) -> Game | None:
 
 def _rebuild_eventsourcing(app: MinisterApplication, originator_id: UUID) -> Game | None:
     with no_gc():
-        return project_game(None, app.events.get(originator_id))
+        events: Iterator[Any] = app.events.get(originator_id)  # the mapper's GameEvents
+        return project_game(None, events)
 
 
-def _fold(events: list[GameEvent]) -> Game | None:
+def _fold(events: Sequence[GameEvent]) -> Game | None:
     with no_gc():
         return project_game(None, events)
 
 
-def _fold_by_kind(events: list[GameEvent]) -> dict[str, tuple[int, float]]:
+def _fold_by_kind(events: Sequence[GameEvent]) -> dict[str, tuple[int, float]]:
     """Per kind of event: how many, and the milliseconds the fold spends on them in all."""
     spent: dict[str, list[float]] = defaultdict(list)
     game: Game | None = None
@@ -295,7 +296,7 @@ def _fold_by_kind(events: list[GameEvent]) -> dict[str, tuple[int, float]]:
     return {kind: (len(times), 1000 * sum(times)) for kind, times in spent.items()}
 
 
-def _same(game: Game, events: list[GameEvent]) -> bool:
+def _same(game: Game, events: Sequence[GameEvent]) -> bool:
     """Whether ``game`` encodes exactly as folding ``events`` does."""
     return msgspec.msgpack.encode(game) == msgspec.msgpack.encode(project_game(None, events))
 
